@@ -1,0 +1,201 @@
+//! Consistency oracles every [`Game`] must pass.
+//!
+//! They live here, in library code, so that unit tests, `cargo xtask verify`
+//! (from a seed) and the fuzz targets (from fuzzer bytes) run exactly the
+//! same checks. Inputs are valid by construction: a playout is driven by a
+//! stream of numbers, each reduced modulo the number of legal moves.
+
+use alloc::format;
+use alloc::string::String;
+use core::fmt;
+
+use crate::{Game, MoveBuffer};
+
+/// Which invariant broke.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FailureKind {
+    /// The incremental hash differs from the hash computed from scratch.
+    HashMismatch,
+    /// `unmake` did not restore the position (or its hash) exactly.
+    UnmakeMismatch,
+    /// A generated move was listed twice.
+    DuplicateMove,
+    /// A generated move was refused by `is_legal`/`try_make`, or a
+    /// non-generated one accepted.
+    LegalityMismatch,
+    /// `try_make` refused a move but changed the position anyway.
+    RefusalChangedPosition,
+}
+
+/// A broken invariant: what, where (ply of the playout) and details.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    kind: FailureKind,
+    ply: usize,
+    detail: String,
+}
+
+impl Failure {
+    fn new(kind: FailureKind, ply: usize, detail: String) -> Self {
+        Failure { kind, ply, detail }
+    }
+    /// Which invariant broke.
+    pub fn kind(&self) -> FailureKind {
+        self.kind
+    }
+    /// The ply of the playout where it broke (0 = the start position).
+    pub fn ply(&self) -> usize {
+        self.ply
+    }
+    /// The position and move involved, in `Debug` form.
+    pub fn detail(&self) -> &str {
+        &self.detail
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?} at ply {}: {}", self.kind, self.ply, self.detail)
+    }
+}
+
+impl core::error::Error for Failure {}
+
+/// Checks one position: its hash, and for every generated move that it is
+/// unique, legal, and that make/unmake restores the position and hash.
+///
+/// # Errors
+///
+/// The first broken invariant, with `ply` as given.
+pub fn position<G>(game: &G, ply: usize) -> Result<(), Failure>
+where
+    G: Game + Eq + fmt::Debug,
+{
+    if game.hash() != game.recompute_hash() {
+        return Err(Failure::new(
+            FailureKind::HashMismatch,
+            ply,
+            format!(
+                "incremental {:#x} != from scratch {:#x} in {game:?}",
+                game.hash(),
+                game.recompute_hash()
+            ),
+        ));
+    }
+    let mut moves = G::Moves::default();
+    game.generate(&mut moves);
+    let list = moves.as_slice();
+    let mut scratch = game.clone();
+    for (i, &m) in list.iter().enumerate() {
+        if list[..i].contains(&m) {
+            return Err(Failure::new(
+                FailureKind::DuplicateMove,
+                ply,
+                format!("move {m} generated twice in {game:?}"),
+            ));
+        }
+        if !game.is_legal(m) {
+            return Err(Failure::new(
+                FailureKind::LegalityMismatch,
+                ply,
+                format!("generated move {m} refused by is_legal in {game:?}"),
+            ));
+        }
+        let undo = scratch.make(m);
+        if scratch.hash() != scratch.recompute_hash() {
+            return Err(Failure::new(
+                FailureKind::HashMismatch,
+                ply + 1,
+                format!(
+                    "after {m}: incremental {:#x} != from scratch {:#x} in {scratch:?}",
+                    scratch.hash(),
+                    scratch.recompute_hash()
+                ),
+            ));
+        }
+        scratch.unmake(m, undo);
+        if scratch != *game || scratch.hash() != game.hash() {
+            return Err(Failure::new(
+                FailureKind::UnmakeMismatch,
+                ply,
+                format!("make/unmake {m} turned {game:?} into {scratch:?}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Plays a random game from `start`, choosing each move as the next number
+/// of `choices` modulo the number of legal moves, and runs [`position`] on
+/// every position reached. Stops when the game is over, when there are no
+/// moves, after `max_plies` moves, or when `choices` runs out. Returns the
+/// number of moves played.
+///
+/// # Errors
+///
+/// The first broken invariant.
+pub fn playout<G, I>(start: &G, choices: &mut I, max_plies: usize) -> Result<usize, Failure>
+where
+    G: Game + Eq + fmt::Debug,
+    I: Iterator<Item = u64>,
+{
+    let mut game = start.clone();
+    let mut moves = G::Moves::default();
+    for ply in 0..=max_plies {
+        position(&game, ply)?;
+        if ply == max_plies || game.outcome().is_some() {
+            return Ok(ply);
+        }
+        game.generate(&mut moves);
+        if moves.is_empty() {
+            return Ok(ply);
+        }
+        let Some(choice) = choices.next() else {
+            return Ok(ply);
+        };
+        let m = moves.as_slice()[(choice % moves.len() as u64) as usize];
+        game.make(m);
+    }
+    Ok(max_plies)
+}
+
+/// `try_make(candidate)` must succeed exactly when `candidate` is generated,
+/// and a refusal must leave the position unchanged. Fuzzers feed arbitrary
+/// candidate moves here.
+///
+/// # Errors
+///
+/// [`FailureKind::LegalityMismatch`] or
+/// [`FailureKind::RefusalChangedPosition`].
+pub fn try_make_agrees<G>(game: &G, candidate: G::Move) -> Result<(), Failure>
+where
+    G: Game + Eq + fmt::Debug,
+{
+    let mut moves = G::Moves::default();
+    game.generate(&mut moves);
+    let generated = moves.as_slice().contains(&candidate);
+    let mut scratch = game.clone();
+    match scratch.try_make(candidate) {
+        Ok(undo) if generated => {
+            scratch.unmake(candidate, undo);
+            Ok(())
+        }
+        Ok(_) => Err(Failure::new(
+            FailureKind::LegalityMismatch,
+            0,
+            format!("try_make accepted non-generated move {candidate:?} in {game:?}"),
+        )),
+        Err(_) if generated => Err(Failure::new(
+            FailureKind::LegalityMismatch,
+            0,
+            format!("try_make refused generated move {candidate} in {game:?}"),
+        )),
+        Err(_) if scratch != *game => Err(Failure::new(
+            FailureKind::RefusalChangedPosition,
+            0,
+            format!("refusing {candidate:?} changed {game:?} into {scratch:?}"),
+        )),
+        Err(_) => Ok(()),
+    }
+}
