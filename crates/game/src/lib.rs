@@ -3,7 +3,8 @@
 //! This crate is the bottom of the gametree workspace: it holds the
 //! vocabulary ([`Player`], [`Outcome`], [`Score`]) and the traits that every
 //! game implements ([`Game`]) or may implement ([`Evaluate`], [`MoveIndex`],
-//! [`PackMove`], [`Tactical`], [`ProofHints`]). Search crates (`alphabeta`,
+//! [`PackMove`], [`Tactical`], [`ProofHints`], and [`IndexSpace`] /
+//! [`Predecessors`] for retrograde analysis). Search crates (`alphabeta`,
 //! `pns-conspiracy`, `retrograde`) depend on these traits and never on a
 //! concrete game; games depend on this crate and never on a search crate.
 //!
@@ -61,10 +62,12 @@
 extern crate alloc;
 
 pub mod check;
+mod enumerate;
 mod limits;
 mod perft;
 mod score;
 
+pub use enumerate::{IndexSpace, Predecessors};
 pub use limits::Limits;
 pub use perft::{perft, perft_divide};
 pub use score::Score;
