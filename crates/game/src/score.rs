@@ -256,7 +256,12 @@ mod tests {
     fn node_root_round_trip() {
         for ply in 0..50 {
             for d in ply..ply + 40 {
-                for s in [Score::win_in(d), Score::loss_in(d), Score::DRAW, Score::new(123)] {
+                for s in [
+                    Score::win_in(d),
+                    Score::loss_in(d),
+                    Score::DRAW,
+                    Score::new(123),
+                ] {
                     assert_eq!(s.to_node_relative(ply).to_root_relative(ply), s);
                 }
             }

@@ -301,7 +301,11 @@ mod tests {
         assert_eq!((t128.piece(0, 0) >> 64) as u64, PINNED_U64[1]);
     }
 
-    const PINNED_U64: [u64; 3] = [0x1f1e_dbe7_c0e0_f5bb, 0xfea5_ec88_994c_142b, 0x3837_e3fa_059d_6cc6];
+    const PINNED_U64: [u64; 3] = [
+        0x1f1e_dbe7_c0e0_f5bb,
+        0xfea5_ec88_994c_142b,
+        0x3837_e3fa_059d_6cc6,
+    ];
 
     #[test]
     fn keys_are_distinct_and_deterministic() {

@@ -1,0 +1,166 @@
+//! Every tic-tac-toe number of REFERENCE.md, reproduced by exhaustive
+//! enumeration through the `Game` trait (the numbers are not stored
+//! anywhere else in the crate).
+
+use std::collections::{HashMap, HashSet};
+
+use game::{Game, Outcome, Player, perft};
+use games_tictactoe::TicTacToe;
+use rand_core::Rng;
+
+fn reachable() -> HashMap<(u16, u16), TicTacToe> {
+    fn walk(b: &mut TicTacToe, seen: &mut HashMap<(u16, u16), TicTacToe>) {
+        if seen.insert((b.x_mask(), b.o_mask()), *b).is_some() {
+            return;
+        }
+        let mut moves = <TicTacToe as Game>::Moves::default();
+        b.generate(&mut moves);
+        for &m in moves.as_slice() {
+            b.make(m);
+            walk(b, seen);
+            b.unmake(m, ());
+        }
+    }
+    let mut seen = HashMap::new();
+    walk(&mut TicTacToe::new(), &mut seen);
+    seen
+}
+
+/// The winner of a terminal position: who made the last move.
+fn winner(b: &TicTacToe) -> Option<Player> {
+    match b.outcome() {
+        Some(Outcome::Loss) => Some(b.side_to_move().opponent()),
+        _ => None,
+    }
+}
+
+#[test]
+fn reachable_positions_by_marks() {
+    let all = reachable();
+    assert_eq!(all.len(), 5_478);
+    let mut by_marks = [0u32; 10];
+    for b in all.values() {
+        by_marks[b.marks() as usize] += 1;
+    }
+    assert_eq!(by_marks, [1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78]);
+    let terminal = all.values().filter(|b| b.outcome().is_some()).count();
+    assert_eq!(terminal, 958);
+    // every reachable position parses back from its text
+    for b in all.values() {
+        let text = b.to_string();
+        assert_eq!(text.parse::<TicTacToe>().unwrap(), *b, "{text}");
+    }
+}
+
+#[test]
+fn positions_up_to_symmetry() {
+    let all = reachable();
+    let classes: HashSet<(u16, u16)> = all
+        .values()
+        .map(|b| {
+            let c = b.canonical();
+            (c.x_mask(), c.o_mask())
+        })
+        .collect();
+    assert_eq!(classes.len(), 765);
+    let mut split = (0, 0, 0);
+    let terminal: HashSet<(u16, u16)> = all
+        .values()
+        .filter(|b| b.outcome().is_some())
+        .map(|b| {
+            let c = b.canonical();
+            (c.x_mask(), c.o_mask())
+        })
+        .collect();
+    for &(x, o) in &terminal {
+        let b = TicTacToe::from_masks(x, o).unwrap();
+        match winner(&b) {
+            Some(Player::First) => split.0 += 1,
+            Some(Player::Second) => split.1 += 1,
+            None => split.2 += 1,
+        }
+    }
+    assert_eq!(terminal.len(), 138);
+    assert_eq!(split, (91, 44, 3));
+}
+
+#[test]
+fn complete_games() {
+    fn games(b: &mut TicTacToe, split: &mut [u64; 3]) {
+        if b.outcome().is_some() {
+            match winner(b) {
+                Some(Player::First) => split[0] += 1,
+                Some(Player::Second) => split[1] += 1,
+                None => split[2] += 1,
+            }
+            return;
+        }
+        let mut moves = <TicTacToe as Game>::Moves::default();
+        b.generate(&mut moves);
+        for &m in moves.as_slice() {
+            b.make(m);
+            games(b, split);
+            b.unmake(m, ());
+        }
+    }
+    let mut split = [0; 3];
+    games(&mut TicTacToe::new(), &mut split);
+    assert_eq!(split, [131_184, 77_904, 46_080]);
+    assert_eq!(split.iter().sum::<u64>(), 255_168);
+    // perft(9) counts exactly the games that fill the board
+    assert_eq!(perft(&mut TicTacToe::new(), 9), 127_872);
+}
+
+#[test]
+fn empty_board_is_a_draw() {
+    // An independent memoised minimax over the masks (not the crate's search).
+    fn value(b: &mut TicTacToe, memo: &mut HashMap<(u16, u16), i8>) -> i8 {
+        if let Some(&v) = memo.get(&(b.x_mask(), b.o_mask())) {
+            return v;
+        }
+        let v = match b.outcome() {
+            Some(Outcome::Loss) => -1,
+            Some(Outcome::Draw) => 0,
+            Some(Outcome::Win) => 1,
+            None => {
+                let mut moves = <TicTacToe as Game>::Moves::default();
+                b.generate(&mut moves);
+                let mut best = -1;
+                for &m in moves.as_slice() {
+                    b.make(m);
+                    best = best.max(-value(b, memo));
+                    b.unmake(m, ());
+                }
+                best
+            }
+        };
+        memo.insert((b.x_mask(), b.o_mask()), v);
+        v
+    }
+    let mut memo = HashMap::new();
+    assert_eq!(value(&mut TicTacToe::new(), &mut memo), 0);
+    // symmetric positions have equal values
+    for (&(x, o), &v) in &memo {
+        let c = TicTacToe::from_masks(x, o).unwrap().canonical();
+        assert_eq!(memo[&(c.x_mask(), c.o_mask())], v);
+    }
+}
+
+#[test]
+fn oracles_on_random_playouts() {
+    let mut rng = rand_pcg::Pcg64::new(0x7717_u128, 1);
+    for _ in 0..2_000 {
+        let mut choices = std::iter::from_fn(|| Some(rng.next_u64()));
+        game::check::playout(&TicTacToe::new(), &mut choices, 9).unwrap();
+    }
+}
+
+#[test]
+fn try_make_agrees_everywhere() {
+    for b in reachable().values() {
+        for s in 0..9 {
+            let sq = games_tictactoe::Square::new(s).unwrap();
+            game::check::try_make_agrees(b, sq).unwrap();
+        }
+    }
+}
