@@ -1,5 +1,18 @@
-//! Chess for gametree: complete legal move generation, FEN/UCI, perft, Zobrist, and pawnless-endgame indexing for retrograde analysis.
-//!
-//! Work in progress.
+//! Chess for gametree.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+
+mod attacks;
+mod fen;
+mod movegen;
+mod mv;
+mod position;
+mod types;
+
+pub use fen::{FenError, FenErrorKind};
+pub use mv::{Move, UciError, UciErrorKind};
+pub use position::{Position, Undo};
+pub use types::{Color, Piece, Role, Square, SquareError};
+
+/// The initial position in FEN.
+pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
