@@ -1,5 +1,62 @@
-//! Bitboard Connect Four (any width×height up to 64 bits) for gametree, with Pons's notation and scoring.
+//! Bitboard Connect Four for the gametree workspace: any board
+//! `width × height` with `width · (height + 1) ≤ 64` (7 × 6 by default),
+//! Pascal Pons's move notation and scoring, and the Connect Four knowledge a
+//! strong solver needs, as fast bitboard functions.
 //!
-//! Work in progress.
+//! * [`Board`] implements [`game::Game`] (moves are [`Column`]s, generated
+//!   centre first), [`game::Evaluate`] (threat count with the zugzwang
+//!   parity rule), [`game::Tactical`] (immediate wins, then forced blocks),
+//!   [`game::ProofHints`], and its moves [`game::MoveIndex`] and
+//!   [`game::PackMove`].
+//! * [`Game::hash`](game::Game::hash) is an incremental Zobrist hash (the
+//!   `zobrist` crate); [`Board::key`] is a provably unique 64-bit key and
+//!   [`Board::symmetric_key`] the same for a position and its mirror image.
+//! * Knowledge: [`Board::possible`], [`Board::own_threats`],
+//!   [`Board::winning_moves`], [`Board::non_losing_moves`],
+//!   [`Board::forced_blocks`], [`Board::threats_after`],
+//!   [`knowledge::winning_cells`].
+//! * Notation: `"4453".parse::<Board>()` (7 × 6) or [`Board::from_moves`]
+//!   with typed [`NotationError`]s; `Display` prints the moves back and
+//!   `{:#}` / [`Board::pretty`] draws the board. [`Size`] parses `WxH`.
+//! * [`pons`]: Pons's score convention and a loader for his benchmark files.
+//! * [`perft_bitboard`]: a move-tree counter on raw bitboards, to check the
+//!   generic [`game::perft`] against.
+//!
+//! # Example
+//!
+//! ```
+//! use game::{Game, Outcome, perft};
+//! use games_connect4::{Board, Size};
+//!
+//! let mut b: Board = "4455".parse()?;
+//! assert_eq!(b.to_string(), "4455");
+//! assert!(!b.can_win_now());
+//! // Every move that does not hand the opponent an immediate win:
+//! assert_eq!(b.non_losing_moves().count_ones(), 7);
+//! b.play_str("3")?;                        // X threatens both ends of 3-4-5
+//! assert_eq!(b.forced_blocks().count_ones(), 2); // O cannot block both
+//! assert_eq!(b.non_losing_moves(), 0);
+//! b.play_str("2")?;
+//! assert!(b.can_win_now());
+//! b.play_str("6")?;
+//! assert_eq!(b.outcome(), Some(Outcome::Loss));
+//! // 7 plies: X won with its 4th stone, Pons score 18 for X at "4455".
+//! assert_eq!(Size::STANDARD.pons_score_of_win_on_ply(7), 18);
+//! assert_eq!(perft(&mut Board::standard(), 4), 2401);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+
+mod board;
+pub mod knowledge;
+mod notation;
+mod perft;
+pub mod pons;
+mod size;
+
+pub use board::{Board, Column, Moves, zobrist_keys};
+pub use knowledge::non_losing_columns;
+pub use notation::{NotationError, NotationErrorKind};
+pub use perft::{PerftMismatch, PerftRow, perft_bitboard, verify_perft};
+pub use size::{Size, SizeError};

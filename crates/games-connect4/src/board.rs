@@ -1,0 +1,514 @@
+//! The bitboard position and its [`Game`] implementation.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::LazyLock;
+
+use arrayvec::ArrayVec;
+use game::{Game, MoveIndex, Outcome, PackMove, Player};
+use zobrist::ZobristTable;
+
+use crate::Size;
+
+/// Zobrist keys: one per (bit index, player), for every board size (a bit
+/// index is `column · (height + 1) + row`). No side-to-move key: in Connect
+/// Four the side to move follows from the number of stones.
+static KEYS: LazyLock<ZobristTable> = LazyLock::new(|| ZobristTable::new(64, 2));
+
+/// The Zobrist table behind [`Game::hash`]: `piece(bit, player)` for the
+/// stone of `player` (`0` first, `1` second) on bitboard bit `bit`.
+#[must_use]
+pub fn zobrist_keys() -> &'static ZobristTable {
+    &KEYS
+}
+
+/// A move: the column a stone is dropped into (0-based inside, printed
+/// 1-based in Pons's notation: `1`..`9`, then `a`..`w` for columns 10..32).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Column(u8);
+
+impl Column {
+    /// The column with 0-based index `index`, if `index < Size::MAX_WIDTH`.
+    #[inline]
+    #[must_use]
+    pub const fn new(index: usize) -> Option<Column> {
+        if index < Size::MAX_WIDTH {
+            Some(Column(index as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The 0-based column index.
+    #[inline]
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The column's character in Pons's notation: `'1'`..`'9'` for the first
+    /// nine columns, `'a'`..`'w'` for columns 10..32 (an extension for wide
+    /// boards).
+    #[inline]
+    #[must_use]
+    pub const fn to_char(self) -> char {
+        if self.0 < 9 {
+            (b'1' + self.0) as char
+        } else {
+            (b'a' + self.0 - 9) as char
+        }
+    }
+
+    /// The column a notation character stands for (the inverse of
+    /// [`Column::to_char`]), or `None` for any other character (`'0'`
+    /// included).
+    #[inline]
+    #[must_use]
+    pub const fn from_char(c: char) -> Option<Column> {
+        match c {
+            '1'..='9' => Some(Column(c as u8 - b'1')),
+            'a'..='w' => Some(Column(c as u8 - b'a' + 9)),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Column {
+    /// The notation character, e.g. `4` for the middle column of 7 × 6.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_char())
+    }
+}
+
+impl MoveIndex for Column {
+    const COUNT: usize = Size::MAX_WIDTH;
+    #[inline]
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl PackMove for Column {
+    #[inline]
+    fn pack(self) -> u16 {
+        u16::from(self.0)
+    }
+    #[inline]
+    fn unpack(code: u16) -> Option<Column> {
+        Column::new(usize::from(code))
+    }
+}
+
+/// The move list: one entry per column at most.
+pub type Moves = ArrayVec<Column, { Size::MAX_WIDTH }>;
+
+/// A Connect Four position on a board of any [`Size`], as two bitboards.
+///
+/// Bit `c · (height + 1) + r` is the cell of column `c`, row `r` (row 0 at
+/// the bottom); the top bit of every column is an always-empty sentinel.
+/// The position is `current` (the stones of the side to move) and `mask`
+/// (all stones). The board also records its move sequence so that it can be
+/// printed back in Pons's notation ([`fmt::Display`]); equality and
+/// [`Hash`] ignore the order of the moves and compare positions only.
+///
+/// Hashing: [`Game::hash`] returns an incrementally maintained **Zobrist**
+/// hash from the `zobrist` crate (XOR of one key per stone; see
+/// [`zobrist_keys`]), because generic transposition tables index by the low
+/// bits of the hash and need well-mixed bits. [`Board::key`] is a
+/// **provably unique** 64-bit key (`current + mask + bottom`), for a
+/// dedicated solver or exact tables on one board size.
+///
+/// ```
+/// use game::{Game, Outcome};
+/// use games_connect4::Board;
+///
+/// let mut b: Board = "4455".parse()?;     // Pons's notation, 7 × 6
+/// assert!(!b.can_win_now());
+/// b = "445566".parse()?;
+/// assert!(b.can_win_now());               // 7 or 3 completes the row
+/// b.play_str("7")?;
+/// assert_eq!(b.outcome(), Some(Outcome::Loss)); // second player to move has lost
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy)]
+pub struct Board {
+    pub(crate) current: u64,
+    pub(crate) mask: u64,
+    pub(crate) hash: u64,
+    pub(crate) bottom: u64,
+    pub(crate) full: u64,
+    pub(crate) size: Size,
+    pub(crate) plies: u8,
+    pub(crate) history: [u8; 64],
+}
+
+/// `p >> s`, or 0 when `s ≥ 64`.
+#[inline(always)]
+pub(crate) const fn shr(p: u64, s: u32) -> u64 {
+    if s < 64 { p >> s } else { 0 }
+}
+
+/// `p << s`, or 0 when `s ≥ 64`.
+#[inline(always)]
+pub(crate) const fn shl(p: u64, s: u32) -> u64 {
+    if s < 64 { p << s } else { 0 }
+}
+
+/// Has `stones` four in a row on a board with column stride `stride`?
+#[inline]
+pub(crate) const fn has_four(stones: u64, stride: u32) -> bool {
+    // vertical, diagonal down-right, horizontal, diagonal up-right
+    let shifts = [1, stride - 1, stride, stride + 1];
+    let mut i = 0;
+    while i < 4 {
+        let s = shifts[i];
+        let m = stones & shr(stones, s);
+        if m & shr(m, 2 * s) != 0 {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+impl Board {
+    /// The empty board of the given size.
+    #[must_use]
+    pub const fn new(size: Size) -> Board {
+        Board {
+            current: 0,
+            mask: 0,
+            hash: 0,
+            bottom: size.bottom_mask(),
+            full: size.board_mask(),
+            size,
+            plies: 0,
+            history: [0; 64],
+        }
+    }
+
+    /// The empty standard 7 × 6 board.
+    #[must_use]
+    pub const fn standard() -> Board {
+        Board::new(Size::STANDARD)
+    }
+
+    /// The board size.
+    #[inline]
+    #[must_use]
+    pub const fn size(&self) -> Size {
+        self.size
+    }
+
+    /// The number of stones on the board (plies played).
+    #[inline]
+    #[must_use]
+    pub const fn plies(&self) -> usize {
+        self.plies as usize
+    }
+
+    /// The stones of the side to move, as a bitboard.
+    #[inline]
+    #[must_use]
+    pub const fn current_stones(&self) -> u64 {
+        self.current
+    }
+
+    /// The stones of the player who just moved, as a bitboard.
+    #[inline]
+    #[must_use]
+    pub const fn opponent_stones(&self) -> u64 {
+        self.current ^ self.mask
+    }
+
+    /// Every stone on the board, as a bitboard.
+    #[inline]
+    #[must_use]
+    pub const fn occupied(&self) -> u64 {
+        self.mask
+    }
+
+    /// The stones of `player`, as a bitboard.
+    #[inline]
+    #[must_use]
+    pub const fn stones_of(&self, player: Player) -> u64 {
+        if (self.plies & 1 == 0) == matches!(player, Player::First) {
+            self.current
+        } else {
+            self.current ^ self.mask
+        }
+    }
+
+    /// The moves played from the empty board, in order.
+    #[must_use]
+    pub fn history(&self) -> impl ExactSizeIterator<Item = Column> + '_ {
+        self.history[..self.plies()].iter().map(|&c| Column(c))
+    }
+
+    /// The last move played, if any.
+    #[must_use]
+    pub const fn last_move(&self) -> Option<Column> {
+        if self.plies == 0 {
+            None
+        } else {
+            Some(Column(self.history[self.plies as usize - 1]))
+        }
+    }
+
+    /// Can a stone be dropped into `col` (on the board and not full)? Says
+    /// nothing about whether the game is over.
+    #[inline]
+    #[must_use]
+    pub const fn can_play(&self, col: Column) -> bool {
+        col.index() < self.size.width()
+            && self.mask & self.size.cell(col.index(), self.size.height() - 1) == 0
+    }
+
+    /// Has the player who just moved connected four?
+    #[inline]
+    #[must_use]
+    pub const fn opponent_has_four(&self) -> bool {
+        has_four(self.current ^ self.mask, self.size.stride())
+    }
+
+    /// Is the game over (four connected, or the board full)?
+    #[inline]
+    #[must_use]
+    pub const fn is_over(&self) -> bool {
+        self.mask == self.full || self.opponent_has_four()
+    }
+
+    /// The bit of the cell where a stone dropped into `col` lands (0 if the
+    /// column is full).
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if `col` is off the board.
+    #[inline]
+    #[must_use]
+    pub const fn landing_cell(&self, col: Column) -> u64 {
+        (self.mask + self.size.cell(col.index(), 0)) & self.size.column_mask(col.index())
+    }
+
+    /// Drops a stone of the side to move on `cell` (one bit of
+    /// [`Board::possible`]), recording it as a move in column `col`.
+    #[inline]
+    fn play_cell(&mut self, cell: u64, col: u8) {
+        let player = (self.plies & 1) as usize;
+        self.hash ^= KEYS.piece(cell.trailing_zeros() as usize, player);
+        self.current ^= self.mask;
+        self.mask |= cell;
+        self.history[self.plies as usize] = col;
+        self.plies += 1;
+    }
+
+    /// Plays the column's move. This is [`Game::make`] without the `Undo`.
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if the column is off the board or full. The game
+    /// being over is not checked: use [`Game::try_make`] for untrusted moves.
+    #[inline]
+    pub fn play(&mut self, col: Column) {
+        debug_assert!(self.can_play(col), "column {col} is not playable");
+        let cell = self.landing_cell(col);
+        self.play_cell(cell, col.0);
+    }
+
+    /// Takes back the last move, if any, and returns it.
+    pub fn undo(&mut self) -> Option<Column> {
+        let col = self.last_move()?;
+        self.unmake(col, ());
+        Some(col)
+    }
+
+    /// Recomputes the Zobrist hash from the stones.
+    fn zobrist_from_scratch(&self) -> u64 {
+        let first = self.stones_of(Player::First);
+        let mut h = 0;
+        let mut m = self.mask;
+        while m != 0 {
+            let bit = m.trailing_zeros();
+            let player = usize::from(first & (1 << bit) == 0);
+            h ^= KEYS.piece(bit as usize, player);
+            m &= m - 1;
+        }
+        h
+    }
+
+    /// The column holding the cell `cell` (one bit).
+    #[inline]
+    pub(crate) const fn column_of(&self, cell: u64) -> u8 {
+        (cell.trailing_zeros() / self.size.stride()) as u8
+    }
+
+    /// The stone at column `col`, row `row` (0-based, row 0 at the bottom):
+    /// `Some(player)` or `None` for an empty cell or one off the board.
+    #[must_use]
+    pub fn stone_at(&self, col: usize, row: usize) -> Option<Player> {
+        if col >= self.size.width() || row >= self.size.height() {
+            return None;
+        }
+        let cell = self.size.cell(col, row);
+        if self.mask & cell == 0 {
+            None
+        } else if self.stones_of(Player::First) & cell != 0 {
+            Some(Player::First)
+        } else {
+            Some(Player::Second)
+        }
+    }
+}
+
+impl Default for Board {
+    /// The empty standard 7 × 6 board.
+    fn default() -> Self {
+        Board::standard()
+    }
+}
+
+impl PartialEq for Board {
+    /// Same size and same stones (the move order is ignored).
+    fn eq(&self, other: &Board) -> bool {
+        self.size == other.size && self.current == other.current && self.mask == other.mask
+    }
+}
+
+impl Eq for Board {}
+
+impl Hash for Board {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.size.hash(state);
+        self.key().hash(state);
+    }
+}
+
+impl fmt::Debug for Board {
+    /// `Board(7x6 "4453")`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Board({} \"{}\")",
+            self.size,
+            crate::notation::Notation(self)
+        )
+    }
+}
+
+/// The columns of a board of width `w`, centre first, then alternating
+/// outwards (for 7: 3, 2, 4, 1, 5, 0, 6 — 0-based).
+#[inline]
+pub(crate) const fn centre_order(w: usize, i: usize) -> usize {
+    let half = w / 2;
+    let step = i.div_ceil(2);
+    if i % 2 == 1 { half - step } else { half + step }
+}
+
+impl Game for Board {
+    type Move = Column;
+    type Undo = ();
+    type Moves = Moves;
+
+    #[inline]
+    fn side_to_move(&self) -> Player {
+        if self.plies & 1 == 0 {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
+    /// The playable columns, centre first (the usual good order for
+    /// Connect Four searches); none when the game is over.
+    #[inline]
+    fn generate(&self, out: &mut Moves) {
+        out.clear();
+        if self.is_over() {
+            return;
+        }
+        let possible = self.possible();
+        let w = self.size.width();
+        for i in 0..w {
+            let c = centre_order(w, i);
+            if possible & self.size.column_mask(c) != 0 {
+                out.push(Column(c as u8));
+            }
+        }
+    }
+
+    #[inline]
+    fn make(&mut self, m: Column) {
+        self.play(m);
+    }
+
+    #[inline]
+    fn unmake(&mut self, m: Column, (): ()) {
+        let c = m.index();
+        let col_bits = self.mask & self.size.column_mask(c);
+        debug_assert!(col_bits != 0, "unmake of empty column {m}");
+        let top = (col_bits + self.size.cell(c, 0)) >> 1;
+        self.mask ^= top;
+        self.current ^= self.mask;
+        self.plies -= 1;
+        let player = (self.plies & 1) as usize;
+        self.hash ^= KEYS.piece(top.trailing_zeros() as usize, player);
+    }
+
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        if self.opponent_has_four() {
+            Some(Outcome::Loss)
+        } else if self.mask == self.full {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn recompute_hash(&self) -> u64 {
+        self.zobrist_from_scratch()
+    }
+
+    #[inline]
+    fn is_legal(&self, m: Column) -> bool {
+        self.can_play(m) && !self.is_over()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn centre_orders() {
+        for w in 1..=32 {
+            let mut seen: Vec<usize> = (0..w).map(|i| centre_order(w, i)).collect();
+            assert_eq!(seen[0], w / 2);
+            seen.sort_unstable();
+            assert_eq!(seen, (0..w).collect::<Vec<_>>(), "width {w}");
+        }
+        let seven: Vec<usize> = (0..7).map(|i| centre_order(7, i)).collect();
+        assert_eq!(seven, [3, 2, 4, 1, 5, 0, 6]);
+    }
+
+    #[test]
+    fn column_chars() {
+        for i in 0..32 {
+            let c = Column::new(i).unwrap();
+            assert_eq!(Column::from_char(c.to_char()), Some(c));
+            assert_eq!(Column::unpack(c.pack()), Some(c));
+            assert!(c.pack() < u16::MAX);
+        }
+        assert_eq!(Column::new(32), None);
+        assert_eq!(Column::from_char('0'), None);
+        assert_eq!(Column::from_char('x'), None);
+        assert_eq!(Column::unpack(32), None);
+        assert_eq!(Column::unpack(u16::MAX), None);
+        assert_eq!(Column::new(3).unwrap().to_string(), "4");
+    }
+}

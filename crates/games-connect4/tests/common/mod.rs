@@ -1,0 +1,149 @@
+//! Test helpers: a naive 2-D Connect Four (the brute-force reference) and
+//! a small deterministic random generator.
+#![allow(dead_code, unreachable_pub)]
+
+use std::path::PathBuf;
+
+/// The plainest possible Connect Four: a grid of cells, a height per
+/// column, and a win check that walks the four directions from every cell.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Naive {
+    pub width: usize,
+    pub height: usize,
+    /// `grid[col][row]`: 0 empty, 1 first player, 2 second player.
+    pub grid: Vec<Vec<u8>>,
+    pub heights: Vec<usize>,
+    pub plies: usize,
+}
+
+impl Naive {
+    pub fn new(width: usize, height: usize) -> Naive {
+        Naive {
+            width,
+            height,
+            grid: vec![vec![0; height]; width],
+            heights: vec![0; width],
+            plies: 0,
+        }
+    }
+
+    /// 1 or 2: the player to move.
+    pub fn to_move(&self) -> u8 {
+        if self.plies.is_multiple_of(2) { 1 } else { 2 }
+    }
+
+    /// Does `who` have four in a row anywhere?
+    pub fn has_four(&self, who: u8) -> bool {
+        let dirs: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+        for c in 0..self.width as i64 {
+            for r in 0..self.height as i64 {
+                for (dc, dr) in dirs {
+                    let ok = (0..4).all(|k| {
+                        let (cc, rr) = (c + k * dc, r + k * dr);
+                        cc >= 0
+                            && rr >= 0
+                            && cc < self.width as i64
+                            && rr < self.height as i64
+                            && self.grid[cc as usize][rr as usize] == who
+                    });
+                    if ok {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    pub fn full(&self) -> bool {
+        self.plies == self.width * self.height
+    }
+
+    /// Somebody connected four, or the board is full.
+    pub fn over(&self) -> bool {
+        self.has_four(1) || self.has_four(2) || self.full()
+    }
+
+    /// Legal columns (0-based, ascending); none when the game is over.
+    pub fn moves(&self) -> Vec<usize> {
+        if self.over() {
+            return vec![];
+        }
+        (0..self.width)
+            .filter(|&c| self.heights[c] < self.height)
+            .collect()
+    }
+
+    pub fn play(&mut self, c: usize) {
+        let p = self.to_move();
+        self.grid[c][self.heights[c]] = p;
+        self.heights[c] += 1;
+        self.plies += 1;
+    }
+
+    pub fn undo(&mut self, c: usize) {
+        self.heights[c] -= 1;
+        self.grid[c][self.heights[c]] = 0;
+        self.plies -= 1;
+    }
+
+    /// Would `who`, owning the empty cell (c, r), have four in a row?
+    pub fn completes_four(&mut self, who: u8, c: usize, r: usize) -> bool {
+        assert_eq!(self.grid[c][r], 0);
+        self.grid[c][r] = who;
+        let four = self.has_four(who);
+        self.grid[c][r] = 0;
+        four
+    }
+
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.moves();
+        let mut total = 0;
+        for c in moves {
+            self.play(c);
+            total += self.perft(depth - 1);
+            self.undo(c);
+        }
+        total
+    }
+}
+
+/// SplitMix64: a tiny deterministic generator for test playouts.
+#[derive(Clone, Debug)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// The directory of Pons's benchmark files: `$GAMETREE_DATA/connect4` if
+/// set, else `../shared/data/connect4` beside the repository. `None` (with
+/// the reason printed) when it is missing.
+pub fn data_dir() -> Option<PathBuf> {
+    let dir = match std::env::var_os("GAMETREE_DATA") {
+        Some(d) => PathBuf::from(d).join("connect4"),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/connect4"),
+    };
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        println!(
+            "SKIPPED: Connect Four benchmark data not found at {} (set GAMETREE_DATA)",
+            dir.display()
+        );
+        None
+    }
+}
