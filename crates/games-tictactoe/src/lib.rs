@@ -42,6 +42,8 @@ use arrayvec::ArrayVec;
 use game::{Evaluate, Game, MoveIndex, Outcome, PackMove, Player, Score, Tactical};
 use zobrist::ZobristTable;
 
+pub mod index;
+
 /// The eight lines of three, as 9-bit masks.
 pub const LINES: [u16; 8] = [
     0b000_000_111,
