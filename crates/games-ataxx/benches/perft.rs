@@ -1,0 +1,24 @@
+//! Ataxx perft(6) from the start position (141,865,520 leaves), single
+//! thread, bulk counting at the last ply: leaf nodes per second.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use games_ataxx::{Position, perft};
+use std::hint::black_box;
+
+fn perft6(c: &mut Criterion) {
+    let pos = Position::startpos();
+    let mut group = c.benchmark_group("ataxx");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(141_865_520));
+    group.bench_function("perft6_startpos", |b| {
+        b.iter(|| {
+            let n = perft(black_box(&pos), 6);
+            assert_eq!(n, 141_865_520);
+            n
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, perft6);
+criterion_main!(benches);

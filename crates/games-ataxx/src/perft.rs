@@ -1,0 +1,226 @@
+//! Fast, specialised perft with bulk counting, the published perft table,
+//! and a divide helper.
+
+use core::fmt;
+
+use crate::bitboard::{JUMPS, SINGLES, dilate};
+use crate::position::{Position, is_over};
+use crate::square::Move;
+
+/// The published perft counts (REFERENCE.md, from libataxx's test suite):
+/// a FEN and the node counts for depths `0, 1, 2, ...`.
+pub const PUBLISHED: &[(&str, &[u64])] = &[
+    (
+        "x5o/7/7/7/7/7/o5x x 0 1",
+        &[
+            1,
+            16,
+            256,
+            6460,
+            155_888,
+            4_752_668,
+            141_865_520,
+            5_023_479_496,
+        ],
+    ),
+    (
+        "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+        &[1, 14, 196, 4184, 86528, 2_266_352],
+    ),
+    (
+        "7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1",
+        &[1, 1, 75, 249, 14270, 452_980],
+    ),
+    ("x5o/7/7/7/7/7/o5x x 100 1", &[1, 0, 0, 0, 0]),
+];
+
+/// The number of legal moves of the side owning `us` (a pass counts as one;
+/// none when the game is over).
+#[inline]
+pub(crate) fn count_moves(us: u64, them: u64, empty: u64, halfmoves: u32) -> u64 {
+    if is_over(us, them, empty, halfmoves) {
+        return 0;
+    }
+    let n = count_unchecked(us, empty);
+    if n == 0 { 1 } else { n }
+}
+
+/// The number of single moves and jumps (no pass, no game-over test).
+#[inline]
+pub(crate) fn count_unchecked(us: u64, empty: u64) -> u64 {
+    let mut n = u64::from((dilate(us) & empty).count_ones());
+    let mut from_set = us;
+    while from_set != 0 {
+        let from = from_set.trailing_zeros() as usize;
+        from_set &= from_set - 1;
+        n += u64::from((JUMPS[from] & empty).count_ones());
+    }
+    n
+}
+
+fn perft_rec(us: u64, them: u64, empty: u64, halfmoves: u32, depth: u32) -> u64 {
+    if is_over(us, them, empty, halfmoves) {
+        return 0;
+    }
+    if depth == 1 {
+        let n = count_unchecked(us, empty);
+        return if n == 0 { 1 } else { n };
+    }
+    let mut total = 0;
+    let mut moved = false;
+    let mut singles = dilate(us) & empty;
+    moved |= singles != 0;
+    while singles != 0 {
+        let to = singles.trailing_zeros() as usize;
+        singles &= singles - 1;
+        let bit = 1u64 << to;
+        let flips = SINGLES[to] & them;
+        total += perft_rec(them ^ flips, us | bit | flips, empty ^ bit, 0, depth - 1);
+    }
+    let mut from_set = us;
+    while from_set != 0 {
+        let from = from_set.trailing_zeros() as usize;
+        from_set &= from_set - 1;
+        let from_bit = 1u64 << from;
+        let mut targets = JUMPS[from] & empty;
+        moved |= targets != 0;
+        while targets != 0 {
+            let to = targets.trailing_zeros() as usize;
+            targets &= targets - 1;
+            let bit = 1u64 << to;
+            let flips = SINGLES[to] & them;
+            total += perft_rec(
+                them ^ flips,
+                (us ^ from_bit) | bit | flips,
+                empty ^ bit ^ from_bit,
+                halfmoves + 1,
+                depth - 1,
+            );
+        }
+    }
+    if !moved {
+        total = perft_rec(them, us, empty, halfmoves + 1, depth - 1);
+    }
+    total
+}
+
+/// The number of leaves of the legal-move tree `depth` plies deep, by a
+/// specialised copy-make walk over bitboards (no hash, no move list) that
+/// counts the last ply in bulk. Equal to the generic [`game::perft`] (tests
+/// compare them) and much faster.
+#[must_use]
+pub fn perft(position: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let side = position.side.index();
+    perft_rec(
+        position.stones[side],
+        position.stones[1 - side],
+        position.empty(),
+        position.halfmoves,
+        depth,
+    )
+}
+
+/// Perft split by root move, in generation order: for finding where a move
+/// generator disagrees with another. Empty for `depth == 0`.
+#[must_use]
+pub fn divide(position: &Position, depth: u32) -> Vec<(Move, u64)> {
+    use game::Game;
+    let mut rows = Vec::new();
+    if depth == 0 {
+        return rows;
+    }
+    let mut moves = crate::Moves::default();
+    position.generate(&mut moves);
+    let mut p = position.clone();
+    for &m in moves.as_slice() {
+        let undo = p.make(m);
+        rows.push((m, perft(&p, depth - 1)));
+        p.unmake(m, undo);
+    }
+    rows
+}
+
+/// A perft count that differs from the published one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftMismatch {
+    /// The position.
+    pub fen: &'static str,
+    /// The depth.
+    pub depth: u32,
+    /// The published count.
+    pub expected: u64,
+    /// What this crate counted.
+    pub found: u64,
+}
+
+impl fmt::Display for PerftMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "perft({}) of {:?}: expected {}, found {}",
+            self.depth, self.fen, self.expected, self.found
+        )
+    }
+}
+
+impl std::error::Error for PerftMismatch {}
+
+/// Checks every row of [`PUBLISHED`] whose count is at most `max_nodes`
+/// with the fast [`perft`], and returns how many `(position, depth)` pairs
+/// were checked. `cargo xtask verify` calls it with `200_000_000`, which
+/// includes the start position at depth 6 (141,865,520 leaves); the unit
+/// tests use a budget of 5 million.
+///
+/// # Errors
+///
+/// The first count that differs from the published one.
+///
+/// # Panics
+///
+/// If a published FEN does not parse (a bug in this crate).
+pub fn verify_published(max_nodes: u64) -> Result<usize, PerftMismatch> {
+    let mut checked = 0;
+    for &(fen, counts) in PUBLISHED {
+        let position: Position = fen.parse().expect("published FEN parses");
+        for (depth, &expected) in counts.iter().enumerate() {
+            if expected > max_nodes {
+                break;
+            }
+            let found = perft(&position, depth as u32);
+            if found != expected {
+                return Err(PerftMismatch {
+                    fen,
+                    depth: depth as u32,
+                    expected,
+                    found,
+                });
+            }
+            checked += 1;
+        }
+    }
+    Ok(checked)
+}
+
+/// Checks the start position at depth 6 (141,865,520 leaves) with the fast
+/// perft: the `cargo xtask verify` row for Ataxx.
+///
+/// # Errors
+///
+/// The count, when it differs from the published one.
+pub fn verify_startpos_depth6() -> Result<u64, PerftMismatch> {
+    let (fen, counts) = PUBLISHED[0];
+    let found = perft(&Position::startpos(), 6);
+    if found == counts[6] {
+        Ok(found)
+    } else {
+        Err(PerftMismatch {
+            fen,
+            depth: 6,
+            expected: counts[6],
+            found,
+        })
+    }
+}

@@ -1,0 +1,340 @@
+//! Ataxx rules against published perft numbers, a brute-force move
+//! generator, and the `game::check` oracles.
+
+use game::{Game, MoveIndex, Outcome, PackMove, Player, Tactical};
+use games_ataxx::{Cell, FenError, Move, Moves, PUBLISHED, Position, Square, divide, perft};
+use rand_core::Rng;
+use rand_pcg::Pcg64;
+
+/// Every published row up to 5 million leaves, with the fast perft.
+#[test]
+fn published_perft_fast() {
+    let checked = games_ataxx::verify_published(5_000_000).unwrap();
+    // 6 + 6 + 6 + 5 rows of depth 0..=5 (start position: 0..=5).
+    assert_eq!(checked, 6 + 6 + 6 + 5);
+}
+
+/// The generic `game::perft` (generate/make/unmake with hashing) agrees
+/// with the published numbers and with the fast perft.
+#[test]
+fn published_perft_generic() {
+    for &(fen, counts) in PUBLISHED {
+        let mut pos: Position = fen.parse().unwrap();
+        for (depth, &expected) in counts.iter().enumerate() {
+            if expected > 300_000 {
+                break;
+            }
+            assert_eq!(
+                game::perft(&mut pos, depth as u32),
+                expected,
+                "{fen} depth {depth}"
+            );
+            assert_eq!(perft(&pos, depth as u32), expected, "{fen} depth {depth}");
+        }
+    }
+}
+
+/// Divide sums to perft and agrees with the generic divide.
+#[test]
+fn divide_agrees() {
+    let mut pos = Position::startpos();
+    let rows = divide(&pos, 4);
+    assert_eq!(rows.len(), 16);
+    assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 155_888);
+    assert_eq!(rows, game::perft_divide(&mut pos, 4));
+}
+
+/// A naive move generator from the rules' words, square by square.
+fn brute_moves(pos: &Position) -> Vec<Move> {
+    if pos.outcome().is_some() {
+        return Vec::new();
+    }
+    let me = match pos.side_to_move() {
+        Player::First => Cell::X,
+        Player::Second => Cell::O,
+    };
+    let squares: Vec<Square> = (0..49).map(|i| Square::new(i).unwrap()).collect();
+    let mut out = Vec::new();
+    for &to in &squares {
+        if pos.cell(to) != Cell::Empty {
+            continue;
+        }
+        if squares
+            .iter()
+            .any(|&f| pos.cell(f) == me && f.distance(to) == 1)
+        {
+            out.push(Move::single(to));
+        }
+        for &from in &squares {
+            if pos.cell(from) == me && from.distance(to) == 2 {
+                out.push(Move::jump(from, to).unwrap());
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push(Move::PASS);
+    }
+    out
+}
+
+/// A naive make: returns the position after `m` as a FEN-level rebuild.
+fn brute_after(pos: &Position, m: Move) -> Position {
+    let me = pos.side_to_move();
+    let mut cells: Vec<Cell> = (0..49).map(|i| pos.cell(Square::new(i).unwrap())).collect();
+    let (mine, theirs) = match me {
+        Player::First => (Cell::X, Cell::O),
+        Player::Second => (Cell::O, Cell::X),
+    };
+    let mut half = pos.halfmoves() + 1;
+    if let Some(to) = m.to() {
+        if let Some(from) = m.from() {
+            cells[from.index()] = Cell::Empty;
+        } else {
+            half = 0;
+        }
+        cells[to.index()] = mine;
+        for i in 0..49u8 {
+            let s = Square::new(i).unwrap();
+            if s.distance(to) == 1 && cells[i as usize] == theirs {
+                cells[i as usize] = mine;
+            }
+        }
+    }
+    let mut fen = String::new();
+    for rank in (0..7).rev() {
+        for file in 0..7 {
+            fen.push(match cells[rank * 7 + file] {
+                Cell::Empty => '1',
+                Cell::X => 'x',
+                Cell::O => 'o',
+                Cell::Blocked => '-',
+            });
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    let full = pos.fullmoves() + u32::from(me == Player::Second);
+    let side = if me == Player::First { 'o' } else { 'x' };
+    format!("{fen} {side} {half} {full}").parse().unwrap()
+}
+
+fn random_start(rng: &mut Pcg64) -> Position {
+    // Random blockers (symmetric or not, libataxx allows any) on the start layout.
+    let mut fen_cells = ['.'; 49];
+    for s in [0usize, 6, 42, 48] {
+        fen_cells[s] = if s == 6 || s == 42 { 'x' } else { 'o' };
+    }
+    let blockers = rng.next_u64() % 8;
+    for _ in 0..blockers {
+        let s = (rng.next_u64() % 49) as usize;
+        if fen_cells[s] == '.' {
+            fen_cells[s] = '-';
+        }
+    }
+    let mut fen = String::new();
+    for rank in (0..7).rev() {
+        for file in 0..7 {
+            let c = fen_cells[rank * 7 + file];
+            fen.push(if c == '.' { '1' } else { c });
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    fen.push_str(" x 0 1");
+    fen.parse().unwrap()
+}
+
+/// Random playouts: generated moves equal the brute-force list, make equals
+/// the brute-force make, FEN round-trips, and the `game::check` oracles hold.
+#[test]
+fn random_playouts_against_brute_force() {
+    let mut rng = Pcg64::new(0xa7a, 0x5eed);
+    let mut moves = Moves::default();
+    for game_no in 0..60 {
+        let start = random_start(&mut rng);
+        let mut choices = std::iter::from_fn(|| Some(rng.next_u64()))
+            .take(400)
+            .collect::<Vec<_>>()
+            .into_iter();
+        game::check::playout(&start, &mut choices.clone(), 400).unwrap();
+        let mut pos = start.clone();
+        for _ply in 0..400 {
+            pos.generate(&mut moves);
+            let mut mine = moves.as_slice().to_vec();
+            let mut brute = brute_moves(&pos);
+            mine.sort_by_key(|m| m.index());
+            brute.sort_by_key(|m| m.index());
+            assert_eq!(mine, brute, "game {game_no} {pos}");
+            assert_eq!(pos.count_moves(), brute.len() as u64);
+            assert_eq!(pos.to_fen().parse::<Position>().unwrap(), pos);
+            if moves.is_empty() {
+                assert!(pos.outcome().is_some());
+                break;
+            }
+            assert!(pos.outcome().is_none());
+            let m = moves.as_slice()[(choices.next().unwrap() % moves.len() as u64) as usize];
+            let expected = brute_after(&pos, m);
+            assert_eq!(pos.flips(m) > 0, pos.tactical_score(m).is_some());
+            pos.make(m);
+            assert_eq!(pos, expected, "after {m}");
+            assert_eq!(pos.hash(), expected.hash());
+        }
+    }
+}
+
+/// Playouts from many seeds through the shared oracles, including try_make
+/// with arbitrary (often illegal) candidate moves.
+#[test]
+fn check_oracles() {
+    let mut rng = Pcg64::new(7, 11);
+    for _ in 0..40 {
+        let start = random_start(&mut rng);
+        let mut pos = start.clone();
+        let mut moves = Moves::default();
+        for _ in 0..200 {
+            game::check::position(&pos, 0).unwrap();
+            for _ in 0..8 {
+                let code = (rng.next_u64() % 900) as u16;
+                if let Some(m) = Move::unpack(code) {
+                    game::check::try_make_agrees(&pos, m).unwrap();
+                }
+            }
+            pos.generate(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
+            pos.make(m);
+        }
+    }
+}
+
+#[test]
+fn move_index_and_pack_are_bijective() {
+    let mut seen = vec![false; Move::COUNT];
+    let mut all = vec![Move::PASS];
+    for a in 0..49 {
+        let a = Square::new(a).unwrap();
+        all.push(Move::single(a));
+        for b in 0..49 {
+            if let Some(m) = Move::jump(a, Square::new(b).unwrap()) {
+                all.push(m);
+            }
+        }
+    }
+    for &m in &all {
+        let i = m.index();
+        assert!(i < Move::COUNT);
+        assert!(!seen[i], "{m} collides");
+        seen[i] = true;
+        assert_eq!(Move::unpack(m.pack()), Some(m));
+        assert_eq!(m.to_string().parse::<Move>().unwrap(), m);
+    }
+    // 49 singles + 1 pass + 480 jumps (ordered pairs at distance 2).
+    assert_eq!(all.len(), 49 + 1 + 480);
+    let valid = (0..=u16::MAX)
+        .filter(|&c| Move::unpack(c).is_some())
+        .count();
+    assert_eq!(valid, all.len());
+}
+
+#[test]
+fn fen_errors_are_typed() {
+    let cases: [(&str, FenError); 8] = [
+        ("", FenError::Empty),
+        ("x5o/7/7/7/7/o5x x 0 1", FenError::RankCount { found: 6 }),
+        (
+            "x5o/7/7/7/7/7/o6x x 0 1",
+            FenError::RankLength {
+                rank: 1,
+                squares: 8,
+            },
+        ),
+        (
+            "x5o/7/7/7/7/7/o4x x 0 1",
+            FenError::RankLength {
+                rank: 1,
+                squares: 6,
+            },
+        ),
+        (
+            "x5o/7/7/7/7/7/o5y x 0 1",
+            FenError::BadCharacter { found: 'y' },
+        ),
+        (
+            "x5o/7/7/7/7/7/o5x z 0 1",
+            FenError::BadSide { found: "z".into() },
+        ),
+        (
+            "x5o/7/7/7/7/7/o5x x -1 1",
+            FenError::BadHalfmoves { found: "-1".into() },
+        ),
+        (
+            "x5o/7/7/7/7/7/o5x x 0 0",
+            FenError::BadFullmoves { found: "0".into() },
+        ),
+    ];
+    for (fen, err) in cases {
+        assert_eq!(fen.parse::<Position>(), Err(err.clone()), "{fen}");
+        assert!(!err.to_string().is_empty());
+    }
+    assert_eq!(
+        "x5o/7/7/7/7/7/o5x x".parse::<Position>(),
+        Ok(Position::startpos())
+    );
+    assert!(matches!(
+        "x5o/7/7/7/7/7/o5x x 0 1 extra".parse::<Position>(),
+        Err(FenError::TrailingText { .. })
+    ));
+    assert!(matches!(
+        "x5o/7/7/7/7/7/o5x".parse::<Position>(),
+        Err(FenError::BadSide { .. })
+    ));
+    for bad in ["", "a", "h1", "a8", "a1b2", "a1a1", "a1d1", "a1c3x", "é1"] {
+        assert!(bad.parse::<Move>().is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn game_over_conditions() {
+    // No o stones: x wins.
+    let p: Position = "x6/7/7/7/7/7/7 x 0 1".parse().unwrap();
+    assert_eq!(p.outcome(), Some(Outcome::Win));
+    // Clock at 100: a draw whatever the material.
+    let p: Position = "xx4o/7/7/7/7/7/o5x o 100 1".parse().unwrap();
+    assert_eq!(p.outcome(), Some(Outcome::Draw));
+    let p: Position = "xx4o/7/7/7/7/7/o5x o 99 1".parse().unwrap();
+    assert_eq!(p.outcome(), None);
+    // Board full: counted.
+    let p: Position = "xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/ooooooo/ooooooo/ooooooo o 0 1"
+        .parse()
+        .unwrap();
+    assert_eq!(p.outcome(), Some(Outcome::Loss));
+    // No empty square within distance 2 of a stone (the rest is walled off).
+    let p: Position = "x1-4/o1-4/---4/7/7/7/7 x 0 1".parse().unwrap();
+    assert_eq!(p.outcome(), None, "a7.. b7 is reachable");
+    let p: Position = "xo---2/----3/----3/7/7/7/7 x 0 1".parse().unwrap();
+    assert_eq!(p.outcome(), Some(Outcome::Draw));
+    // x must pass; o then moves.
+    let mut p: Position = PUBLISHED[2].0.parse().unwrap();
+    let mut moves = Moves::default();
+    p.generate(&mut moves);
+    assert_eq!(moves.as_slice(), &[Move::PASS]);
+    assert!(p.is_legal(Move::PASS));
+    p.make(Move::PASS);
+    assert_eq!(p.halfmoves(), 1);
+    assert!(!p.is_legal(Move::PASS));
+}
+
+#[test]
+fn tactical_orders_captures() {
+    let p: Position = "7/7/7/3o3/2o1o2/3x3/7 x 0 1".parse().unwrap();
+    let single: Move = "d3".parse().unwrap();
+    assert_eq!(p.tactical_score(single), Some(4)); // 3 flips + the new stone
+    let mut caps = Moves::default();
+    p.generate_tactical(&mut caps);
+    assert!(caps.as_slice().iter().all(|&m| p.flips(m) > 0));
+    assert!(caps.as_slice().contains(&single));
+}
