@@ -1,1 +1,47 @@
-fn main() {}
+//! `cargo xtask verify | fuzz | bench`: gametree's developer tasks.
+//!
+//! `verify` is the project's main job: every pruned search against plain
+//! negamax, every solver against the others, every published number, and
+//! the make/unmake and hash oracles, printed as one table.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod verify;
+
+#[derive(Parser)]
+#[command(name = "cargo xtask", about = "gametree developer tasks")]
+struct Cli {
+    #[command(subcommand)]
+    task: Task,
+}
+
+#[derive(Subcommand)]
+enum Task {
+    /// Compare every optimised search with its reference and reproduce every
+    /// published number; prints a table and exits non-zero on a mismatch.
+    Verify(verify::Options),
+}
+
+/// The workspace root (xtask lives one level below it).
+fn project_root() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().map_or(manifest.clone(), PathBuf::from)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.task {
+        Task::Verify(opts) => verify::run(&opts),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

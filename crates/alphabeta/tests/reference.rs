@@ -1,0 +1,89 @@
+//! Plain alpha-beta equals plain negamax on tic-tac-toe, from every
+//! reachable position and at every depth, and its best move and principal
+//! variation achieve the value.
+
+use std::collections::HashSet;
+
+use alphabeta::{Report, alpha_beta, alpha_beta_solve, negamax, negamax_solve};
+use game::{Evaluate, Game, Score};
+use games_tictactoe::TicTacToe;
+
+fn reachable() -> Vec<TicTacToe> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    let mut stack = vec![TicTacToe::new()];
+    while let Some(b) = stack.pop() {
+        if !seen.insert((b.x_mask(), b.o_mask())) {
+            continue;
+        }
+        out.push(b);
+        let mut moves = <TicTacToe as Game>::Moves::default();
+        b.generate(&mut moves);
+        for &m in moves.as_slice() {
+            let mut c = b;
+            c.make(m);
+            stack.push(c);
+        }
+    }
+    out
+}
+
+/// Replays the PV and checks the best move's value with an independent negamax.
+fn check_line<G: Evaluate>(game: &G, report: &Report<G::Move>, depth: Option<u32>) {
+    let Some(best) = report.best else {
+        assert!(game.outcome().is_some() || depth == Some(0));
+        return;
+    };
+    assert_eq!(report.pv.first(), Some(&best));
+    let mut g = game.clone();
+    for &m in &report.pv {
+        assert!(g.try_make(m).is_ok(), "illegal PV move {m}");
+    }
+    let mut child = game.clone();
+    child.make(best);
+    let child_value = match depth {
+        Some(d) => negamax(&mut child, d - 1).value,
+        None => negamax_solve(&mut child).value,
+    };
+    assert_eq!((-child_value).to_root_relative(1), report.value);
+}
+
+#[test]
+fn alpha_beta_equals_negamax_at_every_depth() {
+    let positions = reachable();
+    assert_eq!(positions.len(), 5_478);
+    for b in &positions {
+        for depth in 0..=9 - b.marks() {
+            let plain = negamax(&mut b.clone(), depth);
+            let mut g = *b;
+            let pruned = alpha_beta(&mut g, depth);
+            assert_eq!(g, *b, "search must restore the position");
+            assert_eq!(pruned.value, plain.value, "{b} depth {depth}");
+            assert!(pruned.nodes <= plain.nodes);
+            check_line(b, &pruned, Some(depth));
+            check_line(b, &plain, Some(depth));
+        }
+    }
+}
+
+#[test]
+fn solved_values() {
+    let mut total = (0u64, 0u64);
+    for b in reachable() {
+        let plain = negamax_solve(&mut b.clone());
+        let pruned = alpha_beta_solve(&mut b.clone());
+        assert_eq!(plain.value, pruned.value, "{b}");
+        assert!(
+            plain.value.outcome().is_some(),
+            "solved value {}",
+            plain.value
+        );
+        check_line(&b, &pruned, None);
+        total.0 += plain.nodes;
+        total.1 += pruned.nodes;
+    }
+    assert!(total.1 < total.0);
+    let empty = negamax_solve(&mut TicTacToe::new());
+    assert_eq!(empty.value, Score::DRAW);
+    assert_eq!(empty.nodes, 549_946);
+}

@@ -1,0 +1,289 @@
+//! `cargo xtask verify`: the registry of checks, the runner and the table.
+//!
+//! A check is a function from a [`Ctx`] (seed, quick mode, data directory)
+//! to a [`Tally`] (positions compared, agreements, mismatches, or a reason
+//! to skip). Each game registers its checks in its own module; adding a
+//! game is one module and one line in [`registry`].
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Result, bail};
+
+pub(crate) mod common;
+mod tictactoe;
+
+/// Options of `cargo xtask verify`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct Options {
+    /// The CI subset: every row, fewer positions and shallower depths
+    /// (under two minutes).
+    #[arg(long)]
+    pub(crate) quick: bool,
+    /// Seed of the random positions (every mismatch prints the seed that
+    /// reproduces it).
+    #[arg(long, default_value_t = 20_261_202)]
+    pub(crate) seed: u64,
+    /// Only the rows of games whose name contains this text.
+    #[arg(long)]
+    pub(crate) game: Option<String>,
+    /// Only the rows of variants whose name contains this text.
+    #[arg(long)]
+    pub(crate) variant: Option<String>,
+    /// Directory holding the shared test data (default: ../shared/data
+    /// beside the project root).
+    #[arg(long)]
+    pub(crate) data: Option<PathBuf>,
+    /// List the rows without running them.
+    #[arg(long)]
+    pub(crate) list: bool,
+}
+
+/// The four families of DESIGN.md's verification section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Family {
+    /// A pruned search equals plain negamax.
+    Equivalence,
+    /// Every solver returns the same game-theoretic value.
+    Solvers,
+    /// A published number is reproduced.
+    Published,
+    /// make/unmake, incremental hash and legality oracles.
+    Oracles,
+}
+
+impl Family {
+    fn label(self) -> &'static str {
+        match self {
+            Family::Equivalence => "1 equal",
+            Family::Solvers => "2 solve",
+            Family::Published => "3 publ.",
+            Family::Oracles => "4 oracle",
+        }
+    }
+}
+
+/// What a check sees.
+#[derive(Debug)]
+pub(crate) struct Ctx {
+    /// Reduced sizes for CI.
+    pub(crate) quick: bool,
+    /// The row's seed (the global seed mixed with the row's name).
+    pub(crate) seed: u64,
+    /// Shared data directory (may not exist).
+    #[allow(dead_code, reason = "read by the data-driven rows (Connect Four)")]
+    pub(crate) data: PathBuf,
+}
+
+impl Ctx {
+    /// `quick` in quick mode, `full` otherwise.
+    pub(crate) fn pick<T>(&self, quick: T, full: T) -> T {
+        if self.quick { quick } else { full }
+    }
+}
+
+/// One disagreement, with everything needed to reproduce it.
+#[derive(Debug, Clone)]
+pub(crate) struct Mismatch {
+    pub(crate) position: String,
+    pub(crate) depth: Option<u32>,
+    pub(crate) expected: String,
+    pub(crate) got: String,
+}
+
+/// The result of one row.
+#[derive(Debug, Default)]
+pub(crate) struct Tally {
+    pub(crate) positions: u64,
+    pub(crate) agreements: u64,
+    pub(crate) mismatches: Vec<Mismatch>,
+    pub(crate) skipped: Option<String>,
+}
+
+impl Tally {
+    /// Records one comparison.
+    pub(crate) fn compare<T: PartialEq + std::fmt::Display>(
+        &mut self,
+        position: impl std::fmt::Display,
+        depth: Option<u32>,
+        expected: T,
+        got: T,
+    ) -> bool {
+        self.positions += 1;
+        if expected == got {
+            self.agreements += 1;
+            true
+        } else {
+            self.mismatches.push(Mismatch {
+                position: position.to_string(),
+                depth,
+                expected: expected.to_string(),
+                got: got.to_string(),
+            });
+            false
+        }
+    }
+
+    /// A row that could not run here, with the reason.
+    #[allow(dead_code, reason = "used by data-driven rows")]
+    pub(crate) fn skip(reason: impl Into<String>) -> Tally {
+        Tally {
+            skipped: Some(reason.into()),
+            ..Tally::default()
+        }
+    }
+}
+
+/// One row of the table.
+pub(crate) struct Check {
+    pub(crate) game: &'static str,
+    pub(crate) family: Family,
+    pub(crate) variant: &'static str,
+    pub(crate) run: fn(&Ctx) -> Tally,
+}
+
+/// Every row, in table order.
+fn registry() -> Vec<Check> {
+    let mut checks = Vec::new();
+    checks.extend(tictactoe::checks());
+    checks
+}
+
+fn row_seed(seed: u64, game: &str, variant: &str) -> u64 {
+    // FNV-1a over the names: stable across runs and platforms.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ seed;
+    for b in game.bytes().chain([0]).chain(variant.bytes()) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Runs the selected rows, prints the table; `Ok(false)` on any mismatch.
+pub(crate) fn run(opts: &Options) -> Result<bool> {
+    let data = opts
+        .data
+        .clone()
+        .unwrap_or_else(|| crate::project_root().join("../shared/data"));
+    if let Some(d) = &opts.data {
+        if !d.is_dir() {
+            bail!("--data {}: not a directory", d.display());
+        }
+    }
+    let checks: Vec<Check> = registry()
+        .into_iter()
+        .filter(|c| {
+            opts.game
+                .as_ref()
+                .is_none_or(|g| c.game.contains(g.as_str()))
+        })
+        .filter(|c| {
+            opts.variant
+                .as_ref()
+                .is_none_or(|v| c.variant.contains(v.as_str()))
+        })
+        .collect();
+    if checks.is_empty() {
+        bail!("no verify row matches the --game/--variant filters");
+    }
+    if opts.list {
+        for c in &checks {
+            println!("{:<14} {:<9} {}", c.game, c.family.label(), c.variant);
+        }
+        return Ok(true);
+    }
+    println!(
+        "gametree verify ({} mode, seed {})",
+        if opts.quick { "quick" } else { "full" },
+        opts.seed
+    );
+    let header = format!(
+        "| {:<13} | {:<8} | {:<44} | {:>9} | {:>9} | {:>10} | {:>7} |",
+        "game", "family", "variant", "positions", "agree", "mismatches", "seconds"
+    );
+    println!("{header}");
+    println!(
+        "|{}|{}|{}|{}|{}|{}|{}|",
+        "-".repeat(15),
+        "-".repeat(10),
+        "-".repeat(46),
+        "-".repeat(11),
+        "-".repeat(11),
+        "-".repeat(12),
+        "-".repeat(9)
+    );
+    let started = Instant::now();
+    let mut failures = String::new();
+    let (mut total_mismatches, mut skipped) = (0usize, 0usize);
+    for c in &checks {
+        let seed = row_seed(opts.seed, c.game, c.variant);
+        let ctx = Ctx {
+            quick: opts.quick,
+            seed,
+            data: data.clone(),
+        };
+        let t0 = Instant::now();
+        let tally = (c.run)(&ctx);
+        let secs = t0.elapsed().as_secs_f64();
+        if let Some(reason) = &tally.skipped {
+            skipped += 1;
+            println!(
+                "| {:<13} | {:<8} | {:<44} | {:>9} | {:>9} | {:>10} | {:>7.2} |  skipped: {reason}",
+                c.game,
+                c.family.label(),
+                c.variant,
+                "-",
+                "-",
+                "-",
+                secs
+            );
+            continue;
+        }
+        println!(
+            "| {:<13} | {:<8} | {:<44} | {:>9} | {:>9} | {:>10} | {:>7.2} |",
+            c.game,
+            c.family.label(),
+            c.variant,
+            tally.positions,
+            tally.agreements,
+            tally.mismatches.len(),
+            secs
+        );
+        total_mismatches += tally.mismatches.len();
+        for m in tally.mismatches.iter().take(5) {
+            let _ = writeln!(
+                failures,
+                "MISMATCH {} / {}: seed {} (row seed {seed:#x}), position `{}`, depth {}: expected {}, got {}",
+                c.game,
+                c.variant,
+                opts.seed,
+                m.position,
+                m.depth.map_or("to end".to_string(), |d| d.to_string()),
+                m.expected,
+                m.got
+            );
+        }
+        if tally.mismatches.is_empty() && tally.positions == 0 {
+            let _ = writeln!(
+                failures,
+                "EMPTY ROW {} / {}: compared nothing",
+                c.game, c.variant
+            );
+            total_mismatches += 1;
+        }
+    }
+    println!(
+        "{} rows, {} skipped, {} mismatches, {:.1} s",
+        checks.len(),
+        skipped,
+        total_mismatches,
+        started.elapsed().as_secs_f64()
+    );
+    if failures.is_empty() {
+        Ok(true)
+    } else {
+        eprint!("{failures}");
+        Ok(false)
+    }
+}

@@ -1,0 +1,129 @@
+//! Tic-tac-toe rows: alpha-beta equals negamax from every reachable
+//! position at every depth, solvers agree, the published counts, oracles.
+
+use alphabeta::{alpha_beta, alpha_beta_solve, negamax_solve};
+use game::{Game, Player, Score, perft};
+use games_tictactoe::TicTacToe;
+
+use super::common::{equals_negamax, oracle_playouts, reachable, solvers_agree};
+use super::{Check, Family, Tally};
+
+pub(crate) fn checks() -> Vec<Check> {
+    vec![
+        Check {
+            game: "tictactoe",
+            family: Family::Equivalence,
+            variant: "alpha-beta (plain, fail-hard)",
+            run: |_| {
+                let (all, _) = reachable(&TicTacToe::new());
+                let positions: Vec<_> = all.into_iter().filter(|p| p.outcome().is_none()).collect();
+                let depths: Vec<u32> = (1..=9).collect();
+                equals_negamax(&positions, &depths, alpha_beta)
+            },
+        },
+        Check {
+            game: "tictactoe",
+            family: Family::Solvers,
+            variant: "alpha-beta solve = negamax solve",
+            run: |_| {
+                let (all, _) = reachable(&TicTacToe::new());
+                solvers_agree(
+                    &all,
+                    |g| negamax_solve(g).value,
+                    |g| alpha_beta_solve(g).value,
+                )
+            },
+        },
+        Check {
+            game: "tictactoe",
+            family: Family::Published,
+            variant: "positions 5,478 / per ply / terminal 958",
+            run: |_| {
+                let (all, by_ply) = reachable(&TicTacToe::new());
+                let mut t = Tally::default();
+                t.compare("reachable", None, 5_478, all.len() as u64);
+                t.compare(
+                    "per ply",
+                    None,
+                    "[1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78]".to_string(),
+                    format!("{by_ply:?}"),
+                );
+                let terminal = all.iter().filter(|p| p.outcome().is_some()).count();
+                t.compare("terminal", None, 958, terminal);
+                t
+            },
+        },
+        Check {
+            game: "tictactoe",
+            family: Family::Published,
+            variant: "765 / 138 (91+44+3) up to symmetry",
+            run: |_| {
+                let (all, _) = reachable(&TicTacToe::new());
+                let mut classes = std::collections::HashSet::new();
+                let mut terminal = std::collections::HashMap::new();
+                for p in &all {
+                    let c = p.canonical();
+                    classes.insert(c.hash());
+                    if let Some(o) = p.outcome() {
+                        let winner = match o {
+                            game::Outcome::Draw => "draw",
+                            _ if p.side_to_move() == Player::First => "O",
+                            _ => "X",
+                        };
+                        terminal.insert(c.hash(), winner);
+                    }
+                }
+                let count = |w: &str| terminal.values().filter(|&&v| v == w).count();
+                let mut t = Tally::default();
+                t.compare("classes", None, 765, classes.len());
+                t.compare("terminal classes", None, 138, terminal.len());
+                t.compare(
+                    "X / O / draw",
+                    None,
+                    "91/44/3".to_string(),
+                    format!("{}/{}/{}", count("X"), count("O"), count("draw")),
+                );
+                t
+            },
+        },
+        Check {
+            game: "tictactoe",
+            family: Family::Published,
+            variant: "255,168 games, empty board draw",
+            run: |_| {
+                fn games(g: &mut TicTacToe) -> u64 {
+                    if g.outcome().is_some() {
+                        return 1;
+                    }
+                    let mut moves = <TicTacToe as Game>::Moves::default();
+                    g.generate(&mut moves);
+                    moves
+                        .iter()
+                        .map(|&m| {
+                            g.make(m);
+                            let n = games(g);
+                            g.unmake(m, ());
+                            n
+                        })
+                        .sum()
+                }
+                let mut t = Tally::default();
+                t.compare("games", None, 255_168, games(&mut TicTacToe::new()));
+                t.compare("perft 9", None, 127_872, perft(&mut TicTacToe::new(), 9));
+                t.compare(
+                    "empty board",
+                    None,
+                    Score::DRAW,
+                    alpha_beta_solve(&mut TicTacToe::new()).value,
+                );
+                t
+            },
+        },
+        Check {
+            game: "tictactoe",
+            family: Family::Oracles,
+            variant: "make/unmake, hash, legality on playouts",
+            run: |ctx| oracle_playouts(&TicTacToe::new(), ctx.seed, ctx.pick(2_000, 20_000), 9),
+        },
+    ]
+}
