@@ -166,10 +166,10 @@ pub(crate) fn run(opts: &Options) -> Result<bool> {
         .data
         .clone()
         .unwrap_or_else(|| crate::project_root().join("../shared/data"));
-    if let Some(d) = &opts.data {
-        if !d.is_dir() {
-            bail!("--data {}: not a directory", d.display());
-        }
+    if let Some(d) = &opts.data
+        && !d.is_dir()
+    {
+        bail!("--data {}: not a directory", d.display());
     }
     let checks: Vec<Check> = registry()
         .into_iter()
