@@ -1,5 +1,74 @@
-//! m,n,k-games (tic-tac-toe generalised, Go-Moku 15,15,5 and 19×19) for gametree.
+//! m,n,k-games for the gametree search crates: `k` in a row on an `m` × `n`
+//! board (no gravity), from tic-tac-toe (3,3,3) to free-style Go-Moku
+//! (15,15,5) and the 19 × 19 Go board.
 //!
-//! Work in progress.
+//! The first player (`x`) moves first; players alternate putting a stone
+//! on any empty square; the player who makes `k` or more in a row
+//! (horizontally, vertically or diagonally) wins at once; a full board
+//! without a line is a draw.
+//!
+//! # Representation
+//!
+//! Every board lives on a 19 × 19 layout of 384-bit bitboards (`[u64; 6]`),
+//! square `row * 19 + column`, so one [`Move`] type, one Zobrist table and
+//! one [`MoveIndex`](game::MoveIndex) cover every size. Making a move costs
+//! a few bit operations plus the win test, which walks only the four lines
+//! through the new stone. Nothing is allocated per node: the move list is
+//! an [`ArrayVec`](arrayvec::ArrayVec) of 361.
+//!
+//! Zobrist keys: one per square per colour on the 19 × 19 layout, and one
+//! for the side to move (`zobrist::ZobristTable::new(361, 2)`); the board
+//! size is not hashed (one table never mixes sizes).
+//!
+//! # Text format
+//!
+//! `m,n,k`, then optionally a board (`n` rows, top first, separated by `/`,
+//! of `x`, `o`, `.`), then optionally moves (`h8`: column letter from `a`,
+//! row number from 1 at the bottom). See [`text`] and [`ParseErrorKind`].
+//!
+//! # Example
+//!
+//! ```
+//! use game::{Game, Outcome, Tactical};
+//! use games_mnk::{Mnk, Move, Moves};
+//!
+//! // Tic-tac-toe: x b2, o a1, x c2, o b1.
+//! let mut ttt: Mnk = "3,3,3 b2 a1 c2 b1".parse()?;
+//! assert_eq!(ttt.to_string(), "3,3,3 .../.xx/oo.");
+//! // Tactical moves: x wins on a2, and c1 would block o's line.
+//! let mut tactical = Moves::default();
+//! ttt.generate_tactical(&mut tactical);
+//! let a2: Move = "a2".parse()?;
+//! let c1: Move = "c1".parse()?;
+//! assert_eq!(tactical.as_slice(), &[a2, c1]); // the win first, then the block
+//! ttt.make(a2);
+//! assert_eq!(ttt.outcome(), Some(Outcome::Loss)); // o, to move, has lost
+//!
+//! // Go-Moku, and typed errors for bad input.
+//! let gomoku = Mnk::gomoku();
+//! assert_eq!((gomoku.m(), gomoku.n(), gomoku.k()), (15, 15, 5));
+//! assert!("3,3,3 b2 b2".parse::<Mnk>().is_err()); // occupied
+//! assert!("3,3".parse::<Mnk>().is_err());
+//! assert_eq!(game::perft(&mut Mnk::tictactoe(), 2), 72);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Optional traits
+//!
+//! [`Evaluate`](game::Evaluate) scores windows of `k` squares that only one
+//! player occupies, by how close they are to a line, plus threats (a
+//! completion square for the side to move, two for the opponent).
+//! [`Tactical`](game::Tactical): immediate wins first, then forced blocks.
+//! [`ProofHints`](game::ProofHints): cheap threat-based initial numbers.
+//! [`MoveIndex`](game::MoveIndex) and [`PackMove`](game::PackMove): the
+//! square number on the 19 × 19 layout.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+
+mod board;
+mod eval;
+mod position;
+pub mod text;
+
+pub use position::{MAX_SIDE, Mnk, Move, Moves};
+pub use text::{ParseError, ParseErrorKind};

@@ -1,0 +1,382 @@
+//! The m,n,k position and its [`Game`] implementation.
+
+use core::fmt;
+use core::str::FromStr;
+use std::sync::LazyLock;
+
+use arrayvec::ArrayVec;
+use game::{Game, MoveIndex, Outcome, PackMove, Player};
+use zobrist::ZobristTable;
+
+use crate::board::{Bits, SQUARES, STRIDE};
+use crate::text::{ParseError, ParseErrorKind};
+
+/// The largest board side (19, the Go board).
+pub const MAX_SIDE: u8 = 19;
+
+/// The move list: one entry per empty square, at most 19 × 19.
+pub type Moves = ArrayVec<Move, 361>;
+
+/// The four line directions `(column step, row step)`.
+pub(crate) const DIRECTIONS: [(i8, i8); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// Zobrist keys: one per square of the 19 × 19 layout per colour, and the
+/// side to move, from `zobrist::ZobristTable::new(361, 2)`.
+struct Keys {
+    stone: [[u64; 2]; SQUARES],
+    side: u64,
+}
+
+static KEYS: LazyLock<Keys> = LazyLock::new(|| {
+    let t: ZobristTable = ZobristTable::new(SQUARES, 2);
+    let mut stone = [[0; 2]; SQUARES];
+    for (s, k) in stone.iter_mut().enumerate() {
+        *k = [t.piece(s, 0), t.piece(s, 1)];
+    }
+    Keys {
+        stone,
+        side: t.side(),
+    }
+});
+
+/// A square, also the move that puts a stone there: column `a`.. and row
+/// `1`.. counted from the bottom-left corner, as in Go-Moku notation
+/// (`h8` is the centre of 15 × 15). Columns run `a` to `s` without skipping
+/// `i`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Move(u16);
+
+impl Move {
+    /// The move at `column` and `row` (both from 0), or `None` when either
+    /// is 19 or more. Whether it is on a given board is checked when played.
+    #[inline]
+    #[must_use]
+    pub const fn new(column: u8, row: u8) -> Option<Move> {
+        if column < MAX_SIDE && row < MAX_SIDE {
+            Some(Move(row as u16 * STRIDE as u16 + column as u16))
+        } else {
+            None
+        }
+    }
+
+    /// The column, from 0 (`a`).
+    #[inline]
+    #[must_use]
+    pub const fn column(self) -> u8 {
+        (self.0 % STRIDE as u16) as u8
+    }
+
+    /// The row, from 0 (the bottom row, `1`).
+    #[inline]
+    #[must_use]
+    pub const fn row(self) -> u8 {
+        (self.0 / STRIDE as u16) as u8
+    }
+
+    #[inline]
+    pub(crate) const fn sq(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for Move {
+    /// `a1`, `h8`, `s19`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.column()) as char, self.row() + 1)
+    }
+}
+
+impl FromStr for Move {
+    type Err = ParseError;
+    /// A column letter `a`..`s` (either case) and a row number `1`..`19`.
+    fn from_str(s: &str) -> Result<Move, ParseError> {
+        let bad = || ParseError::new(ParseErrorKind::BadMove(s.to_owned()));
+        let mut chars = s.chars();
+        let column = chars.next().ok_or_else(bad)?.to_ascii_lowercase();
+        let digits = chars.as_str();
+        if !column.is_ascii_lowercase()
+            || digits.is_empty()
+            || digits.len() > 2
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+            || digits.starts_with('0')
+        {
+            return Err(bad());
+        }
+        let row: u8 = digits.parse().map_err(|_| bad())?;
+        Move::new(column as u8 - b'a', row - 1).ok_or_else(bad)
+    }
+}
+
+/// Indices `row * 19 + column`, `0..361`, whatever the board size.
+impl MoveIndex for Move {
+    const COUNT: usize = SQUARES;
+    #[inline]
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The code is the [`MoveIndex`] number.
+impl PackMove for Move {
+    #[inline]
+    fn pack(self) -> u16 {
+        self.0
+    }
+    #[inline]
+    fn unpack(code: u16) -> Option<Move> {
+        ((code as usize) < SQUARES).then_some(Move(code))
+    }
+}
+
+/// An m,n,k-game position: `m` columns, `n` rows, `k` in a row wins; the
+/// first player (`x`) moves first. The game ends when the player who just
+/// moved has `k` (or more) in a row horizontally, vertically or
+/// diagonally, or when the board is full (a draw).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Mnk {
+    pub(crate) m: u8,
+    pub(crate) n: u8,
+    pub(crate) k: u8,
+    /// Stones by player index (0 = x, 1 = o).
+    pub(crate) stones: [Bits; 2],
+    /// The empty squares of the board.
+    pub(crate) empty: Bits,
+    pub(crate) side: Player,
+    /// Did the last move complete a line?
+    pub(crate) won: bool,
+    pub(crate) hash: u64,
+}
+
+impl Mnk {
+    /// The empty `m` × `n` board (`m` columns, `n` rows) where `k` in a row
+    /// wins.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseErrorKind::SizeOutOfRange`] unless `1 <= m, n, k <= 19`.
+    pub fn new(m: u8, n: u8, k: u8) -> Result<Mnk, ParseError> {
+        let ok = |v: u8| (1..=MAX_SIDE).contains(&v);
+        if !(ok(m) && ok(n) && ok(k)) {
+            return Err(ParseError::new(ParseErrorKind::SizeOutOfRange { m, n, k }));
+        }
+        Ok(Mnk {
+            m,
+            n,
+            k,
+            stones: [Bits::default(); 2],
+            empty: Bits::rectangle(m.into(), n.into()),
+            side: Player::First,
+            won: false,
+            hash: 0,
+        })
+    }
+
+    /// Tic-tac-toe: 3,3,3.
+    #[must_use]
+    pub fn tictactoe() -> Mnk {
+        Mnk::new(3, 3, 3).expect("3,3,3 is in range")
+    }
+
+    /// Free-style Go-Moku: 15,15,5 (five or more in a row wins).
+    #[must_use]
+    pub fn gomoku() -> Mnk {
+        Mnk::new(15, 15, 5).expect("15,15,5 is in range")
+    }
+
+    /// The number of columns.
+    #[must_use]
+    pub fn m(&self) -> u8 {
+        self.m
+    }
+
+    /// The number of rows.
+    #[must_use]
+    pub fn n(&self) -> u8 {
+        self.n
+    }
+
+    /// How many in a row win.
+    #[must_use]
+    pub fn k(&self) -> u8 {
+        self.k
+    }
+
+    /// Who holds the square of `mv`, if anyone (`None` also off the board).
+    #[must_use]
+    pub fn stone(&self, mv: Move) -> Option<Player> {
+        if self.stones[0].get(mv.sq()) {
+            Some(Player::First)
+        } else if self.stones[1].get(mv.sq()) {
+            Some(Player::Second)
+        } else {
+            None
+        }
+    }
+
+    /// Is the square of `mv` on this board?
+    #[inline]
+    #[must_use]
+    pub fn on_board(&self, mv: Move) -> bool {
+        mv.column() < self.m && mv.row() < self.n
+    }
+
+    /// The number of stones on the board.
+    #[must_use]
+    pub fn stones_played(&self) -> u32 {
+        self.stones[0].count() + self.stones[1].count()
+    }
+
+    /// Has the player who just moved completed a line?
+    #[must_use]
+    pub fn is_won(&self) -> bool {
+        self.won
+    }
+
+    /// The number of consecutive stones of `bits` from `(c, r)` (excluded)
+    /// in direction `(dc, dr)`, stopping at `limit`.
+    #[inline]
+    fn run(&self, bits: &Bits, c: i32, r: i32, dc: i32, dr: i32, limit: u32) -> u32 {
+        let (m, n) = (i32::from(self.m), i32::from(self.n));
+        let (mut c, mut r) = (c + dc, r + dr);
+        let mut len = 0;
+        while len < limit && c >= 0 && c < m && r >= 0 && r < n {
+            if !bits.get(r as usize * STRIDE + c as usize) {
+                break;
+            }
+            len += 1;
+            c += dc;
+            r += dr;
+        }
+        len
+    }
+
+    /// Would a stone of `player` on `mv` make `k` in a row (counting the
+    /// stones already there, `mv` itself as if it were `player`'s)? Looks
+    /// only at the four lines through `mv`.
+    #[must_use]
+    pub fn makes_line(&self, mv: Move, player: Player) -> bool {
+        let bits = &self.stones[player.index()];
+        let (c, r) = (i32::from(mv.column()), i32::from(mv.row()));
+        let need = u32::from(self.k) - 1;
+        DIRECTIONS.iter().any(|&(dc, dr)| {
+            let (dc, dr) = (i32::from(dc), i32::from(dr));
+            let a = self.run(bits, c, r, dc, dr, need);
+            a >= need || a + self.run(bits, c, r, -dc, -dr, need - a) >= need
+        })
+    }
+
+    /// Puts a stone of `player` on `sq` (a free square) without any rule
+    /// check, updating the hash; for parsers.
+    pub(crate) fn place(&mut self, sq: usize, player: Player) {
+        self.stones[player.index()].set(sq);
+        self.empty.toggle(sq);
+        self.hash ^= KEYS.stone[sq][player.index()];
+    }
+
+    /// Fixes the side to move from the stone counts (and the hash with it).
+    pub(crate) fn set_side(&mut self, side: Player) {
+        if side != self.side {
+            self.hash ^= KEYS.side;
+            self.side = side;
+        }
+    }
+
+    /// Does `player` have `k` in a row anywhere (full scan)?
+    pub(crate) fn has_line(&self, player: Player) -> bool {
+        self.stones[player.index()].iter().any(|sq| {
+            let mv = Move(sq as u16);
+            let bits = &self.stones[player.index()];
+            let (c, r) = (i32::from(mv.column()), i32::from(mv.row()));
+            let need = u32::from(self.k) - 1;
+            DIRECTIONS
+                .iter()
+                .any(|&(dc, dr)| self.run(bits, c, r, i32::from(dc), i32::from(dr), need) >= need)
+        })
+    }
+
+    /// The empty squares where `player` would complete a line now.
+    pub fn winning_moves(&self, player: Player) -> impl Iterator<Item = Move> + '_ {
+        self.empty
+            .iter()
+            .map(|sq| Move(sq as u16))
+            .filter(move |&mv| self.makes_line(mv, player))
+    }
+}
+
+impl Game for Mnk {
+    type Move = Move;
+    type Undo = ();
+    type Moves = Moves;
+
+    #[inline]
+    fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    fn generate(&self, out: &mut Moves) {
+        out.clear();
+        if self.won {
+            return;
+        }
+        for sq in self.empty.iter() {
+            out.push(Move(sq as u16));
+        }
+    }
+
+    fn make(&mut self, mv: Move) {
+        let sq = mv.sq();
+        let p = self.side.index();
+        self.won = self.makes_line(mv, self.side);
+        self.stones[p].set(sq);
+        self.empty.toggle(sq);
+        self.hash ^= KEYS.stone[sq][p] ^ KEYS.side;
+        self.side = self.side.opponent();
+    }
+
+    fn unmake(&mut self, mv: Move, (): ()) {
+        let sq = mv.sq();
+        self.side = self.side.opponent();
+        let p = self.side.index();
+        self.stones[p].toggle(sq);
+        self.empty.toggle(sq);
+        self.hash ^= KEYS.stone[sq][p] ^ KEYS.side;
+        // Moves are only made in positions where the game goes on.
+        self.won = false;
+    }
+
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        if self.won {
+            Some(Outcome::Loss)
+        } else if self.empty.is_empty() {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn recompute_hash(&self) -> u64 {
+        let keys = &*KEYS;
+        let mut h = if self.side == Player::Second {
+            keys.side
+        } else {
+            0
+        };
+        for p in 0..2 {
+            for sq in self.stones[p].iter() {
+                h ^= keys.stone[sq][p];
+            }
+        }
+        h
+    }
+
+    #[inline]
+    fn is_legal(&self, mv: Move) -> bool {
+        !self.won && self.empty.get(mv.sq())
+    }
+}

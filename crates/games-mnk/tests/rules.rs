@@ -1,0 +1,424 @@
+//! m,n,k rules against a naive 2-D reference, tic-tac-toe, known solved
+//! values and the `game::check` oracles.
+
+use std::collections::HashSet;
+
+use alphabeta::alpha_beta_solve;
+use game::{Evaluate, Game, MoveIndex, Outcome, PackMove, Player, ProofHints, Score, Tactical};
+use games_mnk::{Mnk, Move, Moves, ParseErrorKind};
+use games_tictactoe::TicTacToe;
+use rand_core::Rng;
+use rand_pcg::Pcg64;
+
+// ---------------------------------------------------------------------------
+// A naive reference: a 2-D grid and a full scan for lines.
+
+#[derive(Clone)]
+struct Grid {
+    m: usize,
+    n: usize,
+    k: usize,
+    cells: Vec<Vec<Option<Player>>>, // [row][column]
+}
+
+impl Grid {
+    fn of(g: &Mnk) -> Grid {
+        let (m, n) = (usize::from(g.m()), usize::from(g.n()));
+        let cells = (0..n)
+            .map(|r| {
+                (0..m)
+                    .map(|c| g.stone(Move::new(c as u8, r as u8).unwrap()))
+                    .collect()
+            })
+            .collect();
+        Grid {
+            m,
+            n,
+            k: usize::from(g.k()),
+            cells,
+        }
+    }
+
+    fn has_line(&self, p: Player) -> bool {
+        for r in 0..self.n as i32 {
+            for c in 0..self.m as i32 {
+                for (dc, dr) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+                    let all = (0..self.k as i32).all(|i| {
+                        let (cc, rr) = (c + dc * i, r + dr * i);
+                        cc >= 0
+                            && rr >= 0
+                            && (cc as usize) < self.m
+                            && (rr as usize) < self.n
+                            && self.cells[rr as usize][cc as usize] == Some(p)
+                    });
+                    if all {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    fn with(&self, c: usize, r: usize, p: Player) -> Grid {
+        let mut g = self.clone();
+        g.cells[r][c] = Some(p);
+        g
+    }
+}
+
+fn random_size(rng: &mut Pcg64) -> Mnk {
+    let m = 1 + (rng.next_u64() % 19) as u8;
+    let n = 1 + (rng.next_u64() % 19) as u8;
+    let k = 1 + (rng.next_u64() % 6) as u8;
+    Mnk::new(m, n, k).unwrap()
+}
+
+/// Random games on random sizes: the win test around the last move equals a
+/// full scan; tactical scores equal the naive "would complete a line";
+/// the text format round-trips; the oracles hold.
+#[test]
+fn random_playouts_against_naive_grid() {
+    let mut rng = Pcg64::new(0x6d6e6b, 1);
+    let mut moves = Moves::default();
+    for _ in 0..150 {
+        let start = random_size(&mut rng);
+        let seed = rng.next_u64();
+        let mut choices = Pcg64::new(u128::from(seed), 3);
+        let mut it = std::iter::from_fn(|| Some(choices.next_u64()));
+        game::check::playout(&start, &mut it, 400).unwrap();
+
+        let mut g = start.clone();
+        loop {
+            let grid = Grid::of(&g);
+            let mover = g.side_to_move();
+            let last = mover.opponent();
+            // Outcome against the full scan.
+            let expected = if grid.has_line(last) {
+                Some(Outcome::Loss)
+            } else if g.stones_played() == u32::from(g.m()) * u32::from(g.n()) {
+                Some(Outcome::Draw)
+            } else {
+                None
+            };
+            assert_eq!(g.outcome(), expected, "{g}");
+            assert!(!grid.has_line(mover), "{g}");
+            assert_eq!(g.to_string().parse::<Mnk>().unwrap(), g);
+            g.generate(&mut moves);
+            if g.outcome().is_some() {
+                assert!(moves.is_empty());
+                break;
+            }
+            // Tactical scores against the naive grid.
+            for &mv in moves.as_slice() {
+                let (c, r) = (usize::from(mv.column()), usize::from(mv.row()));
+                let win = grid.with(c, r, mover).has_line(mover);
+                let block = grid.with(c, r, last).has_line(last);
+                let expected = if win {
+                    Some(2)
+                } else if block {
+                    Some(1)
+                } else {
+                    None
+                };
+                assert_eq!(g.tactical_score(mv), expected, "{g} {mv}");
+            }
+            let mut tactical = Moves::default();
+            g.generate_tactical(&mut tactical);
+            let scores: Vec<i32> = tactical
+                .as_slice()
+                .iter()
+                .map(|&m| g.tactical_score(m).unwrap())
+                .collect();
+            assert!(scores.windows(2).all(|w| w[0] >= w[1]), "wins first");
+            assert_eq!(
+                tactical.len(),
+                moves
+                    .iter()
+                    .filter(|&&m| g.tactical_score(m).is_some())
+                    .count()
+            );
+            let v = g.evaluate();
+            assert!(!v.is_decisive());
+            let (pn, dn) = g.proof_hints();
+            assert!(pn >= 1 && dn >= 1);
+            let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
+            g.make(mv);
+        }
+    }
+}
+
+#[test]
+fn moves_index_pack_and_text() {
+    let mut seen = HashSet::new();
+    for r in 0..19 {
+        for c in 0..19 {
+            let mv = Move::new(c, r).unwrap();
+            assert!(mv.index() < Move::COUNT);
+            assert!(seen.insert(mv.index()));
+            assert_eq!(Move::unpack(mv.pack()), Some(mv));
+            assert_eq!(mv.to_string().parse::<Move>().unwrap(), mv);
+        }
+    }
+    assert_eq!(Move::unpack(361), None);
+    assert_eq!(Move::new(19, 0), None);
+    assert_eq!("h8".parse::<Move>().unwrap(), Move::new(7, 7).unwrap());
+    for bad in ["", "h", "8", "h0", "h08", "t1", "a20", "a-1", "é1", "h8x"] {
+        assert!(bad.parse::<Move>().is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn parse_errors_are_typed() {
+    let cases: [(&str, ParseErrorKind); 12] = [
+        ("", ParseErrorKind::BadSize(String::new())),
+        ("3,3", ParseErrorKind::BadSize("3,3".into())),
+        ("3,x,3", ParseErrorKind::BadSize("3,x,3".into())),
+        (
+            "20,3,3",
+            ParseErrorKind::SizeOutOfRange { m: 20, n: 3, k: 3 },
+        ),
+        ("3,3,0", ParseErrorKind::SizeOutOfRange { m: 3, n: 3, k: 0 }),
+        ("3,3,3 b2 d1", ParseErrorKind::OffBoard("d1".into())),
+        ("3,3,3 b2 b2", ParseErrorKind::Occupied("b2".into())),
+        (
+            "3,3,3 a1 b1 a2 b2 a3 c3",
+            ParseErrorKind::AfterEnd("c3".into()),
+        ),
+        (
+            "3,3,3 .../...",
+            ParseErrorKind::RowCount {
+                expected: 3,
+                found: 2,
+            },
+        ),
+        (
+            "3,3,3 .../..../...",
+            ParseErrorKind::RowLength {
+                row: 2,
+                expected: 3,
+                found: 4,
+            },
+        ),
+        ("3,3,3 ..y/.../...", ParseErrorKind::BadCharacter('y')),
+        (
+            "3,3,3 xx./.../...",
+            ParseErrorKind::ImpossibleCounts { x: 2, o: 0 },
+        ),
+    ];
+    for (text, kind) in cases {
+        let err = text.parse::<Mnk>().unwrap_err();
+        assert_eq!(err.kind(), &kind, "{text}");
+        assert!(!err.to_string().is_empty());
+    }
+    // o has a line but x moved last: play went on after the win.
+    let err = "3,3,3 ooo/xx./xx.".parse::<Mnk>().unwrap_err();
+    assert_eq!(err.kind(), &ParseErrorKind::PlayAfterWin);
+    assert_eq!(
+        "3,3,3 b1 a1 a3 c1 c3".parse::<Mnk>().unwrap().outcome(),
+        None
+    );
+    // A board, then moves; a won board.
+    let g: Mnk = "3,3,3 xxx/oo./... ".parse().unwrap();
+    assert_eq!(g.outcome(), Some(Outcome::Loss));
+    assert_eq!(
+        "3,3,3 x../.o./... c3".parse::<Mnk>().unwrap().to_string(),
+        "3,3,3 x.x/.o./..."
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Equivalence with games-tictactoe.
+
+/// Tic-tac-toe square `s` (reading order from the top-left) as an m,n,k move.
+fn to_mnk(s: games_tictactoe::Square) -> Move {
+    let s = s.get();
+    Move::new(s % 3, 2 - s / 3).unwrap()
+}
+
+struct Walk {
+    positions: HashSet<u64>,
+    ttt_positions: HashSet<TicTacToe>,
+    perft: [u64; 10],
+    solved: usize,
+}
+
+fn walk(g: &mut Mnk, t: &mut TicTacToe, depth: usize, w: &mut Walk) {
+    assert_eq!(g.outcome(), t.outcome(), "{g} / {t}");
+    assert_eq!(g.side_to_move(), t.side_to_move());
+    w.perft[depth] += 1;
+    let first_visit = w.ttt_positions.insert(*t);
+    assert_eq!(w.positions.insert(g.hash()), first_visit, "{g}");
+    if first_visit {
+        // Solved values agree, from every reachable position.
+        let a = alpha_beta_solve(&mut g.clone()).value;
+        let b = alpha_beta_solve(&mut t.clone()).value;
+        assert_eq!(a, b, "{g} / {t}");
+        w.solved += 1;
+    }
+    let mut gm = Moves::default();
+    g.generate(&mut gm);
+    let mut tm = <TicTacToe as Game>::Moves::default();
+    t.generate(&mut tm);
+    let mut mapped: Vec<Move> = tm.as_slice().iter().map(|&s| to_mnk(s)).collect();
+    let mut mine = gm.as_slice().to_vec();
+    mapped.sort();
+    mine.sort();
+    assert_eq!(mine, mapped, "{g} / {t}");
+    for &s in tm.as_slice() {
+        let mv = to_mnk(s);
+        g.make(mv);
+        t.make(s);
+        walk(g, t, depth + 1, w);
+        t.unmake(s, ());
+        g.unmake(mv, ());
+    }
+}
+
+/// 3,3,3 equals tic-tac-toe position by position: same moves, outcomes and
+/// solved values, the same 5,478 reachable positions and the same perft by
+/// depth.
+#[test]
+fn tictactoe_equivalence() {
+    let mut w = Walk {
+        positions: HashSet::new(),
+        ttt_positions: HashSet::new(),
+        perft: [0; 10],
+        solved: 0,
+    };
+    walk(&mut Mnk::tictactoe(), &mut TicTacToe::new(), 0, &mut w);
+    assert_eq!(w.positions.len(), 5478);
+    assert_eq!(w.ttt_positions.len(), 5478);
+    assert_eq!(w.solved, 5478);
+    for d in 0..10 {
+        let n = game::perft(&mut Mnk::tictactoe(), d);
+        assert_eq!(n, game::perft(&mut TicTacToe::new(), d), "depth {d}");
+        // perft counts leaves at depth d; the walk counts nodes at depth d,
+        // which agree because a finished game generates no moves.
+        assert_eq!(n, w.perft[d as usize], "depth {d}");
+    }
+    assert_eq!(w.perft.iter().sum::<u64>(), 549_946); // nodes of the full game tree
+}
+
+// ---------------------------------------------------------------------------
+// Known results (REFERENCE.md), solved by plain alpha-beta.
+
+#[test]
+fn known_results_333_and_443() {
+    let v = alpha_beta_solve(&mut Mnk::tictactoe()).value;
+    assert_eq!(v, Score::DRAW);
+    let r = alpha_beta_solve(&mut Mnk::new(4, 4, 3).unwrap());
+    assert!(
+        r.value.is_win(),
+        "4,4,3 is a first-player win, got {}",
+        r.value
+    );
+    // Also 3,4,3 ... and the transposed board gives the same value.
+    let a = alpha_beta_solve(&mut Mnk::new(4, 3, 3).unwrap()).value;
+    let b = alpha_beta_solve(&mut Mnk::new(3, 4, 3).unwrap()).value;
+    assert_eq!(a, b);
+}
+
+/// A game-theoretic solver for the larger boards: alpha-beta on
+/// win/draw/loss (-1, 0, 1) with a transposition table of bounds and the
+/// threat rules of `Tactical`: an immediate win ends the search; a side that
+/// cannot win at once and faces a completion square must block there.
+/// Plain `alphabeta::alpha_beta_solve` takes about 40 s of CPU on 4,4,4, too
+/// slow for `cargo test`; this solver is checked against it on the smaller
+/// boards below.
+fn solve_wdl(
+    g: &mut Mnk,
+    mut alpha: i8,
+    beta: i8,
+    tt: &mut std::collections::HashMap<u64, (i8, i8)>,
+) -> i8 {
+    if let Some(o) = g.outcome() {
+        return match o {
+            Outcome::Win => 1,
+            Outcome::Draw => 0,
+            Outcome::Loss => -1,
+        };
+    }
+    // (lower, upper) bounds from earlier visits.
+    let (lo, hi) = tt.get(&g.hash()).copied().unwrap_or((-1, 1));
+    if lo == hi || lo >= beta {
+        return lo;
+    }
+    if hi <= alpha {
+        return hi;
+    }
+    let mut tactical = Moves::default();
+    g.generate_tactical(&mut tactical);
+    let mut moves = Moves::default();
+    match tactical.as_slice().first() {
+        Some(&m) if g.tactical_score(m) == Some(2) => return 1,
+        Some(&m) => moves.push(m), // forced block: nothing else can avoid the loss
+        None => g.generate(&mut moves),
+    }
+    let alpha0 = alpha;
+    let mut best = -1;
+    for &m in moves.as_slice() {
+        g.make(m);
+        let v = -solve_wdl(g, -beta, -alpha, tt);
+        g.unmake(m, ());
+        if v > best {
+            best = v;
+        }
+        if best > alpha {
+            alpha = best;
+        }
+        if alpha >= beta {
+            break;
+        }
+    }
+    let entry = if best <= alpha0 {
+        (lo, best.min(hi))
+    } else if best >= beta {
+        (best.max(lo), hi)
+    } else {
+        (best, best)
+    };
+    tt.insert(g.hash(), entry);
+    best
+}
+
+fn solve(m: u8, n: u8, k: u8) -> i8 {
+    solve_wdl(
+        &mut Mnk::new(m, n, k).unwrap(),
+        -1,
+        1,
+        &mut Default::default(),
+    )
+}
+
+/// The threat-pruned solver agrees with plain alpha-beta wherever the
+/// latter is quick.
+#[test]
+fn threat_solver_agrees_with_alphabeta() {
+    for (m, n, k) in [
+        (3, 3, 3),
+        (4, 3, 3),
+        (3, 4, 3),
+        (4, 4, 3),
+        (5, 3, 3),
+        (4, 3, 4),
+        (5, 2, 2),
+        (3, 3, 2),
+    ] {
+        let plain = alpha_beta_solve(&mut Mnk::new(m, n, k).unwrap()).value;
+        let expected = match plain.outcome() {
+            Some(Outcome::Win) => 1,
+            Some(Outcome::Draw) => 0,
+            Some(Outcome::Loss) => -1,
+            None => panic!("solve returned a heuristic value {plain}"),
+        };
+        assert_eq!(solve(m, n, k), expected, "{m},{n},{k}");
+    }
+}
+
+#[test]
+fn known_result_444_draw() {
+    assert_eq!(solve(4, 4, 4), 0);
+    assert_eq!(solve(4, 4, 3), 1);
+    assert_eq!(solve(3, 3, 3), 0);
+}
