@@ -24,18 +24,98 @@
 //! assert_eq!(pruned.value, plain.value);
 //! assert!(pruned.nodes < plain.nodes / 10);
 //! ```
-#![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 extern crate alloc;
 
+mod config;
 mod reference;
+mod search;
+pub mod variants;
 
-pub use reference::{Depth, alpha_beta, alpha_beta_solve, negamax, negamax_solve};
+pub use config::{Algorithm, Config, TtUse};
+pub use reference::{
+    Depth, MAX_QUIESCENCE_PLY, alpha_beta, alpha_beta_solve, negamax, negamax_quiescence,
+    negamax_solve,
+};
+pub use search::{AlphaBeta, MAX_PLY};
 
 use alloc::vec::Vec;
-use game::Score;
+use core::fmt;
+use game::{Outcome, Score};
+
+/// Why a search stopped before finishing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stop {
+    /// The node limit was reached.
+    Nodes,
+    /// The time limit was reached.
+    Time,
+    /// The cancel flag was raised.
+    Cancelled,
+}
+
+/// Search statistics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Positions visited (quiescence nodes included).
+    pub nodes: u64,
+    /// Beta cutoffs.
+    pub beta_cutoffs: u64,
+    /// Beta cutoffs by the first move searched (a measure of ordering).
+    pub first_move_cutoffs: u64,
+    /// Table probes.
+    pub tt_probes: u64,
+    /// Probes that found the key.
+    pub tt_hits: u64,
+    /// Nodes cut off by a stored bound.
+    pub tt_cutoffs: u64,
+    /// PVS re-searches after a null window failed high.
+    pub pvs_researches: u64,
+    /// Aspiration re-searches.
+    pub aspiration_researches: u64,
+    /// MTD(f) null-window passes.
+    pub mtdf_passes: u64,
+    /// Table occupancy per mille at the end.
+    pub hashfull: u32,
+}
+
+impl Stats {
+    /// The share of cutoffs made by the first move, in `[0, 1]`.
+    #[must_use]
+    pub fn first_move_cutoff_rate(&self) -> f64 {
+        if self.beta_cutoffs == 0 {
+            0.0
+        } else {
+            self.first_move_cutoffs as f64 / self.beta_cutoffs as f64
+        }
+    }
+}
+
+/// The searcher could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchError {
+    source: ttable::TableError,
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "transposition table: {}", self.source)
+    }
+}
+
+impl std::error::Error for SearchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+impl From<ttable::TableError> for SearchError {
+    fn from(source: ttable::TableError) -> Self {
+        SearchError { source }
+    }
+}
 
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,6 +130,15 @@ pub struct Report<M> {
     pub nodes: u64,
     /// The depth completed in plies (0 for a search to the end).
     pub depth: u32,
+    /// Did at least one iteration complete? When `false`, `value` and
+    /// `best` mean nothing.
+    pub completed: bool,
+    /// For searches to the end: the game-theoretic outcome.
+    pub outcome: Option<Outcome>,
+    /// What stopped the search early, if anything.
+    pub stopped: Option<Stop>,
+    /// Counters.
+    pub stats: Stats,
 }
 
 impl<M> Default for Report<M> {
@@ -60,6 +149,10 @@ impl<M> Default for Report<M> {
             pv: Vec::new(),
             nodes: 0,
             depth: 0,
+            completed: false,
+            outcome: None,
+            stopped: None,
+            stats: Stats::default(),
         }
     }
 }

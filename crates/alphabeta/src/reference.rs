@@ -4,7 +4,7 @@
 
 use alloc::vec::Vec;
 
-use game::{Evaluate, Game, MoveBuffer, Score};
+use game::{Evaluate, Game, MoveBuffer, Score, Tactical};
 
 use crate::Report;
 
@@ -55,6 +55,12 @@ impl<M: Copy> PvTable<M> {
         row.clear();
         row.push(m);
         row.extend_from_slice(&tail[0]);
+    }
+
+    /// Replaces the root line (MTD(f) keeps the line of its last fail-high pass).
+    pub(crate) fn set_root(&mut self, line: &[M]) {
+        self.clear(0);
+        self.rows[0].extend_from_slice(line);
     }
 
     pub(crate) fn line(&self, ply: usize) -> &[M] {
@@ -156,6 +162,12 @@ fn run<G: Game>(
             Depth::Plies(d) => d,
             Depth::ToEnd => 0,
         },
+        completed: true,
+        outcome: match depth {
+            Depth::ToEnd => value.outcome(),
+            Depth::Plies(_) => None,
+        },
+        ..Report::default()
     }
 }
 
@@ -195,4 +207,88 @@ pub fn alpha_beta<G: Evaluate>(game: &mut G, depth: u32) -> Report<G::Move> {
 /// [`negamax_solve`].
 pub fn alpha_beta_solve<G: Game>(game: &mut G) -> Report<G::Move> {
     run(game, Depth::ToEnd, &|_: &G| Score::DRAW, true)
+}
+
+/// How far quiescence search may go below the horizon, in plies; a position
+/// that deep takes its evaluation.
+pub const MAX_QUIESCENCE_PLY: u32 = 32;
+
+fn quiescence_reference<G: Tactical + Evaluate>(
+    game: &mut G,
+    ply: u32,
+    qply: u32,
+    nodes: &mut u64,
+) -> Score {
+    if qply > 0 {
+        *nodes += 1;
+        if let Some(o) = game.outcome() {
+            return Score::terminal(o, ply);
+        }
+    }
+    let stand = game.evaluate();
+    if qply >= MAX_QUIESCENCE_PLY {
+        return stand;
+    }
+    let mut moves = G::Moves::default();
+    game.generate_tactical(&mut moves);
+    let mut best = stand;
+    for &m in moves.as_slice() {
+        let undo = game.make(m);
+        let v = -quiescence_reference(game, ply + 1, qply + 1, nodes);
+        game.unmake(m, undo);
+        best = best.max(v);
+    }
+    best
+}
+
+fn negamax_q<G: Tactical + Evaluate>(
+    game: &mut G,
+    depth: u32,
+    ply: u32,
+    nodes: &mut u64,
+    pv: &mut PvTable<G::Move>,
+) -> Score {
+    *nodes += 1;
+    pv.clear(ply as usize);
+    if let Some(o) = game.outcome() {
+        return Score::terminal(o, ply);
+    }
+    if depth == 0 {
+        return quiescence_reference(game, ply, 0, nodes);
+    }
+    let mut moves = G::Moves::default();
+    game.generate(&mut moves);
+    let mut best = -Score::INFINITY;
+    for &m in moves.as_slice() {
+        let undo = game.make(m);
+        let v = -negamax_q(game, depth - 1, ply + 1, nodes, pv);
+        game.unmake(m, undo);
+        if v > best {
+            best = v;
+            pv.update(ply as usize, m);
+        }
+    }
+    best
+}
+
+/// Plain negamax to `depth`, then at the horizon a full-width quiescence
+/// search: the value is the maximum of the evaluation ("standing pat") and
+/// of the values of the game's tactical moves
+/// ([`Tactical::generate_tactical`]), recursively, at most
+/// [`MAX_QUIESCENCE_PLY`] plies deep. No pruning: the reference for searches
+/// with [`Config::quiescence`](crate::Config::quiescence).
+pub fn negamax_quiescence<G: Tactical + Evaluate>(game: &mut G, depth: u32) -> Report<G::Move> {
+    let mut nodes = 0;
+    let mut pv = PvTable::new();
+    let value = negamax_q(game, depth, 0, &mut nodes, &mut pv);
+    let line = pv.line(0).to_vec();
+    Report {
+        value,
+        best: line.first().copied(),
+        pv: line,
+        nodes,
+        depth,
+        completed: true,
+        ..Report::default()
+    }
 }

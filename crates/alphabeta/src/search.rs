@@ -1,0 +1,803 @@
+//! The configurable searcher: [`AlphaBeta`].
+
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::time::Instant;
+
+use game::{Evaluate, Game, Limits, MoveBuffer, MoveIndex, Outcome, PackMove, Score, Tactical};
+use ordering::{CounterMoves, History, Killers, MovePicker, NoHistory, Policy, TacticalFn};
+use ttable::{Bound, Entry, SharedTable, Table, TranspositionTable};
+
+use crate::config::{Algorithm, Config, TtUse};
+use crate::reference::{MAX_QUIESCENCE_PLY, PvTable};
+use crate::{Report, SearchError, Stats, Stop};
+
+/// The deepest ply a search reaches (killer table size, depth cap of
+/// iterative deepening without a depth limit).
+pub const MAX_PLY: usize = 256;
+
+/// The depth stored in the table for a search to the end of the game.
+const TO_END_DEPTH: u8 = u8::MAX;
+
+/// Generates a game's tactical moves (for quiescence).
+type TacticalGen<G> = fn(&G, &mut <G as Game>::Moves);
+
+/// The per-thread move-ordering tables.
+#[derive(Debug)]
+struct Heuristics<M> {
+    killers: Killers<M>,
+    history: History<M>,
+    counters: CounterMoves<M>,
+}
+
+impl<M: MoveIndex + Copy + Eq> Heuristics<M> {
+    fn new(config: &Config) -> Self {
+        Heuristics {
+            killers: Killers::new(MAX_PLY),
+            history: History::new(config.history.unwrap_or(Policy::Gravity))
+                .with_malus(config.history_malus),
+            counters: CounterMoves::new(),
+        }
+    }
+}
+
+/// A configurable alpha-beta searcher: one engine for every variant, each
+/// proven equal to plain [`negamax`](crate::negamax) by `cargo xtask verify`.
+///
+/// Build it from a [`Config`], then call [`search`](Self::search)
+/// (depth-limited, heuristic values at the horizon), [`solve`](Self::solve)
+/// (to the end of the game, distance-encoded values),
+/// [`solve_weak`](Self::solve_weak) (win/draw/loss by null windows) or
+/// [`test`](Self::test) (is the value at least `x`?). The searcher keeps its
+/// tables between calls; [`clear`](Self::clear) forgets them.
+///
+/// ```
+/// use alphabeta::{AlphaBeta, Config, negamax};
+/// use game::Limits;
+/// use games_tictactoe::TicTacToe;
+///
+/// let mut searcher = AlphaBeta::<TicTacToe>::new(Config::default())?.with_tactics();
+/// let mut board: TicTacToe = "X...O....".parse()?;
+/// let report = searcher.search(&mut board, &Limits::depth(4));
+/// assert_eq!(report.value, negamax(&mut board, 4).value);
+/// let solved = searcher.solve(&mut board, &Limits::none());
+/// assert_eq!(solved.value, game::Score::DRAW);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct AlphaBeta<G: Game> {
+    config: Config,
+    table: Option<TranspositionTable>,
+    shared: Option<SharedTable>,
+    heuristics: Heuristics<G::Move>,
+    tactical: Option<TacticalFn<G>>,
+    tactical_gen: Option<TacticalGen<G>>,
+}
+
+impl<G> AlphaBeta<G>
+where
+    G: Evaluate,
+    G::Move: PackMove + MoveIndex,
+{
+    /// A searcher with `config`, allocating its table.
+    ///
+    /// # Errors
+    ///
+    /// [`SearchError`] when the table size is refused (zero, too large, or
+    /// the allocation failed).
+    pub fn new(config: Config) -> Result<Self, SearchError> {
+        let tt_config = ttable::Config::new()
+            .probe_policy(config.tt_policy)
+            .check_bits(if config.tt_policy == ttable::ProbePolicy::ExactDepth {
+                64
+            } else {
+                16
+            });
+        let (table, shared) = match (config.tt, config.threads) {
+            (TtUse::Off, _) => (None, None),
+            (_, 1) => (
+                Some(TranspositionTable::with_config(config.tt_bytes, tt_config)?),
+                None,
+            ),
+            (_, _) => (
+                None,
+                Some(SharedTable::with_config(config.tt_bytes, tt_config)?),
+            ),
+        };
+        Ok(AlphaBeta {
+            heuristics: Heuristics::new(&config),
+            config,
+            table,
+            shared,
+            tactical: None,
+            tactical_gen: None,
+        })
+    }
+
+    /// Uses the game's [`Tactical`] knowledge: tactical moves first in the
+    /// move order (when [`Config::tactical_ordering`] is on) and quiescence
+    /// search (when [`Config::quiescence`] is on).
+    #[must_use]
+    pub fn with_tactics(mut self) -> Self
+    where
+        G: Tactical,
+    {
+        self.tactical = Some(<G as Tactical>::tactical_score);
+        self.tactical_gen = Some(<G as Tactical>::generate_tactical);
+        self
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Forgets the table and the ordering heuristics.
+    pub fn clear(&mut self) {
+        if let Some(t) = &mut self.table {
+            t.clear();
+        }
+        if let Some(t) = &self.shared {
+            t.clear();
+        }
+        self.heuristics = Heuristics::new(&self.config);
+    }
+
+    /// Searches to the depth in `limits` (iterative deepening from depth 1
+    /// when configured), stopping early on the node, time or cancel limit
+    /// with the result of the last completed iteration. Without a depth
+    /// limit, iterates until another limit stops it or the value is
+    /// decisive (at most [`MAX_PLY`] plies).
+    pub fn search(&mut self, game: &mut G, limits: &Limits) -> Report<G::Move>
+    where
+        G: Send,
+        G::Move: Send + Sync,
+    {
+        let max = limits.depth.unwrap_or(MAX_PLY as u32).min(MAX_PLY as u32);
+        self.run(game, limits, Mode::Depth(max))
+    }
+
+    /// Solves the position: searches to the end of the game (no
+    /// evaluation), returning the game-theoretic value with the distance to
+    /// the end (shortest win, longest loss). The normal table policy is
+    /// sound here, since every stored value is exact to the end.
+    pub fn solve(&mut self, game: &mut G, limits: &Limits) -> Report<G::Move>
+    where
+        G: Send,
+        G::Move: Send + Sync,
+    {
+        self.run(game, limits, Mode::ToEnd)
+    }
+
+    /// Win, draw or loss only, by at most two null-window searches to the
+    /// end (`value > 0?`, then `value < 0?`): usually much cheaper than
+    /// [`solve`](Self::solve). The report's `value` is the bound that
+    /// decided (its sign is the answer; its distance is not exact) and
+    /// `outcome` is set.
+    pub fn solve_weak(&mut self, game: &mut G, limits: &Limits) -> Report<G::Move> {
+        let start = Instant::now();
+        let stop = AtomicBool::new(false);
+        let mut stats = Stats::default();
+        self.new_search();
+        let mut worker = self.worker(limits, &stop, start, None);
+        worker.to_end = true;
+        // Is the value at least a win in the longest possible game?
+        let win = Score::win_in(Score::MAX_PLY);
+        let v = worker.root(game, TO_END_DEPTH as u32, Score::new(win.get() - 1), win);
+        let mut report = Report::default();
+        if v >= win && !worker.stopped {
+            report.outcome = Some(Outcome::Win);
+        } else if !worker.stopped {
+            let v2 = worker.root(game, TO_END_DEPTH as u32, Score::new(-1), Score::DRAW);
+            if !worker.stopped {
+                report.outcome = Some(if v2 >= Score::DRAW {
+                    Outcome::Draw
+                } else {
+                    Outcome::Loss
+                });
+            }
+        }
+        report.value = match report.outcome {
+            Some(Outcome::Win) => v,
+            Some(Outcome::Draw) => Score::DRAW,
+            _ => Score::LOSS,
+        };
+        report.best = worker.root_best;
+        report.pv = report.best.into_iter().collect();
+        stats.nodes = worker.stats.nodes;
+        report.stopped = worker.stop_reason;
+        report.stats = worker.finish_stats(stats);
+        report.nodes = report.stats.nodes;
+        report
+    }
+
+    /// The null-window test `value >= x?` at `depth` (the building block of
+    /// MTD(f) and of weak solving).
+    pub fn test(&mut self, game: &mut G, depth: u32, x: Score) -> bool {
+        let stop = AtomicBool::new(false);
+        self.new_search();
+        let limits = Limits::none();
+        let mut worker = self.worker(&limits, &stop, Instant::now(), None);
+        let v = worker.root(game, depth, Score::new(x.get() - 1), x);
+        v >= x
+    }
+
+    fn new_search(&mut self) {
+        if let Some(t) = &mut self.table {
+            t.new_generation();
+        }
+        if let Some(t) = &self.shared {
+            t.new_generation();
+        }
+        if self.config.history.is_some() {
+            self.heuristics.history.decay();
+        }
+        self.heuristics.killers.clear_all();
+    }
+
+    fn worker<'a>(
+        &'a mut self,
+        limits: &'a Limits,
+        stop: &'a AtomicBool,
+        start: Instant,
+        shared: Option<&'a SharedTable>,
+    ) -> Worker<'a, G, TranspositionTable> {
+        Worker::new(
+            &self.config,
+            self.table.as_mut(),
+            shared,
+            &mut self.heuristics,
+            self.tactical,
+            self.tactical_gen,
+            limits,
+            stop,
+            start,
+        )
+    }
+
+    fn run(&mut self, game: &mut G, limits: &Limits, mode: Mode) -> Report<G::Move>
+    where
+        G: Send,
+        G::Move: Send + Sync,
+    {
+        let start = Instant::now();
+        let stop = AtomicBool::new(false);
+        self.new_search();
+        if let Some(shared) = self.shared.take() {
+            let report = self.run_parallel(game, limits, mode, &shared, &stop, start);
+            self.shared = Some(shared);
+            return report;
+        }
+        let mut worker = self.worker(limits, &stop, start, None);
+        worker.iterate(game, mode)
+    }
+
+    fn run_parallel(
+        &mut self,
+        game: &mut G,
+        limits: &Limits,
+        mode: Mode,
+        shared: &SharedTable,
+        stop: &AtomicBool,
+        start: Instant,
+    ) -> Report<G::Move>
+    where
+        G: Send,
+        G::Move: Send + Sync,
+    {
+        let helpers = self.config.threads - 1;
+        let config = self.config;
+        let tactical = self.tactical;
+        let tactical_gen = self.tactical_gen;
+        std::thread::scope(|scope| {
+            let mut handles = Vec::with_capacity(helpers);
+            for i in 0..helpers {
+                let mut g = game.clone();
+                handles.push(scope.spawn(move || {
+                    let mut h = Heuristics::new(&config);
+                    let mut w: Worker<'_, G, TranspositionTable> = Worker::new(
+                        &config,
+                        None,
+                        Some(shared),
+                        &mut h,
+                        tactical,
+                        tactical_gen,
+                        limits,
+                        stop,
+                        start,
+                    );
+                    w.helper = Some(i + 1);
+                    let r = w.iterate(&mut g, mode);
+                    r.stats.nodes
+                }));
+            }
+            let mut main: Worker<'_, G, TranspositionTable> = Worker::new(
+                &config,
+                None,
+                Some(shared),
+                &mut self.heuristics,
+                tactical,
+                tactical_gen,
+                limits,
+                stop,
+                start,
+            );
+            let mut report = main.iterate(game, mode);
+            stop.store(true, AtomicOrdering::Relaxed);
+            let helper_nodes: u64 = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+            report.stats.nodes += helper_nodes;
+            report.nodes = report.stats.nodes;
+            report
+        })
+    }
+}
+
+/// Depth-limited or to the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Depth(u32),
+    ToEnd,
+}
+
+/// One thread's search state.
+struct Worker<'a, G: Game, T: Table> {
+    config: &'a Config,
+    table: Option<&'a mut T>,
+    shared: Option<&'a SharedTable>,
+    h: &'a mut Heuristics<G::Move>,
+    tactical: Option<TacticalFn<G>>,
+    tactical_gen: Option<TacticalGen<G>>,
+    limits: &'a Limits,
+    stop: &'a AtomicBool,
+    start: Instant,
+    pv: PvTable<G::Move>,
+    stats: Stats,
+    stopped: bool,
+    stop_reason: Option<Stop>,
+    to_end: bool,
+    root_best: Option<G::Move>,
+    /// `Some(i)` for Lazy SMP helper thread `i` (never reports).
+    helper: Option<usize>,
+}
+
+impl<'a, G, T> Worker<'a, G, T>
+where
+    G: Evaluate,
+    G::Move: PackMove + MoveIndex,
+    T: Table,
+{
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        config: &'a Config,
+        table: Option<&'a mut T>,
+        shared: Option<&'a SharedTable>,
+        h: &'a mut Heuristics<G::Move>,
+        tactical: Option<TacticalFn<G>>,
+        tactical_gen: Option<TacticalGen<G>>,
+        limits: &'a Limits,
+        stop: &'a AtomicBool,
+        start: Instant,
+    ) -> Self {
+        Worker {
+            config,
+            table,
+            shared,
+            h,
+            tactical: if config.tactical_ordering {
+                tactical
+            } else {
+                None
+            },
+            tactical_gen: if config.quiescence {
+                tactical_gen
+            } else {
+                None
+            },
+            limits,
+            stop,
+            start,
+            pv: PvTable::new(),
+            stats: Stats::default(),
+            stopped: false,
+            stop_reason: None,
+            to_end: false,
+            root_best: None,
+            helper: None,
+        }
+    }
+
+    fn finish_stats(&self, mut s: Stats) -> Stats {
+        s.nodes = self.stats.nodes;
+        s.beta_cutoffs = self.stats.beta_cutoffs;
+        s.first_move_cutoffs = self.stats.first_move_cutoffs;
+        s.tt_cutoffs = self.stats.tt_cutoffs;
+        s.tt_probes = self.stats.tt_probes;
+        s.tt_hits = self.stats.tt_hits;
+        s.pvs_researches = self.stats.pvs_researches;
+        s.aspiration_researches = self.stats.aspiration_researches;
+        s.mtdf_passes = self.stats.mtdf_passes;
+        s.hashfull = match (&self.table, self.shared) {
+            (Some(t), _) => t.hashfull(),
+            (None, Some(s)) => s.hashfull(),
+            (None, None) => 0,
+        };
+        s
+    }
+
+    /// Iterative deepening (or a single search) in `mode`.
+    fn iterate(&mut self, game: &mut G, mode: Mode) -> Report<G::Move> {
+        let mut report = Report::default();
+        let (first, last) = match mode {
+            Mode::ToEnd => {
+                self.to_end = true;
+                (TO_END_DEPTH as u32, TO_END_DEPTH as u32)
+            }
+            Mode::Depth(d) if self.config.iterative_deepening => (d.min(1), d),
+            Mode::Depth(d) => (d, d),
+        };
+        let mut previous: Option<Score> = None;
+        let mut depth = first;
+        loop {
+            // Lazy SMP: helpers start some iterations one ply deeper.
+            let d = match self.helper {
+                Some(i) if !self.to_end && i % 2 == 1 && depth < last => depth + 1,
+                _ => depth,
+            };
+            let value = self.iteration(game, d, previous);
+            if self.stopped {
+                break;
+            }
+            if d == depth {
+                previous = Some(value);
+                report.value = value;
+                report.best = self.root_best;
+                report.pv = self.pv.line(0).to_vec();
+                report.depth = if self.to_end { 0 } else { depth };
+                report.completed = true;
+            }
+            if depth >= last {
+                break;
+            }
+            if mode != Mode::ToEnd && value.is_decisive() && limits_depth_open(self.limits) {
+                // Without a depth limit, a decisive value ends the search.
+                break;
+            }
+            depth += 1;
+        }
+        if self.to_end && report.completed {
+            report.outcome = report.value.outcome();
+        }
+        report.stopped = self.stop_reason;
+        report.stats = self.finish_stats(Stats::default());
+        report.nodes = report.stats.nodes;
+        report
+    }
+
+    /// One iteration at `depth`, by the configured root algorithm.
+    fn iteration(&mut self, game: &mut G, depth: u32, previous: Option<Score>) -> Score {
+        match self.config.algorithm {
+            Algorithm::Mtdf => self.mtdf(game, depth, previous.unwrap_or(Score::DRAW)),
+            Algorithm::AlphaBeta | Algorithm::Pvs => match (self.config.aspiration, previous) {
+                (Some(delta), Some(prev)) if !prev.is_decisive() => {
+                    let alpha = Score::new(prev.get() - delta);
+                    let beta = Score::new(prev.get() + delta);
+                    let v = self.root(game, depth, alpha, beta);
+                    if self.stopped || (v > alpha && v < beta) {
+                        v
+                    } else {
+                        self.stats.aspiration_researches += 1;
+                        self.root(game, depth, -Score::INFINITY, Score::INFINITY)
+                    }
+                }
+                _ => self.root(game, depth, -Score::INFINITY, Score::INFINITY),
+            },
+        }
+    }
+
+    /// MTD(f): null-window passes from `guess` until the bounds meet.
+    fn mtdf(&mut self, game: &mut G, depth: u32, guess: Score) -> Score {
+        let (mut lower, mut upper) = (-Score::INFINITY, Score::INFINITY);
+        let mut g = guess;
+        let mut best = None;
+        let mut line = Vec::new();
+        while lower < upper {
+            let beta = if g == lower {
+                Score::new(g.get() + 1)
+            } else {
+                g
+            };
+            g = self.root(game, depth, Score::new(beta.get() - 1), beta);
+            if self.stopped {
+                return g;
+            }
+            if g < beta {
+                upper = g;
+            } else {
+                lower = g;
+                best = self.root_best;
+                line.clear();
+                line.extend_from_slice(self.pv.line(0));
+            }
+            self.stats.mtdf_passes += 1;
+        }
+        self.root_best = best;
+        self.pv.set_root(&line);
+        g
+    }
+
+    /// The root search: like [`Self::node`], but never cut by the table,
+    /// and it records the best move.
+    fn root(&mut self, game: &mut G, depth: u32, alpha: Score, beta: Score) -> Score {
+        self.root_best = None;
+        let fail_soft = self.config.fail_soft || self.config.algorithm == Algorithm::Mtdf;
+        self.search(game, depth, 0, alpha, beta, None, fail_soft)
+    }
+
+    fn check_limits(&mut self) {
+        if self.stopped {
+            return;
+        }
+        let reason = if self.stop.load(AtomicOrdering::Relaxed) || self.limits.is_cancelled() {
+            Some(Stop::Cancelled)
+        } else if self.limits.nodes.is_some_and(|n| self.stats.nodes >= n) {
+            Some(Stop::Nodes)
+        } else if self.limits.time.is_some_and(|t| self.start.elapsed() >= t) {
+            Some(Stop::Time)
+        } else {
+            None
+        };
+        if let Some(r) = reason {
+            self.stopped = true;
+            self.stop_reason = Some(r);
+        }
+    }
+
+    #[inline]
+    fn tt_depth(&self, depth: u32) -> u8 {
+        if self.to_end {
+            TO_END_DEPTH
+        } else {
+            depth.min(u32::from(TO_END_DEPTH) - 1) as u8
+        }
+    }
+
+    #[inline]
+    fn probe(&mut self, key: u64, depth: u8, ply: u32) -> Option<ttable::Hit> {
+        self.stats.tt_probes += 1;
+        let hit = if let Some(t) = &self.table {
+            t.probe(key, depth, ply)
+        } else if let Some(s) = self.shared {
+            s.probe(key, depth, ply)
+        } else {
+            None
+        };
+        if hit.is_some() {
+            self.stats.tt_hits += 1;
+        }
+        hit
+    }
+
+    #[inline]
+    fn store(&mut self, key: u64, ply: u32, entry: Entry) {
+        if let Some(t) = &mut self.table {
+            t.store(key, ply, entry);
+        } else if let Some(s) = self.shared {
+            s.store(key, ply, entry);
+        }
+    }
+
+    /// The recursive search of one node: negamax value of `game` with
+    /// `depth` plies left, `ply` plies below the root, window `(alpha, beta)`.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+        ply: u32,
+        mut alpha: Score,
+        beta: Score,
+        previous: Option<G::Move>,
+        fail_soft: bool,
+    ) -> Score {
+        self.stats.nodes += 1;
+        if self.stats.nodes & 1023 == 0 {
+            self.check_limits();
+        }
+        if self.stopped {
+            return Score::DRAW;
+        }
+        self.pv.clear(ply as usize);
+        if let Some(o) = game.outcome() {
+            return Score::terminal(o, ply);
+        }
+        if !self.to_end && depth == 0 {
+            return match self.tactical_gen {
+                Some(generate) => self.quiescence(game, ply, 0, alpha, beta, generate),
+                None => game.evaluate(),
+            };
+        }
+        if ply as usize >= MAX_PLY - 1 {
+            return game.evaluate();
+        }
+        let alpha_start = alpha;
+        let tt_on = self.config.tt != TtUse::Off;
+        let key = game.hash();
+        let tt_depth = self.tt_depth(depth);
+        let mut tt_move = None;
+        if tt_on && let Some(hit) = self.probe(key, tt_depth, ply) {
+            tt_move = hit.entry.best_move.and_then(G::Move::unpack);
+            if ply > 0
+                && self.config.tt == TtUse::Cutoffs
+                && let Some(v) = hit.cutoff(alpha.get(), beta.get())
+            {
+                self.stats.tt_cutoffs += 1;
+                let v = Score::new(v);
+                return if fail_soft { v } else { v.clamp(alpha, beta) };
+            }
+        }
+
+        let mut moves = G::Moves::default();
+        game.generate(&mut moves);
+        debug_assert!(!moves.is_empty(), "a non-terminal position must have moves");
+        let side = game.side_to_move();
+        let plyu = ply as usize;
+        if self.config.killers > 0 {
+            self.h.killers.clear(plyu + 1);
+        }
+        let killers: &[G::Move] = if self.config.killers > 0 {
+            let k = self.h.killers.get(plyu);
+            &k[..k.len().min(usize::from(self.config.killers))]
+        } else {
+            &[]
+        };
+        let counter = match previous {
+            Some(p) if self.config.counter_moves => self.h.counters.get(side, p),
+            _ => None,
+        };
+        let mut picker = match self.tactical {
+            Some(f) => MovePicker::<G>::with_tactical_fn(tt_move, f),
+            None => MovePicker::<G>::new(tt_move),
+        }
+        .with_killers(killers)
+        .with_counter(counter);
+
+        let mut best = -Score::INFINITY;
+        let mut best_move = None;
+        let mut searched = 0u32;
+        let pvs = self.config.algorithm == Algorithm::Pvs;
+        loop {
+            let next = if self.config.history.is_some() {
+                picker.next(game, &mut moves, &self.h.history)
+            } else {
+                picker.next(game, &mut moves, &NoHistory)
+            };
+            let Some(m) = next else { break };
+            let undo = game.make(m);
+            let v = if searched == 0 || !pvs {
+                -self.search(game, depth - 1, ply + 1, -beta, -alpha, Some(m), fail_soft)
+            } else {
+                let null = Score::new(alpha.get() + 1);
+                let v = -self.search(game, depth - 1, ply + 1, -null, -alpha, Some(m), fail_soft);
+                if v > alpha && v < beta && !self.stopped {
+                    self.stats.pvs_researches += 1;
+                    -self.search(game, depth - 1, ply + 1, -beta, -alpha, Some(m), fail_soft)
+                } else {
+                    v
+                }
+            };
+            game.unmake(m, undo);
+            if self.stopped {
+                return Score::DRAW;
+            }
+            searched += 1;
+            if v > best {
+                best = v;
+                best_move = Some(m);
+                if v > alpha {
+                    alpha = v;
+                    self.pv.update(plyu, m);
+                    if ply == 0 {
+                        self.root_best = Some(m);
+                    }
+                }
+            }
+            if v >= beta {
+                self.stats.beta_cutoffs += 1;
+                if searched == 1 {
+                    self.stats.first_move_cutoffs += 1;
+                }
+                if picker.last_is_quiet() {
+                    if self.config.killers > 0 {
+                        self.h.killers.store(plyu, m);
+                    }
+                    if self.config.counter_moves
+                        && let Some(p) = previous
+                    {
+                        self.h.counters.store(side, p, m);
+                    }
+                    if self.config.history.is_some() {
+                        let tried = picker.quiets_tried(&moves);
+                        self.h.history.on_cutoff(side, m, tried, depth.min(64));
+                    }
+                }
+                break;
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_start {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let value = if fail_soft {
+            best
+        } else {
+            best.clamp(alpha_start, beta)
+        };
+        if tt_on {
+            self.store(
+                key,
+                ply,
+                Entry {
+                    best_move: best_move.map(PackMove::pack),
+                    value: value.get(),
+                    depth: tt_depth,
+                    bound,
+                },
+            );
+        }
+        value
+    }
+
+    /// Quiescence: stand pat on the evaluation, then only tactical moves.
+    fn quiescence(
+        &mut self,
+        game: &mut G,
+        ply: u32,
+        qply: u32,
+        mut alpha: Score,
+        beta: Score,
+        generate: TacticalGen<G>,
+    ) -> Score {
+        if qply > 0 {
+            self.stats.nodes += 1;
+            if let Some(o) = game.outcome() {
+                return Score::terminal(o, ply);
+            }
+        }
+        let stand = game.evaluate();
+        if stand >= beta || qply >= MAX_QUIESCENCE_PLY {
+            return stand;
+        }
+        if stand > alpha {
+            alpha = stand;
+        }
+        let mut best = stand;
+        let mut moves = G::Moves::default();
+        generate(game, &mut moves);
+        let mut picker = match self.tactical {
+            Some(f) => MovePicker::<G>::with_tactical_fn(None, f),
+            None => MovePicker::<G>::new(None),
+        };
+        while let Some(m) = picker.next(game, &mut moves, &NoHistory) {
+            let undo = game.make(m);
+            let v = -self.quiescence(game, ply + 1, qply + 1, -beta, -alpha, generate);
+            game.unmake(m, undo);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                }
+            }
+            if v >= beta {
+                break;
+            }
+        }
+        best
+    }
+}
+
+fn limits_depth_open(limits: &Limits) -> bool {
+    limits.depth.is_none()
+}

@@ -1,0 +1,144 @@
+//! A covering set of configurations for verification: every option of
+//! [`Config`] appears, combined with the others in rotation.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use ordering::Policy;
+use ttable::ProbePolicy;
+
+use crate::{Algorithm, Config, TtUse};
+
+/// A configuration with a short human-readable name.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// e.g. `pvs soft id tt=cut k2 h=gravity cm tac`.
+    pub name: String,
+    /// The configuration.
+    pub config: Config,
+}
+
+/// Configurations that exercise every option of [`Config`] (each value of
+/// each option appears at least twice, in different company), all with the
+/// **exact-depth** table policy, so that each must return exactly what
+/// fixed-depth [`negamax`](crate::negamax) returns. The first is plain
+/// alpha-beta, the second everything on. `threads` adds Lazy SMP variants
+/// with that many threads when above 1. `tt_bytes` sizes each table.
+#[must_use]
+pub fn covering_set(tt_bytes: usize, threads: usize) -> Vec<Variant> {
+    let algorithms = [Algorithm::AlphaBeta, Algorithm::Pvs, Algorithm::Mtdf];
+    let tts = [TtUse::Off, TtUse::Ordering, TtUse::Cutoffs];
+    let histories = [
+        None,
+        Some(Policy::Textbook),
+        Some(Policy::DepthSquared),
+        Some(Policy::Gravity),
+    ];
+    let mut out = Vec::new();
+    out.push(Config::plain());
+    out.push(
+        Config::default()
+            .tt(TtUse::Cutoffs, ProbePolicy::ExactDepth)
+            .aspiration(Some(25)),
+    );
+    for i in 0..12usize {
+        let algorithm = algorithms[i % 3];
+        // MTD(f) without a table would repeat every pass from scratch.
+        let tt = if algorithm == Algorithm::Mtdf {
+            TtUse::Cutoffs
+        } else {
+            tts[(i / 3 + i) % 3]
+        };
+        out.push(
+            Config::plain()
+                .algorithm(algorithm)
+                .fail_soft(i % 2 == 0)
+                .iterative_deepening(i % 4 < 2 || tt == TtUse::Ordering)
+                .aspiration(if i % 5 == 1 {
+                    Some(10 + i as i32)
+                } else {
+                    None
+                })
+                .tt(tt, ProbePolicy::ExactDepth)
+                .killers((i % 3) as u8)
+                .history(histories[i % 4])
+                .history_malus(i % 3 != 1)
+                .counter_moves(i % 2 == 1)
+                .tactical_ordering(i % 3 != 2),
+        );
+    }
+    if threads > 1 {
+        out.push(
+            Config::default()
+                .tt(TtUse::Cutoffs, ProbePolicy::ExactDepth)
+                .threads(threads),
+        );
+        out.push(
+            Config::plain()
+                .algorithm(Algorithm::Mtdf)
+                .tt(TtUse::Cutoffs, ProbePolicy::ExactDepth)
+                .iterative_deepening(true)
+                .threads(threads),
+        );
+    }
+    out.into_iter()
+        .map(|c| {
+            let mut c = c;
+            if c.tt != TtUse::Off {
+                c = c.tt_bytes(tt_bytes);
+            }
+            Variant {
+                name: name(&c),
+                config: c,
+            }
+        })
+        .collect()
+}
+
+/// A short name listing a configuration's options.
+#[must_use]
+pub fn name(c: &Config) -> String {
+    let algorithm = match c.algorithm {
+        Algorithm::AlphaBeta => "ab",
+        Algorithm::Pvs => "pvs",
+        Algorithm::Mtdf => "mtdf",
+    };
+    let mut s = format!("{algorithm} {}", if c.fail_soft { "soft" } else { "hard" });
+    if c.iterative_deepening {
+        s += " id";
+    }
+    if let Some(d) = c.aspiration {
+        s += &format!(" asp{d}");
+    }
+    s += match c.tt {
+        TtUse::Off => "",
+        TtUse::Ordering => " tt=move",
+        TtUse::Cutoffs => " tt=cut",
+    };
+    if c.killers > 0 {
+        s += &format!(" k{}", c.killers);
+    }
+    s += match c.history {
+        None => "",
+        Some(Policy::Textbook) => " h=4^d",
+        Some(Policy::DepthSquared) => " h=d2",
+        Some(Policy::Gravity) => " h=grav",
+    };
+    if c.history.is_some() && c.history_malus {
+        s += "-";
+    }
+    if c.counter_moves {
+        s += " cm";
+    }
+    if c.tactical_ordering {
+        s += " tac";
+    }
+    if c.quiescence {
+        s += " qs";
+    }
+    if c.threads > 1 {
+        s += &format!(" smp{}", c.threads);
+    }
+    s
+}
