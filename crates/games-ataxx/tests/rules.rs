@@ -34,6 +34,44 @@ fn published_perft_generic() {
     }
 }
 
+/// The fast perft equals the generic one from positions in the middle of
+/// random games (random blocked squares, captures, passes, clocks).
+#[test]
+fn fast_perft_equals_generic_midgame() {
+    let mut rng = Pcg64::new(0xfa57, 3);
+    let mut moves = Moves::default();
+    let mut checked = 0;
+    for _ in 0..40 {
+        let mut pos = random_start(&mut rng);
+        let plies = rng.next_u64() % 60;
+        for _ in 0..plies {
+            pos.generate(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.make(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+        }
+        for depth in 0..=3 {
+            assert_eq!(
+                perft(&pos, depth),
+                game::perft(&mut pos, depth),
+                "{pos} depth {depth}"
+            );
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 40);
+    // A clock near the limit: the tree stops at 100 half-moves.
+    let mut pos: Position = "x5o/7/7/7/7/7/o5x x 98 1".parse().unwrap();
+    for depth in 0..=4 {
+        assert_eq!(
+            perft(&pos, depth),
+            game::perft(&mut pos, depth),
+            "depth {depth}"
+        );
+    }
+}
+
 /// Divide sums to perft and agrees with the generic divide.
 #[test]
 fn divide_agrees() {
