@@ -104,7 +104,8 @@ pub fn name(c: &Config) -> String {
         Algorithm::Pvs => "pvs",
         Algorithm::Mtdf => "mtdf",
     };
-    let mut s = format!("{algorithm} {}", if c.fail_soft { "soft" } else { "hard" });
+    let soft = c.fail_soft || c.algorithm == Algorithm::Mtdf; // MTD(f) is always fail-soft
+    let mut s = format!("{algorithm} {}", if soft { "soft" } else { "hard" });
     if c.iterative_deepening {
         s += " id";
     }

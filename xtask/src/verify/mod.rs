@@ -139,8 +139,25 @@ impl Tally {
 pub(crate) struct Check {
     pub(crate) game: &'static str,
     pub(crate) family: Family,
-    pub(crate) variant: &'static str,
-    pub(crate) run: fn(&Ctx) -> Tally,
+    pub(crate) variant: String,
+    pub(crate) run: Box<dyn Fn(&Ctx) -> Tally>,
+}
+
+impl Check {
+    /// A row.
+    pub(crate) fn new(
+        game: &'static str,
+        family: Family,
+        variant: impl Into<String>,
+        run: impl Fn(&Ctx) -> Tally + 'static,
+    ) -> Check {
+        Check {
+            game,
+            family,
+            variant: variant.into(),
+            run: Box::new(run),
+        }
+    }
 }
 
 /// Every row, in table order.
@@ -217,7 +234,7 @@ pub(crate) fn run(opts: &Options) -> Result<bool> {
     let mut failures = String::new();
     let (mut total_mismatches, mut skipped) = (0usize, 0usize);
     for c in &checks {
-        let seed = row_seed(opts.seed, c.game, c.variant);
+        let seed = row_seed(opts.seed, c.game, &c.variant);
         let ctx = Ctx {
             quick: opts.quick,
             seed,

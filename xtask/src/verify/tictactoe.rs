@@ -1,31 +1,31 @@
 //! Tic-tac-toe rows: alpha-beta equals negamax from every reachable
 //! position at every depth, solvers agree, the published counts, oracles.
 
-use alphabeta::{alpha_beta, alpha_beta_solve, negamax_solve};
-use game::{Game, Player, Score, perft};
+use alphabeta::{AlphaBeta, Config, alpha_beta, alpha_beta_solve, negamax_solve};
+use game::{Game, Limits, Player, Score, perft};
 use games_tictactoe::TicTacToe;
 
-use super::common::{equals_negamax, oracle_playouts, reachable, solvers_agree};
+use super::common::{equals_negamax, oracle_playouts, reachable, searcher_rows, solvers_agree};
 use super::{Check, Family, Tally};
 
 pub(crate) fn checks() -> Vec<Check> {
-    vec![
-        Check {
-            game: "tictactoe",
-            family: Family::Equivalence,
-            variant: "alpha-beta (plain, fail-hard)",
-            run: |_| {
+    let mut rows = vec![
+        Check::new(
+            "tictactoe",
+            Family::Equivalence,
+            "alpha-beta (plain, fail-hard)",
+            |_| {
                 let (all, _) = reachable(&TicTacToe::new());
                 let positions: Vec<_> = all.into_iter().filter(|p| p.outcome().is_none()).collect();
                 let depths: Vec<u32> = (1..=9).collect();
                 equals_negamax(&positions, &depths, alpha_beta)
             },
-        },
-        Check {
-            game: "tictactoe",
-            family: Family::Solvers,
-            variant: "alpha-beta solve = negamax solve",
-            run: |_| {
+        ),
+        Check::new(
+            "tictactoe",
+            Family::Solvers,
+            "alpha-beta solve = negamax solve",
+            |_| {
                 let (all, _) = reachable(&TicTacToe::new());
                 solvers_agree(
                     &all,
@@ -33,12 +33,12 @@ pub(crate) fn checks() -> Vec<Check> {
                     |g| alpha_beta_solve(g).value,
                 )
             },
-        },
-        Check {
-            game: "tictactoe",
-            family: Family::Published,
-            variant: "positions 5,478 / per ply / terminal 958",
-            run: |_| {
+        ),
+        Check::new(
+            "tictactoe",
+            Family::Published,
+            "positions 5,478 / per ply / terminal 958",
+            |_| {
                 let (all, by_ply) = reachable(&TicTacToe::new());
                 let mut t = Tally::default();
                 t.compare("reachable", None, 5_478, all.len() as u64);
@@ -52,12 +52,12 @@ pub(crate) fn checks() -> Vec<Check> {
                 t.compare("terminal", None, 958, terminal);
                 t
             },
-        },
-        Check {
-            game: "tictactoe",
-            family: Family::Published,
-            variant: "765 / 138 (91+44+3) up to symmetry",
-            run: |_| {
+        ),
+        Check::new(
+            "tictactoe",
+            Family::Published,
+            "765 / 138 (91+44+3) up to symmetry",
+            |_| {
                 let (all, _) = reachable(&TicTacToe::new());
                 let mut classes = std::collections::HashSet::new();
                 let mut terminal = std::collections::HashMap::new();
@@ -85,12 +85,12 @@ pub(crate) fn checks() -> Vec<Check> {
                 );
                 t
             },
-        },
-        Check {
-            game: "tictactoe",
-            family: Family::Published,
-            variant: "255,168 games, empty board draw",
-            run: |_| {
+        ),
+        Check::new(
+            "tictactoe",
+            Family::Published,
+            "255,168 games, empty board draw",
+            |_| {
                 fn games(g: &mut TicTacToe) -> u64 {
                     if g.outcome().is_some() {
                         return 1;
@@ -118,12 +118,55 @@ pub(crate) fn checks() -> Vec<Check> {
                 );
                 t
             },
+        ),
+        Check::new(
+            "tictactoe",
+            Family::Oracles,
+            "make/unmake, hash, legality on playouts",
+            |ctx| oracle_playouts(&TicTacToe::new(), ctx.seed, ctx.pick(2_000, 20_000), 9),
+        ),
+    ];
+    rows.extend(searcher_rows(
+        "tictactoe",
+        |ctx| {
+            let (all, _) = reachable(&TicTacToe::new());
+            let live = all.into_iter().filter(|p| p.outcome().is_none());
+            // quick: every third position; full: all 4,520
+            live.step_by(if ctx.quick { 3 } else { 1 }).collect()
         },
-        Check {
-            game: "tictactoe",
-            family: Family::Oracles,
-            variant: "make/unmake, hash, legality on playouts",
-            run: |ctx| oracle_playouts(&TicTacToe::new(), ctx.seed, ctx.pick(2_000, 20_000), 9),
+        |_| (1..=9).collect(),
+    ));
+    rows.push(Check::new(
+        "tictactoe",
+        Family::Solvers,
+        "AlphaBeta solve (normal TT) = negamax solve",
+        |_| {
+            let (all, _) = reachable(&TicTacToe::new());
+            let mut s = AlphaBeta::<TicTacToe>::new(Config::default().tt_bytes(1 << 20))
+                .expect("1 MiB table")
+                .with_tactics();
+            solvers_agree(
+                &all,
+                |g| negamax_solve(g).value,
+                |g| s.solve(g, &Limits::none()).value,
+            )
         },
-    ]
+    ));
+    rows.push(Check::new(
+        "tictactoe",
+        Family::Solvers,
+        "AlphaBeta weak solve = negamax outcome",
+        |_| {
+            let (all, _) = reachable(&TicTacToe::new());
+            let mut s = AlphaBeta::<TicTacToe>::new(Config::default().tt_bytes(1 << 20))
+                .expect("1 MiB table")
+                .with_tactics();
+            solvers_agree(
+                &all,
+                |g| format!("{:?}", negamax_solve(g).value.outcome()),
+                |g| format!("{:?}", s.solve_weak(g, &Limits::none()).outcome),
+            )
+        },
+    ));
+    rows
 }
