@@ -1,0 +1,482 @@
+//! Pawnless endgames for retrograde analysis: material signatures
+//! ([`Signature`], `KQvKR`) and a perfect index per signature with the
+//! board's 8-fold symmetry ([`Endgame`], implementing
+//! [`game::IndexSpace`] and [`game::Predecessors`]).
+//!
+//! # The index
+//!
+//! Without pawns (and without castling rights), the 8 symmetries of the
+//! square (4 rotations, 4 reflections) preserve the rules, so one position
+//! stands for up to 8. The white king is brought into the triangle
+//! a1–d1–d4 (10 squares); when it stands on the diagonal a1–d4, the black
+//! king is brought on or below the diagonal a1–h8. Excluding equal and
+//! adjacent squares, that leaves exactly **462** king placements (the
+//! textbook's exercise; the tests count the classes by brute force over all
+//! 64 × 64 placements too). The other pieces take 64 squares each, and the
+//! side to move doubles the space:
+//!
+//! `size = 2 × 462 × 64^(n − 2)` for `n` pieces: **59,136** for 3 pieces,
+//! **3,784,704** for 4, **242,221,056** for 5 and **15,502,147,584** for 6
+//! (`KQRvKQ`, `KRRvKR`, ...); a 6-piece table of one byte per index would
+//! take 14.4 GiB (a tighter index would also drop the squares the kings
+//! and the other pieces occupy: 2 × 462 × 62 × 61 × 60 × 59 =
+//! 12,370,770,720 for 6 pieces).
+//!
+//! `index = ((side × 462 + kings) × 64 + square₁) × 64 + ... + squareₙ₋₂`,
+//! the other pieces in the signature's order (White's, then Black's, each
+//! Q, R, B, N).
+//!
+//! An index is *valid* when it is the canonical form of a legal position:
+//! no two pieces on one square, identical pieces on increasing squares,
+//! the side not to move not in check, and — when both kings stand on the
+//! diagonal a1–h8, whose reflection keeps them in place — the smaller of the
+//! two reflected indices. [`IndexSpace::position`] returns `None` for the
+//! others, and `index_of(position(i)) == i` for every valid `i` (tested for
+//! every index of KQvK and KRvK).
+//!
+//! ```
+//! use game::IndexSpace;
+//! use games_chess::{Endgame, Position};
+//!
+//! let kqk = Endgame::new("KQvK")?;
+//! assert_eq!(kqk.size(), 2 * 462 * 64);
+//! let p: Position = "8/8/8/8/8/2k5/8/1K1Q4 b - - 0 1".parse()?;
+//! let i = kqk.index_of(&p).unwrap();
+//! let canonical = kqk.position(i).unwrap();
+//! assert_eq!(kqk.index_of(&canonical), Some(i));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use core::fmt;
+use core::str::FromStr;
+use std::sync::LazyLock;
+
+use arrayvec::ArrayVec;
+use game::{IndexSpace, Predecessors};
+
+use crate::attacks::{KING, KNIGHT, tables};
+use crate::position::{BISHOP_R, KING_R, KNIGHT_R, PAWN_R, Position, QUEEN_R, ROOK_R};
+use crate::types::{Color, Piece, Role};
+
+/// The most pieces (kings included) a signature may have.
+pub const MAX_PIECES: usize = 7;
+
+/// The number of king placements up to symmetry.
+pub const KING_PLACEMENTS: usize = 462;
+
+/// A pawnless material signature such as `KQvKR`: each side's king and
+/// other pieces. Parsing accepts the pieces in any order and case-sensitive
+/// letters `K Q R B N`; printing writes them in the order Q, R, B, N.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Signature {
+    /// White's pieces other than the king, sorted Q, R, B, N.
+    white: ArrayVec<Role, MAX_PIECES>,
+    /// Black's pieces other than the king, sorted Q, R, B, N.
+    black: ArrayVec<Role, MAX_PIECES>,
+}
+
+/// Why a material signature was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SignatureError {
+    /// Not exactly one `v` separating the two sides.
+    Separator,
+    /// A side does not start with its king `K`.
+    MissingKing(Color),
+    /// A side has a second king.
+    ExtraKing(Color),
+    /// A pawn: only pawnless endings are indexed.
+    Pawn(Color),
+    /// A letter that is not `K Q R B N`.
+    PieceLetter(char),
+    /// More than [`MAX_PIECES`] pieces.
+    TooManyPieces(usize),
+}
+
+impl fmt::Display for SignatureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("invalid material signature: ")?;
+        match self {
+            SignatureError::Separator => {
+                f.write_str("expected two sides separated by one 'v', like KQvKR")
+            }
+            SignatureError::MissingKing(c) => write!(f, "{c:?}'s side must start with its king K"),
+            SignatureError::ExtraKing(c) => write!(f, "{c:?} has more than one king"),
+            SignatureError::Pawn(c) => {
+                write!(f, "{c:?} has a pawn; only pawnless endings are indexed")
+            }
+            SignatureError::PieceLetter(c) => {
+                write!(f, "unknown piece letter {c:?} (use K, Q, R, B, N)")
+            }
+            SignatureError::TooManyPieces(n) => write!(f, "{n} pieces, at most {MAX_PIECES}"),
+        }
+    }
+}
+
+impl std::error::Error for SignatureError {}
+
+impl FromStr for Signature {
+    type Err = SignatureError;
+    fn from_str(s: &str) -> Result<Signature, SignatureError> {
+        let mut sides = s.split('v');
+        let (Some(w), Some(b), None) = (sides.next(), sides.next(), sides.next()) else {
+            return Err(SignatureError::Separator);
+        };
+        let parse_side =
+            |text: &str, color: Color| -> Result<ArrayVec<Role, MAX_PIECES>, SignatureError> {
+                let mut chars = text.chars();
+                if chars.next() != Some('K') {
+                    return Err(SignatureError::MissingKing(color));
+                }
+                let mut roles = ArrayVec::new();
+                for c in chars {
+                    let role = match c {
+                        'Q' => Role::Queen,
+                        'R' => Role::Rook,
+                        'B' => Role::Bishop,
+                        'N' => Role::Knight,
+                        'K' => return Err(SignatureError::ExtraKing(color)),
+                        'P' => return Err(SignatureError::Pawn(color)),
+                        c => return Err(SignatureError::PieceLetter(c)),
+                    };
+                    roles
+                        .try_push(role)
+                        .map_err(|_| SignatureError::TooManyPieces(text.chars().count()))?;
+                }
+                roles.sort_by(|a, b| b.cmp(a));
+                Ok(roles)
+            };
+        let white = parse_side(w, Color::White)?;
+        let black = parse_side(b, Color::Black)?;
+        let n = 2 + white.len() + black.len();
+        if n > MAX_PIECES {
+            return Err(SignatureError::TooManyPieces(n));
+        }
+        Ok(Signature { white, black })
+    }
+}
+
+impl fmt::Display for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = |roles: &[Role]| -> String {
+            core::iter::once('K')
+                .chain(roles.iter().map(|r| r.char().to_ascii_uppercase()))
+                .collect()
+        };
+        write!(f, "{}v{}", side(&self.white), side(&self.black))
+    }
+}
+
+impl Signature {
+    /// The number of pieces, kings included.
+    #[must_use]
+    pub fn piece_count(&self) -> usize {
+        2 + self.white.len() + self.black.len()
+    }
+
+    /// The non-king pieces, White's first, each side Q, R, B, N.
+    pub fn pieces(&self) -> impl Iterator<Item = Piece> + '_ {
+        let w = self.white.iter().map(|&role| Piece {
+            color: Color::White,
+            role,
+        });
+        let b = self.black.iter().map(|&role| Piece {
+            color: Color::Black,
+            role,
+        });
+        w.chain(b)
+    }
+
+    /// The signature of a position, or `None` if it has pawns or too many pieces.
+    #[must_use]
+    pub fn of(position: &Position) -> Option<Signature> {
+        if position.by_role[PAWN_R] != 0 || position.piece_count() as usize > MAX_PIECES {
+            return None;
+        }
+        let side = |c: usize| {
+            let mut roles = ArrayVec::new();
+            for r in [QUEEN_R, ROOK_R, BISHOP_R, KNIGHT_R] {
+                for _ in 0..position.pieces(c, r).count_ones() {
+                    roles.push(Role::ALL[r]);
+                }
+            }
+            roles
+        };
+        Some(Signature {
+            white: side(0),
+            black: side(1),
+        })
+    }
+}
+
+/// Maps a square through symmetry `t` (bit 0: mirror files, bit 1: mirror
+/// ranks, bit 2: swap files and ranks).
+#[inline]
+fn transform(t: usize, sq: usize) -> usize {
+    let (mut f, mut r) = (sq % 8, sq / 8);
+    if t & 1 != 0 {
+        f = 7 - f;
+    }
+    if t & 2 != 0 {
+        r = 7 - r;
+    }
+    if t & 4 != 0 {
+        core::mem::swap(&mut f, &mut r);
+    }
+    r * 8 + f
+}
+
+struct KingTable {
+    pairs: Vec<(u8, u8)>,
+    index: Vec<u16>,
+}
+
+const NO_PAIR: u16 = u16::MAX;
+
+static KINGS: LazyLock<KingTable> = LazyLock::new(|| {
+    let mut pairs = Vec::with_capacity(KING_PLACEMENTS);
+    let mut index = vec![NO_PAIR; 64 * 64];
+    for wk in 0..64usize {
+        let (wf, wr) = (wk % 8, wk / 8);
+        if wf > 3 || wr > wf {
+            continue;
+        }
+        for bk in 0..64usize {
+            if bk == wk || KING[wk] & (1u64 << bk) != 0 {
+                continue;
+            }
+            if wf == wr && bk / 8 > bk % 8 {
+                continue;
+            }
+            index[wk * 64 + bk] = pairs.len() as u16;
+            pairs.push((wk as u8, bk as u8));
+        }
+    }
+    KingTable { pairs, index }
+});
+
+/// The king placement number of `(white king, black king)` if that pair is
+/// canonical (see the [module docs](self)), else `None`.
+#[must_use]
+pub fn king_pair_index(white_king: usize, black_king: usize) -> Option<usize> {
+    let i = *KINGS.index.get(white_king * 64 + black_king)?;
+    (i != NO_PAIR).then_some(i as usize)
+}
+
+/// The canonical king placement with this number (`< 462`), as
+/// `(white king, black king)` square numbers.
+#[must_use]
+pub fn king_pair(index: usize) -> Option<(usize, usize)> {
+    KINGS
+        .pairs
+        .get(index)
+        .map(|&(w, b)| (w as usize, b as usize))
+}
+
+/// The positions of one pawnless material signature, numbered with the
+/// 8-fold symmetry: an [`IndexSpace`] and [`Predecessors`] for the
+/// retrograde crate. Positions have no castling rights and no en-passant
+/// square; counters and history are ignored by [`index_of`](IndexSpace::index_of)
+/// and zero in [`position`](IndexSpace::position).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Endgame {
+    signature: Signature,
+    /// Piece numbers (`colour × 6 + role`) of the non-king pieces, in index order.
+    pieces: ArrayVec<usize, MAX_PIECES>,
+    size: u64,
+}
+
+impl Endgame {
+    /// The index space of a signature such as `"KQvKR"`.
+    ///
+    /// # Errors
+    ///
+    /// A [`SignatureError`] when the text is not a pawnless signature with
+    /// at most [`MAX_PIECES`] pieces.
+    pub fn new(signature: &str) -> Result<Endgame, SignatureError> {
+        Ok(Endgame::from_signature(signature.parse()?))
+    }
+
+    /// The index space of a parsed signature.
+    #[must_use]
+    pub fn from_signature(signature: Signature) -> Endgame {
+        let pieces: ArrayVec<usize, MAX_PIECES> = signature.pieces().map(Piece::index).collect();
+        let size = 2 * KING_PLACEMENTS as u64 * 64u64.pow(pieces.len() as u32);
+        Endgame {
+            signature,
+            pieces,
+            size,
+        }
+    }
+
+    /// The material signature.
+    #[must_use]
+    pub fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    /// The index of a placement, already canonical for the kings.
+    fn encode(&self, side: usize, kings: usize, squares: &[usize]) -> u64 {
+        let mut i = (side * KING_PLACEMENTS + kings) as u64;
+        for &s in squares {
+            i = i * 64 + s as u64;
+        }
+        i
+    }
+
+    /// Sorts the squares of identical pieces (runs of equal piece numbers).
+    fn sort_groups(&self, squares: &mut [usize]) {
+        let mut start = 0;
+        while start < squares.len() {
+            let mut end = start + 1;
+            while end < squares.len() && self.pieces[end] == self.pieces[start] {
+                end += 1;
+            }
+            squares[start..end].sort_unstable();
+            start = end;
+        }
+    }
+
+    /// The minimum index over the symmetries that make the kings canonical.
+    fn canonical(&self, side: usize, wk: usize, bk: usize, squares: &[usize]) -> Option<u64> {
+        let mut best: Option<u64> = None;
+        for t in 0..8 {
+            let Some(kings) = king_pair_index(transform(t, wk), transform(t, bk)) else {
+                continue;
+            };
+            let mut sq: ArrayVec<usize, MAX_PIECES> =
+                squares.iter().map(|&s| transform(t, s)).collect();
+            self.sort_groups(&mut sq);
+            let i = self.encode(side, kings, &sq);
+            best = Some(best.map_or(i, |b| b.min(i)));
+        }
+        best
+    }
+}
+
+impl IndexSpace for Endgame {
+    type Game = Position;
+
+    fn size(&self) -> u64 {
+        self.size
+    }
+
+    fn position(&self, index: u64) -> Option<Position> {
+        if index >= self.size {
+            return None;
+        }
+        let n = self.pieces.len();
+        let mut squares: ArrayVec<usize, MAX_PIECES> = ArrayVec::new();
+        let mut rest = index;
+        for _ in 0..n {
+            squares.push((rest % 64) as usize);
+            rest /= 64;
+        }
+        squares.reverse();
+        let kings = (rest % KING_PLACEMENTS as u64) as usize;
+        let side = (rest / KING_PLACEMENTS as u64) as usize;
+        let (wk, bk) = king_pair(kings)?;
+        let mut occ = (1u64 << wk) | (1u64 << bk);
+        for (i, &s) in squares.iter().enumerate() {
+            if occ & (1u64 << s) != 0 {
+                return None;
+            }
+            if i > 0 && self.pieces[i] == self.pieces[i - 1] && squares[i - 1] > s {
+                return None;
+            }
+            occ |= 1u64 << s;
+        }
+        let mut p = Position::empty();
+        p.put(wk, KING_R);
+        p.put(bk, 6 + KING_R);
+        for (&piece, &s) in self.pieces.iter().zip(&squares) {
+            p.put(s, piece);
+        }
+        p.side = if side == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        if p.opponent_in_check() {
+            return None;
+        }
+        // Only two kings both on the long diagonal leave a symmetry that
+        // keeps them in place; then the smaller reflection is canonical.
+        if wk % 8 == wk / 8
+            && bk % 8 == bk / 8
+            && self.canonical(side, wk, bk, &squares) != Some(index)
+        {
+            return None;
+        }
+        p.hash = p.compute_hash();
+        Some(p)
+    }
+
+    fn index_of(&self, position: &Position) -> Option<u64> {
+        if position.castling != 0 || Signature::of(position).as_ref() != Some(&self.signature) {
+            return None;
+        }
+        let mut squares: ArrayVec<usize, MAX_PIECES> = ArrayVec::new();
+        let mut last = usize::MAX;
+        let mut from = 0u64;
+        for &piece in &self.pieces {
+            if piece != last {
+                from = position.by_color[piece / 6] & position.by_role[piece % 6];
+                last = piece;
+            }
+            squares.push(from.trailing_zeros() as usize);
+            from &= from - 1;
+        }
+        self.canonical(
+            position.side.index(),
+            position.king_sq(0),
+            position.king_sq(1),
+            &squares,
+        )
+    }
+}
+
+impl Predecessors for Endgame {
+    /// Un-moves every piece of the side that just moved to each empty square
+    /// it could have come from (no un-captures, no un-promotions: pawnless),
+    /// keeping the positions where the side to move now was not in check.
+    fn predecessors(&self, position: &Position, found: &mut dyn FnMut(u64)) {
+        if self.index_of(position).is_none() || position.opponent_in_check() {
+            return;
+        }
+        let t = tables();
+        let mover = position.side.index() ^ 1;
+        let occ = position.occupied();
+        let mut own = position.by_color[mover];
+        let mut q = position.clone();
+        q.side = q.side.opponent();
+        while own != 0 {
+            let to = own.trailing_zeros() as usize;
+            own &= own - 1;
+            let piece = position.board[to] as usize;
+            let origins = match piece % 6 {
+                KNIGHT_R => KNIGHT[to],
+                BISHOP_R => t.bishop(to, occ),
+                ROOK_R => t.rook(to, occ),
+                QUEEN_R => t.bishop(to, occ) | t.rook(to, occ),
+                _ => KING[to],
+            } & !occ;
+            let mut o = origins;
+            while o != 0 {
+                let from = o.trailing_zeros() as usize;
+                o &= o - 1;
+                q.remove(to, piece);
+                q.put(from, piece);
+                // In the predecessor, the side that is now to move must not
+                // have been in check (it was not to move there).
+                if !q.opponent_in_check()
+                    && let Some(i) = self.index_of(&q)
+                {
+                    found(i);
+                }
+                q.remove(from, piece);
+                q.put(to, piece);
+            }
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! Pawnless endgame indexing: king placements, round trips, published
+//! position counts and un-move generation against forward moves.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use game::{Game, IndexSpace, Predecessors};
+use games_chess::{Endgame, KING_PLACEMENTS, Position, Signature, SignatureError, king_pair};
+use rand_core::Rng;
+use rand_pcg::Pcg64;
+
+fn transform(t: usize, sq: usize) -> usize {
+    let (mut f, mut r) = (sq % 8, sq / 8);
+    if t & 1 != 0 {
+        f = 7 - f;
+    }
+    if t & 2 != 0 {
+        r = 7 - r;
+    }
+    if t & 4 != 0 {
+        std::mem::swap(&mut f, &mut r);
+    }
+    r * 8 + f
+}
+
+fn adjacent_or_equal(a: usize, b: usize) -> bool {
+    (a % 8).abs_diff(b % 8) <= 1 && (a / 8).abs_diff(b / 8) <= 1
+}
+
+#[test]
+fn king_placements_up_to_symmetry() {
+    // Brute force: classes of legal king pairs under the 8 symmetries.
+    let mut classes = HashSet::new();
+    for w in 0..64 {
+        for b in 0..64 {
+            if !adjacent_or_equal(w, b) {
+                let key = (0..8)
+                    .map(|t| (transform(t, w), transform(t, b)))
+                    .min()
+                    .unwrap();
+                classes.insert(key);
+            }
+        }
+    }
+    assert_eq!(classes.len(), 462);
+    assert_eq!(KING_PLACEMENTS, 462);
+    // The table holds one representative per class.
+    let mut seen = HashSet::new();
+    for i in 0..KING_PLACEMENTS {
+        let (w, b) = king_pair(i).unwrap();
+        assert!(!adjacent_or_equal(w, b));
+        let key = (0..8)
+            .map(|t| (transform(t, w), transform(t, b)))
+            .min()
+            .unwrap();
+        assert!(seen.insert(key), "two representatives of one class");
+    }
+    assert_eq!(king_pair(462), None);
+}
+
+#[test]
+fn signatures() {
+    let s: Signature = "KRQvKN".parse().unwrap();
+    assert_eq!(s.to_string(), "KQRvKN");
+    assert_eq!(s.piece_count(), 5);
+    for text in ["KQvK", "KBNvK", "KQRvKQ", "KvK"] {
+        assert_eq!(text.parse::<Signature>().unwrap().to_string(), text);
+    }
+    let e = |s: &str| s.parse::<Signature>().unwrap_err();
+    use games_chess::Color::{Black, White};
+    assert_eq!(e("KQK"), SignatureError::Separator);
+    assert_eq!(e("KQvKvK"), SignatureError::Separator);
+    assert_eq!(e("QvK"), SignatureError::MissingKing(White));
+    assert_eq!(e("KQv"), SignatureError::MissingKing(Black));
+    assert_eq!(e("KQKvK"), SignatureError::ExtraKing(White));
+    assert_eq!(e("KPvK"), SignatureError::Pawn(White));
+    assert_eq!(e("KvKx"), SignatureError::PieceLetter('x'));
+    assert_eq!(e("KqvK"), SignatureError::PieceLetter('q'));
+    assert_eq!(e("KQQQvKRRR"), SignatureError::TooManyPieces(8));
+    assert!(!e("K").to_string().is_empty());
+    assert!(Endgame::new("KPvK").is_err());
+    let p: Position = "8/8/8/8/8/2k5/8/1K1Q4 b - - 0 1".parse().unwrap();
+    assert_eq!(Signature::of(&p).unwrap().to_string(), "KQvK");
+}
+
+#[test]
+fn index_sizes() {
+    let sizes: Vec<u64> = ["KvK", "KQvK", "KQvKR", "KQRvKR", "KQRvKQR"]
+        .iter()
+        .map(|s| Endgame::new(s).unwrap().size())
+        .collect();
+    assert_eq!(sizes, [924, 59_136, 3_784_704, 242_221_056, 15_502_147_584]);
+}
+
+/// Every valid index round-trips; the number of valid indices per side is
+/// the number of legal positions up to symmetry that the Syzygy generator
+/// prints (REFERENCE.md: win + draw + loss per side to move).
+fn round_trip(sig: &str, white: u64, black: u64) {
+    let space = Endgame::new(sig).unwrap();
+    let mut counts = [0u64; 2];
+    for i in 0..space.size() {
+        if let Some(p) = space.position(i) {
+            assert_eq!(space.index_of(&p), Some(i), "{sig} {i} {p}");
+            assert_eq!(p.hash(), p.recompute_hash());
+            // Every symmetric image has the same index.
+            let fen = p.to_string();
+            let q: Position = fen.parse().unwrap();
+            assert_eq!(space.index_of(&q), Some(i));
+            counts[p.side_to_move().index()] += 1;
+        }
+    }
+    assert_eq!(counts, [white, black], "{sig}");
+    assert_eq!(space.position(space.size()), None);
+}
+
+#[test]
+fn kqk_round_trip_and_published_counts() {
+    round_trip("KQvK", 18_081, 2_896 + 25_160);
+}
+
+#[test]
+fn krk_round_trip_and_published_counts() {
+    round_trip("KRvK", 21_959, 2_796 + 25_260);
+}
+
+/// The raw (unreduced) count of legal KQvK positions, by brute force over
+/// FEN placements: 144,508 with White to move, 223,944 with Black.
+#[test]
+fn kqk_raw_counts_and_symmetric_images() {
+    let space = Endgame::new("KQvK").unwrap();
+    let mut counts = [0u64; 2];
+    for wk in 0..64usize {
+        for bk in 0..64usize {
+            if adjacent_or_equal(wk, bk) {
+                continue;
+            }
+            for q in 0..64usize {
+                if q == wk || q == bk {
+                    continue;
+                }
+                for side in 0..2 {
+                    let mut board = ['1'; 64];
+                    board[wk] = 'K';
+                    board[bk] = 'k';
+                    board[q] = 'Q';
+                    let ranks: Vec<String> = (0..8)
+                        .rev()
+                        .map(|r| board[r * 8..r * 8 + 8].iter().collect())
+                        .collect();
+                    let fen = format!("{} {} - - 0 1", ranks.join("/"), ["w", "b"][side]);
+                    let Ok(p) = fen.parse::<Position>() else {
+                        continue;
+                    };
+                    counts[side] += 1;
+                    let i = space.index_of(&p).unwrap();
+                    let c = space.position(i).unwrap();
+                    // The canonical position is a symmetric image of p.
+                    assert_eq!(c.count_legal_moves(), p.count_legal_moves());
+                    assert_eq!(c.in_check(), p.in_check());
+                }
+            }
+        }
+    }
+    assert_eq!(counts, [144_508, 223_944]);
+}
+
+/// For every position q of the space and every move that stays in it, q is
+/// among the predecessors of the result, and predecessors report nothing
+/// else.
+fn predecessors_match_forward_moves(sig: &str) {
+    let space = Endgame::new(sig).unwrap();
+    let mut forward: HashMap<u64, BTreeSet<u64>> = HashMap::new();
+    for i in 0..space.size() {
+        let Some(mut q) = space.position(i) else {
+            continue;
+        };
+        for m in q.legal_moves() {
+            let u = q.make(m);
+            if let Some(j) = space.index_of(&q) {
+                forward.entry(j).or_default().insert(i);
+            }
+            q.unmake(m, u);
+        }
+    }
+    for j in 0..space.size() {
+        let Some(p) = space.position(j) else { continue };
+        let mut back = BTreeSet::new();
+        space.predecessors(&p, &mut |i| {
+            back.insert(i);
+        });
+        assert_eq!(back, forward.remove(&j).unwrap_or_default(), "{sig} {p}");
+    }
+}
+
+#[test]
+fn kqk_predecessors_exhaustive() {
+    predecessors_match_forward_moves("KQvK");
+}
+
+#[test]
+fn krk_predecessors_exhaustive() {
+    predecessors_match_forward_moves("KRvK");
+}
+
+/// Sampled, on a 5-piece ending with captures and same-kind pieces: each
+/// reported predecessor leads to p in one move, and each non-capturing move
+/// of a sampled q is reported.
+#[test]
+fn sampled_predecessors_with_captures_and_twins() {
+    for sig in ["KRvKN", "KBBvK", "KQvKRN"] {
+        let space = Endgame::new(sig).unwrap();
+        let mut rng = Pcg64::new(99, 5);
+        let mut checked = 0;
+        while checked < 400 {
+            let i = rng.next_u64() % space.size();
+            let Some(mut q) = space.position(i) else {
+                continue;
+            };
+            checked += 1;
+            // Forward: every move that stays in the space is undone.
+            for m in q.legal_moves() {
+                let u = q.make(m);
+                if let Some(j) = space.index_of(&q) {
+                    let mut found = false;
+                    space.predecessors(&q, &mut |k| found |= k == i);
+                    assert!(found, "{sig}: {m} from index {i} not undone");
+                    let _ = j;
+                }
+                q.unmake(m, u);
+            }
+            // Backward: every predecessor reaches q's class in one move.
+            let mut preds = Vec::new();
+            space.predecessors(&q, &mut |k| preds.push(k));
+            for k in preds {
+                let mut r = space
+                    .position(k)
+                    .unwrap_or_else(|| panic!("{sig}: invalid predecessor {k}"));
+                let reaches = r.legal_moves().into_iter().any(|m| {
+                    let u = r.make(m);
+                    let hit = space.index_of(&r) == Some(i);
+                    r.unmake(m, u);
+                    hit
+                });
+                assert!(reaches, "{sig}: predecessor {k} does not reach {i}");
+            }
+        }
+    }
+}

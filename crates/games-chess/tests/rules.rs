@@ -1,0 +1,389 @@
+//! Rules, formats and oracles: FEN and UCI errors, draw rules, the
+//! `game::check` oracles on seeded random playouts, and a move-by-move
+//! comparison with the `cozy-chess` crate.
+
+use std::collections::BTreeSet;
+
+use game::{Game, Outcome, check};
+use games_chess::{FenErrorKind, Move, Position, STARTPOS, UciErrorKind};
+use rand_core::Rng;
+use rand_pcg::Pcg64;
+
+const FENS: &[&str] = &[
+    STARTPOS,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "8/8/8/K1pP3r/8/8/8/4k3 w - c6 0 1",
+    "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1",
+];
+
+fn pos(fen: &str) -> Position {
+    fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn fen_kind(fen: &str) -> FenErrorKind {
+    fen.parse::<Position>().expect_err(fen).kind()
+}
+
+#[test]
+fn fen_errors_are_precise() {
+    use FenErrorKind as K;
+    assert_eq!(fen_kind("8/8/8/8/8/8/8/8 w - -  0"), K::FieldCount(5));
+    assert_eq!(fen_kind(""), K::FieldCount(0));
+    assert_eq!(fen_kind("4k3/8/8/8/8/8/4K3 w - - 0 1"), K::RankCount(7));
+    assert_eq!(fen_kind("4k3/8/8/8/8/8/8/4K4 w - - 0 1"), K::RankLength(1));
+    assert_eq!(fen_kind("4k3/8/8/8/8/8/8/4K2 w - - 0 1"), K::RankLength(1));
+    assert_eq!(fen_kind("4k3/8/8/8/8/7/8/4K3 w - - 0 1"), K::RankLength(3));
+    assert_eq!(
+        fen_kind("4k3/8/8/8/8/8/8/4Kx2 w - - 0 1"),
+        K::PieceLetter('x')
+    );
+    assert_eq!(
+        fen_kind("4k3/8/8/8/8/8/8/4K02 w - - 0 1"),
+        K::PieceLetter('0')
+    );
+    assert!(matches!(
+        fen_kind("4k2P/8/8/8/8/8/8/4K3 w - - 0 1"),
+        K::PawnOnBackRank(_)
+    ));
+    assert_eq!(
+        fen_kind("8/8/8/8/8/8/8/4K3 w - - 0 1"),
+        K::KingCount(games_chess::Color::Black)
+    );
+    assert_eq!(
+        fen_kind("4k3/8/8/8/8/8/8/3KK3 w - - 0 1"),
+        K::KingCount(games_chess::Color::White)
+    );
+    assert_eq!(
+        fen_kind("4k3/8/8/8/QQQQQQQQ/QQQQQQQQ/8/4K3 w - - 0 1"),
+        K::TooManyPieces(games_chess::Color::White)
+    );
+    assert_eq!(fen_kind("4k3/8/8/8/8/8/8/4K3 x - - 0 1"), K::Side);
+    assert_eq!(
+        fen_kind("r3k2r/8/8/8/8/8/8/R3K2R w KX - 0 1"),
+        K::CastlingSyntax
+    );
+    assert_eq!(
+        fen_kind("r3k2r/8/8/8/8/8/8/R3K2R w QK - 0 1"),
+        K::CastlingSyntax
+    );
+    assert_eq!(
+        fen_kind("r3k2r/8/8/8/8/8/8/R3K2R w KK - 0 1"),
+        K::CastlingSyntax
+    );
+    assert_eq!(
+        fen_kind("r3k2r/8/8/8/8/8/8/R3K1R1 w K - 0 1"),
+        K::CastlingPlacement('K')
+    );
+    assert_eq!(
+        fen_kind("r3k2r/8/8/8/8/8/8/R4K1R w Q - 0 1"),
+        K::CastlingPlacement('Q')
+    );
+    assert_eq!(
+        fen_kind("1r2k2r/8/8/8/8/8/8/R3K2R w q - 0 1"),
+        K::CastlingPlacement('q')
+    );
+    assert_eq!(
+        fen_kind("4k3/8/8/8/8/8/8/4K3 w - e9 0 1"),
+        K::EnPassantSyntax
+    );
+    assert!(matches!(
+        fen_kind("4k3/8/8/8/8/8/8/4K3 w - e6 0 1"),
+        K::EnPassantPlacement(_)
+    ));
+    assert!(matches!(
+        fen_kind("4k3/8/8/4p3/8/8/8/4K3 w - e3 0 1"),
+        K::EnPassantPlacement(_)
+    ));
+    assert!(matches!(
+        fen_kind("4k3/4p3/8/4p3/8/8/8/4K3 w - e6 0 1"),
+        K::EnPassantPlacement(_)
+    ));
+    assert_eq!(fen_kind("4k3/8/8/8/8/8/8/4K3 w - - x 1"), K::HalfmoveClock);
+    assert_eq!(fen_kind("4k3/8/8/8/8/8/8/4K3 w - - -1 1"), K::HalfmoveClock);
+    assert_eq!(fen_kind("4k3/8/8/8/8/8/8/4K3 w - - 0 0"), K::FullmoveNumber);
+    assert_eq!(
+        fen_kind("4k3/8/8/8/8/8/8/4K3 w - - 0 99999"),
+        K::FullmoveNumber
+    );
+    assert_eq!(
+        fen_kind("4k3/8/8/8/8/8/8/K3R3 w - - 0 1"),
+        K::OpponentInCheck
+    );
+    // Errors print a message.
+    assert!(!"x".parse::<Position>().unwrap_err().to_string().is_empty());
+    // Four fields are accepted, with counters 0 1.
+    assert_eq!(
+        pos("4k3/8/8/8/8/8/8/4K3 b - -").to_string(),
+        "4k3/8/8/8/8/8/8/4K3 b - - 0 1"
+    );
+}
+
+#[test]
+fn fen_round_trip_and_ep_normalisation() {
+    for fen in FENS {
+        assert_eq!(pos(fen).to_string(), *fen);
+    }
+    // A valid en-passant square no pawn can use is dropped.
+    let p = pos("4k3/8/8/4p3/8/8/8/4K3 w - e6 0 1");
+    assert_eq!(p.en_passant(), None);
+    assert_eq!(p.hash(), pos("4k3/8/8/4p3/8/8/8/4K3 w - - 0 1").hash());
+}
+
+#[test]
+fn uci_parse_checks_legality() {
+    let p = Position::startpos();
+    assert_eq!(p.parse_uci("e2e4").unwrap().to_string(), "e2e4");
+    assert_eq!(
+        p.parse_uci("e2e5").unwrap_err().kind(),
+        UciErrorKind::Illegal
+    );
+    assert_eq!(
+        p.parse_uci("e7e5").unwrap_err().kind(),
+        UciErrorKind::Illegal
+    );
+    assert_eq!(p.parse_uci("e2").unwrap_err().kind(), UciErrorKind::Length);
+    let promo = pos("4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1");
+    assert!(promo.parse_uci("b7b8q").is_ok());
+    assert!(promo.parse_uci("b7b8n").is_ok());
+    assert_eq!(
+        promo.parse_uci("b7b8").unwrap_err().kind(),
+        UciErrorKind::Illegal
+    );
+    assert_eq!(
+        p.parse_uci("e2e4q").unwrap_err().kind(),
+        UciErrorKind::Illegal
+    );
+}
+
+#[test]
+fn special_moves() {
+    // En passant that would expose the king along the rank is illegal.
+    let p = pos("8/8/8/K1pP3r/8/8/8/4k3 w - c6 0 1");
+    assert!(p.parse_uci("d5c6").is_err());
+    let p = pos("8/8/8/K1pP4/8/8/8/4k3 w - c6 0 1");
+    assert!(p.parse_uci("d5c6").is_ok());
+    // En passant removes the checking pawn.
+    let mut p = pos("8/8/8/2pP4/1K6/8/8/4k3 w - c6 0 1");
+    assert!(p.in_check());
+    let m = p.parse_uci("d5c6").unwrap();
+    p.make(m);
+    assert_eq!(p.to_string(), "8/8/2P5/8/1K6/8/8/4k3 b - - 0 1");
+    // Castling: not through an attacked square, not out of check.
+    let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert!(p.parse_uci("e1g1").is_ok() && p.parse_uci("e1c1").is_ok());
+    let p = pos("r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1");
+    assert!(p.parse_uci("e1g1").is_err(), "f1 attacked");
+    let p = pos("r3k2r/8/8/8/8/8/1r6/R3K2R w KQkq - 0 1");
+    assert!(p.parse_uci("e1c1").is_ok(), "b1 may be attacked");
+    let p = pos("r3k2r/8/8/8/8/8/4r3/R3K2R w KQkq - 0 1");
+    assert!(p.parse_uci("e1g1").is_err() && p.parse_uci("e1c1").is_err());
+    let mut p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    p.make(p.parse_uci("e1c1").unwrap());
+    assert_eq!(p.to_string(), "r3k2r/8/8/8/8/8/8/2KR3R b kq - 1 1");
+    // Double check: only king moves.
+    let p = pos("4k3/8/8/8/8/5n2/8/r2QK2R w K - 0 1");
+    assert!(p.legal_moves().iter().all(|m| m.from().to_string() == "e1"));
+    // Promotion with capture, all four pieces.
+    let p = pos("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    let promos: BTreeSet<String> = p
+        .legal_moves()
+        .iter()
+        .filter(|m| m.promotion().is_some())
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(promos.len(), 8);
+}
+
+#[test]
+fn outcomes() {
+    // Fool's mate.
+    let mut p = Position::startpos();
+    for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        let m = p.parse_uci(m).unwrap();
+        p.try_make(m).unwrap();
+    }
+    assert_eq!(p.outcome(), Some(Outcome::Loss));
+    // Stalemate.
+    assert_eq!(
+        pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").outcome(),
+        Some(Outcome::Draw)
+    );
+    // Fifty-move rule, but mate on the hundredth ply still wins.
+    assert_eq!(
+        pos("7k/8/6K1/8/8/8/8/R7 w - - 100 80").outcome(),
+        Some(Outcome::Draw)
+    );
+    assert_eq!(pos("7k/8/6K1/8/8/8/8/R7 w - - 99 80").outcome(), None);
+    assert_eq!(
+        pos("R6k/8/6K1/8/8/8/8/8 b - - 100 80").outcome(),
+        Some(Outcome::Loss)
+    );
+    // Insufficient material.
+    for fen in [
+        "7k/8/6K1/8/8/8/8/8 w - - 0 1",
+        "7k/8/6K1/8/8/8/8/N7 w - - 0 1",
+        "7k/8/6K1/8/8/8/8/1B6 w - - 0 1",
+        "7k/8/6K1/8/8/8/b7/1B6 w - - 0 1",
+    ] {
+        assert_eq!(pos(fen).outcome(), Some(Outcome::Draw), "{fen}");
+    }
+    for fen in [
+        "7k/8/6K1/8/8/8/1b6/1B6 w - - 0 1",
+        "7k/8/6K1/8/8/8/n7/1B6 w - - 0 1",
+    ] {
+        assert_eq!(pos(fen).outcome(), None, "{fen}");
+    }
+    // Threefold repetition: the start position after the knights go out and
+    // back twice; twice is not enough.
+    let mut p = Position::startpos();
+    let start_hash = p.hash();
+    for round in 0..2 {
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            assert_eq!(p.outcome(), None, "round {round} before {m}");
+            let m = p.parse_uci(m).unwrap();
+            p.make(m);
+        }
+        assert_eq!(p.hash(), start_hash);
+    }
+    assert_eq!(p.outcome(), Some(Outcome::Draw));
+    assert!(p.is_threefold_repetition());
+    // The moves are still generated (perft convention).
+    assert_eq!(p.count_legal_moves(), 20);
+}
+
+#[test]
+fn hash_distinguishes_rights_and_ep() {
+    let a = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    let b = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQk - 0 1");
+    let c = pos("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1");
+    assert_ne!(a.hash(), b.hash());
+    assert_ne!(a.hash(), c.hash());
+    let d = pos("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1");
+    let e = pos("4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1");
+    assert_ne!(d.hash(), e.hash());
+    assert_eq!(d.hash(), d.recompute_hash());
+}
+
+fn seeds() -> impl Iterator<Item = Pcg64> {
+    (0..8u128).map(|s| Pcg64::new(0xC4E5_5000 + s, 0x0a02_bdbf_7bb3_c0a7))
+}
+
+#[test]
+fn oracles_on_random_playouts() {
+    for fen in FENS {
+        for mut rng in seeds() {
+            let start = pos(fen);
+            let mut choices = std::iter::from_fn(|| Some(rng.next_u64()));
+            check::playout(&start, &mut choices, 120).unwrap();
+        }
+    }
+}
+
+#[test]
+fn try_make_agrees_on_arbitrary_moves() {
+    use game::PackMove;
+    let mut rng = Pcg64::new(7, 7);
+    for fen in FENS {
+        let mut p = pos(fen);
+        for _ in 0..40 {
+            for _ in 0..50 {
+                if let Some(m) = Move::unpack(rng.next_u64() as u16 & 0x7fff) {
+                    check::try_make_agrees(&p, m).unwrap();
+                }
+            }
+            let mut moves = <Position as Game>::Moves::default();
+            p.generate(&mut moves);
+            for &m in moves.as_slice() {
+                check::try_make_agrees(&p, m).unwrap();
+            }
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
+            p.make(m);
+        }
+    }
+}
+
+/// Our legal moves in UCI (castling as the king's two-square move).
+fn ours(p: &Position) -> BTreeSet<String> {
+    p.legal_moves().iter().map(ToString::to_string).collect()
+}
+
+/// cozy-chess's legal moves, castling converted from king-takes-rook.
+fn theirs(b: &cozy_chess::Board) -> BTreeSet<String> {
+    let mut set = BTreeSet::new();
+    b.generate_moves(|ms| {
+        for m in ms {
+            let mut to = m.to;
+            if b.piece_on(m.from) == Some(cozy_chess::Piece::King)
+                && b.colors(b.side_to_move()).has(m.to)
+            {
+                let file = if m.to.file() > m.from.file() {
+                    cozy_chess::File::G
+                } else {
+                    cozy_chess::File::C
+                };
+                to = cozy_chess::Square::new(file, m.to.rank());
+            }
+            let mut s = format!("{}{}", m.from, to);
+            if let Some(p) = m.promotion {
+                s.push_str(&p.to_string());
+            }
+            set.insert(s);
+        }
+        false
+    });
+    set
+}
+
+#[test]
+fn same_moves_as_cozy_chess_along_random_games() {
+    let mut positions = 0;
+    for fen in FENS {
+        for mut rng in seeds() {
+            let mut p = pos(fen);
+            for _ in 0..150 {
+                // cozy-chess refuses half-move clocks above 100.
+                let fen = p.to_string();
+                let fields: Vec<&str> = fen.split(' ').collect();
+                let fen = format!(
+                    "{} {} {} {} 0 1",
+                    fields[0], fields[1], fields[2], fields[3]
+                );
+                let b = cozy_chess::Board::from_fen(&fen, false).unwrap();
+                let mine = ours(&p);
+                assert_eq!(mine, theirs(&b), "{p}");
+                positions += 1;
+                let tactical: BTreeSet<String> =
+                    p.tactical_moves().iter().map(ToString::to_string).collect();
+                let expected: BTreeSet<String> = mine
+                    .iter()
+                    .filter(|m| {
+                        let m = p.parse_uci(m).unwrap();
+                        m.promotion().is_some()
+                            || p.piece_at(m.to()).is_some()
+                            || (p.en_passant() == Some(m.to())
+                                && p.piece_at(m.from()).unwrap().role == games_chess::Role::Pawn)
+                    })
+                    .cloned()
+                    .collect();
+                assert_eq!(tactical, expected, "{p}");
+                if mine.is_empty() {
+                    break;
+                }
+                let list: Vec<&String> = mine.iter().collect();
+                let m = p
+                    .parse_uci(list[(rng.next_u64() % list.len() as u64) as usize])
+                    .unwrap();
+                p.make(m);
+                assert_eq!(pos(&p.to_string()).hash(), p.hash());
+            }
+        }
+    }
+    assert!(positions > 5000);
+}
