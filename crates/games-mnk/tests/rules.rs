@@ -416,8 +416,20 @@ fn threat_solver_agrees_with_alphabeta() {
     }
 }
 
+/// 4,4,4 with the workspace's full searcher (transposition table, tactical
+/// ordering), weak and strong solving, and the threat solver above.
 #[test]
 fn known_result_444_draw() {
+    let searcher = || {
+        alphabeta::AlphaBeta::<Mnk>::new(alphabeta::Config::default())
+            .unwrap()
+            .with_tactics()
+    };
+    let mut g = Mnk::new(4, 4, 4).unwrap();
+    let weak = searcher().solve_weak(&mut g, &game::Limits::none());
+    assert_eq!(weak.outcome, Some(Outcome::Draw));
+    let strong = searcher().solve(&mut g, &game::Limits::none());
+    assert_eq!(strong.value, Score::DRAW);
     assert_eq!(solve(4, 4, 4), 0);
     assert_eq!(solve(4, 4, 3), 1);
     assert_eq!(solve(3, 3, 3), 0);
