@@ -376,3 +376,28 @@ fn tactical_orders_captures() {
     assert!(caps.as_slice().iter().all(|&m| p.flips(m) > 0));
     assert!(caps.as_slice().contains(&single));
 }
+
+/// The hashing decisions of the crate docs: blocked squares enter the hash,
+/// the clock and the full-move number do not, the side to move does.
+#[test]
+fn hash_covers_stones_blockers_and_side_only() {
+    let start = Position::startpos();
+    let blocked: Position = PUBLISHED[1].0.parse().unwrap();
+    assert_ne!(start.hash(), blocked.hash());
+    let clocked: Position = "x5o/7/7/7/7/7/o5x x 37 12".parse().unwrap();
+    assert_eq!(start.hash(), clocked.hash());
+    assert_ne!(clocked, start);
+    let o_to_move: Position = "x5o/7/7/7/7/7/o5x o 0 1".parse().unwrap();
+    assert_ne!(start.hash(), o_to_move.hash());
+    // Transpositions: two move orders reaching the same stones share a key.
+    let mut a = Position::startpos();
+    let mut b = Position::startpos();
+    for m in ["b7", "f7", "a6", "g6"] {
+        a.make(m.parse().unwrap());
+    }
+    for m in ["a6", "g6", "b7", "f7"] {
+        b.make(m.parse().unwrap());
+    }
+    assert_eq!(a, b);
+    assert_eq!(a.hash(), b.hash());
+}

@@ -434,3 +434,31 @@ fn known_result_444_draw() {
     assert_eq!(solve(4, 4, 3), 1);
     assert_eq!(solve(3, 3, 3), 0);
 }
+
+/// Threats in the evaluation and the proof hints, on a Go-Moku board.
+#[test]
+fn threats_in_evaluation_and_hints() {
+    // x to move has four in a row with an open end: about to win.
+    let g: Mnk = "15,15,5 h8 a1 i8 a3 j8 a5 k8 a7".parse().unwrap();
+    assert_eq!(g.side_to_move(), Player::First);
+    assert!(g.evaluate().get() > 10_000);
+    assert_eq!(g.proof_hints().0, 1);
+    let wins: Vec<String> = g
+        .winning_moves(Player::First)
+        .map(|m| m.to_string())
+        .collect();
+    assert_eq!(wins, ["g8", "l8"]);
+    // After a quiet x move, o faces two completion squares: lost.
+    let mut g2 = g.clone();
+    g2.make("o15".parse().unwrap());
+    assert!(g2.evaluate().get() < -10_000);
+    assert!(g2.proof_hints().0 > 1 && g2.proof_hints().1 == 1);
+    // A quiet opening is near balance; the centre beats the corner.
+    let centre: Mnk = "15,15,5 h8".parse().unwrap();
+    let corner: Mnk = "15,15,5 a1".parse().unwrap();
+    assert!(
+        centre.evaluate() < corner.evaluate(),
+        "o to move: worse facing the centre"
+    );
+    assert!(centre.evaluate().get().abs() < 1000);
+}
