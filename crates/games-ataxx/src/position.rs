@@ -426,4 +426,34 @@ impl Tactical for Position {
         let flips = self.flips(m) as i32;
         (flips > 0).then_some(flips + i32::from(m.is_single()))
     }
+
+    /// Only moves to empty squares next to an opponent stone, in the order
+    /// of [`Game::generate`] (singles, then jumps).
+    fn generate_tactical(&self, out: &mut Moves) {
+        out.clear();
+        let us = self.stones[self.side.index()];
+        let them = self.stones[self.side.opponent().index()];
+        let empty = self.empty();
+        if is_over(us, them, empty, self.halfmoves) {
+            return;
+        }
+        let targets = empty & dilate(them);
+        let mut singles = dilate(us) & targets;
+        while singles != 0 {
+            let to = singles.trailing_zeros() as u8;
+            singles &= singles - 1;
+            out.push(Move::jump_unchecked(to, to));
+        }
+        let mut from_set = us;
+        while from_set != 0 {
+            let from = from_set.trailing_zeros() as u8;
+            from_set &= from_set - 1;
+            let mut jumps = JUMPS[from as usize] & targets;
+            while jumps != 0 {
+                let to = jumps.trailing_zeros() as u8;
+                jumps &= jumps - 1;
+                out.push(Move::jump_unchecked(from, to));
+            }
+        }
+    }
 }

@@ -215,6 +215,11 @@ fn random_playouts_against_brute_force() {
             let m = moves.as_slice()[(choices.next().unwrap() % moves.len() as u64) as usize];
             let expected = brute_after(&pos, m);
             assert_eq!(pos.flips(m) > 0, pos.tactical_score(m).is_some());
+            let mut tactical = Moves::default();
+            pos.generate_tactical(&mut tactical);
+            let mut filtered = moves.clone();
+            filtered.retain(|m| pos.tactical_score(*m).is_some());
+            assert_eq!(tactical, filtered, "{pos}");
             pos.make(m);
             assert_eq!(pos, expected, "after {m}");
             assert_eq!(pos.hash(), expected.hash());
