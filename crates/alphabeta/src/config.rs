@@ -64,6 +64,7 @@ pub struct Config {
     pub(crate) counter_moves: bool,
     pub(crate) tactical_ordering: bool,
     pub(crate) quiescence: bool,
+    pub(crate) forcing: bool,
     pub(crate) threads: usize,
 }
 
@@ -83,6 +84,7 @@ impl Default for Config {
             counter_moves: true,
             tactical_ordering: true,
             quiescence: false,
+            forcing: true,
             threads: 1,
         }
     }
@@ -107,6 +109,7 @@ impl Config {
             counter_moves: false,
             tactical_ordering: false,
             quiescence: false,
+            forcing: false,
             threads: 1,
         }
     }
@@ -201,6 +204,14 @@ impl Config {
     #[must_use]
     pub fn quiescence(mut self, on: bool) -> Config {
         self.quiescence = on;
+        self
+    }
+
+    /// Immediate wins and forced replies, for games set up with
+    /// [`AlphaBeta::with_forcing`](crate::AlphaBeta::with_forcing).
+    #[must_use]
+    pub fn forcing(mut self, on: bool) -> Config {
+        self.forcing = on;
         self
     }
 

@@ -77,6 +77,8 @@ pub struct Stats {
     pub aspiration_researches: u64,
     /// MTD(f) null-window passes.
     pub mtdf_passes: u64,
+    /// Nodes decided by the game's forcing knowledge without expansion.
+    pub forced: u64,
     /// Table occupancy per mille at the end.
     pub hashfull: u32,
 }

@@ -3,7 +3,9 @@
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
-use game::{Evaluate, Game, Limits, MoveBuffer, MoveIndex, Outcome, PackMove, Score, Tactical};
+use game::{
+    Evaluate, Forcing, Game, Limits, MoveBuffer, MoveIndex, Outcome, PackMove, Score, Tactical,
+};
 use ordering::{CounterMoves, History, Killers, MovePicker, NoHistory, Policy, TacticalFn};
 use ttable::{Bound, Entry, SharedTable, Table, TranspositionTable};
 
@@ -20,6 +22,26 @@ const TO_END_DEPTH: u8 = u8::MAX;
 
 /// Generates a game's tactical moves (for quiescence).
 type TacticalGen<G> = fn(&G, &mut <G as Game>::Moves);
+
+/// A game's [`Forcing`] knowledge, as function pointers.
+struct ForcingFns<G: Game> {
+    winning: fn(&G) -> Option<G::Move>,
+    non_losing: fn(&G, &mut G::Moves),
+}
+
+impl<G: Game> Clone for ForcingFns<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for ForcingFns<G> {}
+
+impl<G: Game> std::fmt::Debug for ForcingFns<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ForcingFns")
+    }
+}
 
 /// The per-thread move-ordering tables.
 #[derive(Debug)]
@@ -71,6 +93,7 @@ pub struct AlphaBeta<G: Game> {
     heuristics: Heuristics<G::Move>,
     tactical: Option<TacticalFn<G>>,
     tactical_gen: Option<TacticalGen<G>>,
+    forcing: Option<ForcingFns<G>>,
 }
 
 impl<G> AlphaBeta<G>
@@ -110,7 +133,24 @@ where
             shared,
             tactical: None,
             tactical_gen: None,
+            forcing: None,
         })
+    }
+
+    /// Uses the game's [`Forcing`] knowledge (when [`Config::forcing`] is
+    /// on): a node with a winning move is scored at once, and moves that
+    /// hand the opponent an immediate win are not searched (at remaining
+    /// depth 2 or more, where that changes no value).
+    #[must_use]
+    pub fn with_forcing(mut self) -> Self
+    where
+        G: Forcing,
+    {
+        self.forcing = Some(ForcingFns {
+            winning: <G as Forcing>::winning_move,
+            non_losing: <G as Forcing>::non_losing_moves,
+        });
+        self
     }
 
     /// Uses the game's [`Tactical`] knowledge: tactical moves first in the
@@ -248,6 +288,7 @@ where
             &mut self.heuristics,
             self.tactical,
             self.tactical_gen,
+            self.forcing,
             limits,
             stop,
             start,
@@ -288,6 +329,7 @@ where
         let config = self.config;
         let tactical = self.tactical;
         let tactical_gen = self.tactical_gen;
+        let forcing = self.forcing;
         std::thread::scope(|scope| {
             let mut handles = Vec::with_capacity(helpers);
             for i in 0..helpers {
@@ -301,6 +343,7 @@ where
                         &mut h,
                         tactical,
                         tactical_gen,
+                        forcing,
                         limits,
                         stop,
                         start,
@@ -317,6 +360,7 @@ where
                 &mut self.heuristics,
                 tactical,
                 tactical_gen,
+                forcing,
                 limits,
                 stop,
                 start,
@@ -346,6 +390,7 @@ struct Worker<'a, G: Game, T: Table> {
     h: &'a mut Heuristics<G::Move>,
     tactical: Option<TacticalFn<G>>,
     tactical_gen: Option<TacticalGen<G>>,
+    forcing: Option<ForcingFns<G>>,
     limits: &'a Limits,
     stop: &'a AtomicBool,
     start: Instant,
@@ -373,6 +418,7 @@ where
         h: &'a mut Heuristics<G::Move>,
         tactical: Option<TacticalFn<G>>,
         tactical_gen: Option<TacticalGen<G>>,
+        forcing: Option<ForcingFns<G>>,
         limits: &'a Limits,
         stop: &'a AtomicBool,
         start: Instant,
@@ -392,6 +438,7 @@ where
             } else {
                 None
             },
+            forcing: if config.forcing { forcing } else { None },
             limits,
             stop,
             start,
@@ -415,6 +462,7 @@ where
         s.pvs_researches = self.stats.pvs_researches;
         s.aspiration_researches = self.stats.aspiration_researches;
         s.mtdf_passes = self.stats.mtdf_passes;
+        s.forced = self.stats.forced;
         s.hashfull = match (&self.table, self.shared) {
             (Some(t), _) => t.hashfull(),
             (None, Some(s)) => s.hashfull(),
@@ -636,7 +684,32 @@ where
         }
 
         let mut moves = G::Moves::default();
-        game.generate(&mut moves);
+        if let Some(f) = self.forcing {
+            if let Some(m) = (f.winning)(game) {
+                self.stats.forced += 1;
+                return self.forced_result(ply, m, Score::win_in(ply + 1), alpha, beta, fail_soft);
+            }
+            if self.to_end || depth >= 2 {
+                (f.non_losing)(game, &mut moves);
+                if moves.is_empty() {
+                    self.stats.forced += 1;
+                    game.generate(&mut moves);
+                    let m = moves.as_slice()[0];
+                    return self.forced_result(
+                        ply,
+                        m,
+                        Score::loss_in(ply + 2),
+                        alpha,
+                        beta,
+                        fail_soft,
+                    );
+                }
+            } else {
+                game.generate(&mut moves);
+            }
+        } else {
+            game.generate(&mut moves);
+        }
         debug_assert!(!moves.is_empty(), "a non-terminal position must have moves");
         let side = game.side_to_move();
         let plyu = ply as usize;
@@ -748,6 +821,31 @@ where
             );
         }
         value
+    }
+
+    /// The value of a node decided by [`Forcing`] without expanding it.
+    fn forced_result(
+        &mut self,
+        ply: u32,
+        m: G::Move,
+        value: Score,
+        alpha: Score,
+        beta: Score,
+        fail_soft: bool,
+    ) -> Score {
+        let p = ply as usize;
+        self.pv.clear(p + 1);
+        if value > alpha {
+            self.pv.update(p, m);
+            if ply == 0 {
+                self.root_best = Some(m);
+            }
+        }
+        if fail_soft {
+            value
+        } else {
+            value.clamp(alpha, beta)
+        }
     }
 
     /// Quiescence: stand pat on the evaluation, then only tactical moves.

@@ -65,7 +65,8 @@ pub fn covering_set(tt_bytes: usize, threads: usize) -> Vec<Variant> {
                 .history(histories[i % 4])
                 .history_malus(i % 3 != 1)
                 .counter_moves(i % 2 == 1)
-                .tactical_ordering(i % 3 != 2),
+                .tactical_ordering(i % 3 != 2)
+                .forcing(i % 4 != 3),
         );
     }
     if threads > 1 {
@@ -137,6 +138,9 @@ pub fn name(c: &Config) -> String {
     }
     if c.quiescence {
         s += " qs";
+    }
+    if c.forcing {
+        s += " f";
     }
     if c.threads > 1 {
         s += &format!(" smp{}", c.threads);

@@ -9,7 +9,7 @@ use alloc::format;
 use alloc::string::String;
 use core::fmt;
 
-use crate::{Game, MoveBuffer};
+use crate::{Forcing, Game, MoveBuffer, Outcome};
 
 /// Which invariant broke.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +26,8 @@ pub enum FailureKind {
     LegalityMismatch,
     /// `try_make` refused a move but changed the position anyway.
     RefusalChangedPosition,
+    /// [`Forcing`] disagrees with a two-ply brute-force search.
+    ForcingMismatch,
 }
 
 /// A broken invariant: what, where (ply of the playout) and details.
@@ -198,4 +200,82 @@ where
         )),
         Err(_) => Ok(()),
     }
+}
+
+/// Does playing `m` end the game with the mover winning?
+fn wins_at_once<G: Game>(game: &G, m: G::Move) -> bool {
+    let mut g = game.clone();
+    g.make(m);
+    g.outcome() == Some(Outcome::Loss)
+}
+
+/// [`Forcing`] against brute force: `winning_move` is `Some` exactly when a
+/// generated move wins at once (and then is such a move), and
+/// `non_losing_moves` lists exactly the generated moves after which no reply
+/// wins at once.
+///
+/// # Errors
+///
+/// [`FailureKind::ForcingMismatch`].
+pub fn forcing<G>(game: &G) -> Result<(), Failure>
+where
+    G: Forcing + fmt::Debug,
+{
+    if game.outcome().is_some() {
+        return Ok(());
+    }
+    let mut moves = G::Moves::default();
+    game.generate(&mut moves);
+    let winning = moves.as_slice().iter().any(|&m| wins_at_once(game, m));
+    match game.winning_move() {
+        Some(m) if !moves.as_slice().contains(&m) || !wins_at_once(game, m) => {
+            return Err(Failure::new(
+                FailureKind::ForcingMismatch,
+                0,
+                format!("winning_move {m} does not win at once in {game:?}"),
+            ));
+        }
+        None if winning => {
+            return Err(Failure::new(
+                FailureKind::ForcingMismatch,
+                0,
+                format!("winning_move missed an immediate win in {game:?}"),
+            ));
+        }
+        Some(_) => return Ok(()),
+        None => {}
+    }
+    let mut listed = G::Moves::default();
+    game.non_losing_moves(&mut listed);
+    let mut replies = G::Moves::default();
+    for &m in moves.as_slice() {
+        let mut child = game.clone();
+        child.make(m);
+        let loses = child.outcome().is_none() && {
+            child.generate(&mut replies);
+            replies.as_slice().iter().any(|&r| wins_at_once(&child, r))
+        };
+        if loses == listed.as_slice().contains(&m) {
+            return Err(Failure::new(
+                FailureKind::ForcingMismatch,
+                0,
+                format!(
+                    "non_losing_moves {} {m} wrongly in {game:?}",
+                    if loses { "lists" } else { "omits" }
+                ),
+            ));
+        }
+    }
+    if listed
+        .as_slice()
+        .iter()
+        .any(|m| !moves.as_slice().contains(m))
+    {
+        return Err(Failure::new(
+            FailureKind::ForcingMismatch,
+            0,
+            format!("non_losing_moves lists an illegal move in {game:?}"),
+        ));
+    }
+    Ok(())
 }

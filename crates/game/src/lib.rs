@@ -3,7 +3,7 @@
 //! This crate is the bottom of the gametree workspace: it holds the
 //! vocabulary ([`Player`], [`Outcome`], [`Score`]) and the traits that every
 //! game implements ([`Game`]) or may implement ([`Evaluate`], [`MoveIndex`],
-//! [`PackMove`], [`Tactical`], [`ProofHints`], and [`IndexSpace`] /
+//! [`PackMove`], [`Tactical`], [`Forcing`], [`ProofHints`], and [`IndexSpace`] /
 //! [`Predecessors`] for retrograde analysis). Search crates (`alphabeta`,
 //! `pns-conspiracy`, `retrograde`) depend on these traits and never on a
 //! concrete game; games depend on this crate and never on a search crate.
@@ -338,6 +338,22 @@ pub trait Tactical: Game {
         self.generate(out);
         out.retain(|&m| self.tactical_score(m).is_some());
     }
+}
+
+/// Immediate threats, for games where "I win now" and "every move but these
+/// loses at once" are cheap to see (connection games). Searchers use it to
+/// end a node without expanding it, and to skip moves that hand the opponent
+/// an immediate win; both keep the exact negamax value (at remaining depth
+/// 2 or more, where plain negamax sees the same thing).
+pub trait Forcing: Game {
+    /// A move that wins on the spot (the game ends with the side to move
+    /// winning), if there is one.
+    fn winning_move(&self) -> Option<Self::Move>;
+
+    /// Writes the legal moves after which the opponent has no immediate win
+    /// (a subset of [`Game::generate`]); empty when every move loses at
+    /// once. Only called when [`winning_move`](Self::winning_move) is `None`.
+    fn non_losing_moves(&self, out: &mut Self::Moves);
 }
 
 /// Heuristic initial proof and disproof numbers for proof-number search.

@@ -39,7 +39,7 @@ use std::str::FromStr;
 use std::sync::LazyLock;
 
 use arrayvec::ArrayVec;
-use game::{Evaluate, Game, MoveIndex, Outcome, PackMove, Player, Score, Tactical};
+use game::{Evaluate, Forcing, Game, MoveIndex, Outcome, PackMove, Player, Score, Tactical};
 use zobrist::ZobristTable;
 
 pub mod index;
@@ -380,6 +380,28 @@ impl Tactical for TicTacToe {
             Some(1)
         } else {
             None
+        }
+    }
+}
+
+impl Forcing for TicTacToe {
+    fn winning_move(&self) -> Option<Square> {
+        if self.outcome().is_some() {
+            return None;
+        }
+        let wins = Self::completions(self.mover_mask(), self.other_mask());
+        (wins != 0).then(|| Square(wins.trailing_zeros() as u8))
+    }
+
+    /// A mark never helps the opponent, so: every move when the opponent
+    /// has no threat, the block when it has one, nothing when it has two.
+    fn non_losing_moves(&self, out: &mut Self::Moves) {
+        self.generate(out);
+        let threats = Self::completions(self.other_mask(), self.mover_mask());
+        match threats.count_ones() {
+            0 => {}
+            1 => out.retain(|m| m.bit() == threats),
+            _ => out.clear(),
         }
     }
 }

@@ -164,3 +164,10 @@ fn try_make_agrees_everywhere() {
         }
     }
 }
+
+#[test]
+fn forcing_agrees_with_brute_force_everywhere() {
+    for b in reachable().values() {
+        game::check::forcing(b).unwrap();
+    }
+}

@@ -180,14 +180,16 @@ pub(crate) fn reachable<G: Game>(start: &G) -> (Vec<G>, Vec<u64>) {
 /// One equivalence row per variant of the alpha-beta covering set
 /// (exact-depth table): the searcher's value equals negamax at every depth
 /// of `depths`, on the positions `positions` builds, and its best move
-/// achieves the value.
+/// achieves the value. `setup` hands the searcher the game's optional
+/// knowledge (`with_tactics`, `with_forcing`).
 pub(crate) fn searcher_rows<G>(
     game: &'static str,
     positions: fn(&super::Ctx) -> Vec<G>,
     depths: fn(&super::Ctx) -> Vec<u32>,
+    setup: fn(alphabeta::AlphaBeta<G>) -> alphabeta::AlphaBeta<G>,
 ) -> Vec<super::Check>
 where
-    G: Evaluate + game::Tactical + Display + PartialEq + Send + 'static,
+    G: Evaluate + Display + PartialEq + Send + 'static,
     G::Move: game::PackMove + game::MoveIndex + Send + Sync,
 {
     alphabeta::variants::covering_set(1 << 20, 2)
@@ -196,7 +198,7 @@ where
             let config = v.config;
             super::Check::new(game, super::Family::Equivalence, v.name, move |ctx| {
                 let mut searcher = match alphabeta::AlphaBeta::<G>::new(config) {
-                    Ok(s) => s.with_tactics(),
+                    Ok(s) => setup(s),
                     Err(e) => return Tally::skip(format!("cannot build the searcher: {e}")),
                 };
                 let ps = positions(ctx);

@@ -135,6 +135,22 @@ pub(crate) fn checks() -> Vec<Check> {
             live.step_by(if ctx.quick { 3 } else { 1 }).collect()
         },
         |_| (1..=9).collect(),
+        |s| s.with_tactics().with_forcing(),
+    ));
+    rows.push(Check::new(
+        "tictactoe",
+        Family::Oracles,
+        "Forcing = 2-ply brute force, every position",
+        |_| {
+            let (all, _) = reachable(&TicTacToe::new());
+            let mut t = Tally::default();
+            for p in &all {
+                let got = game::check::forcing(p)
+                    .map_or_else(|e| e.to_string(), |()| "consistent".into());
+                t.compare(p, None, "consistent".to_string(), got);
+            }
+            t
+        },
     ));
     rows.push(Check::new(
         "tictactoe",
@@ -144,7 +160,8 @@ pub(crate) fn checks() -> Vec<Check> {
             let (all, _) = reachable(&TicTacToe::new());
             let mut s = AlphaBeta::<TicTacToe>::new(Config::default().tt_bytes(1 << 20))
                 .expect("1 MiB table")
-                .with_tactics();
+                .with_tactics()
+                .with_forcing();
             solvers_agree(
                 &all,
                 |g| negamax_solve(g).value,
@@ -160,7 +177,8 @@ pub(crate) fn checks() -> Vec<Check> {
             let (all, _) = reachable(&TicTacToe::new());
             let mut s = AlphaBeta::<TicTacToe>::new(Config::default().tt_bytes(1 << 20))
                 .expect("1 MiB table")
-                .with_tactics();
+                .with_tactics()
+                .with_forcing();
             solvers_agree(
                 &all,
                 |g| format!("{:?}", negamax_solve(g).value.outcome()),
