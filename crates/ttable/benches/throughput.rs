@@ -1,0 +1,158 @@
+//! Probe + store throughput on random keys: the tables against a
+//! `HashMap<u64, Entry>` (ahash) of about the same memory, at 16 MiB and
+//! 1 GiB, one thread and two threads.
+//!
+//! One operation = `probe(key)` then `store(key, entry)` (for the map: `get`
+//! then `insert`). All contenders see the same key stream: keys drawn
+//! uniformly from a set as large as the map's capacity, so the map never
+//! grows (it is filled before measuring) and the tables hold it all too.
+//! The two-thread baseline is the map behind a `Mutex`.
+//!
+//! Run: `cargo bench -p gametree-ttable --bench throughput -- --warm-up-time 1 --measurement-time 3`
+
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use ahash::RandomState;
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use ttable::{Bound, Entry, SharedTable, Table, TranspositionTable};
+
+type Map = HashMap<u64, Entry, RandomState>;
+
+/// A stream of keys drawn uniformly from `n` well-mixed 64-bit keys.
+struct Keys {
+    state: u64,
+    n: u64,
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Keys {
+    fn new(seed: u64, n: u64) -> Keys {
+        Keys { state: seed, n }
+    }
+    #[inline]
+    fn next(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let i = ((u128::from(mix(self.state)) * u128::from(self.n)) >> 64) as u64;
+        key(i)
+    }
+}
+
+#[inline]
+fn key(i: u64) -> u64 {
+    mix(i ^ 0x5555_5555_5555_5555)
+}
+
+#[inline]
+fn entry(key: u64) -> Entry {
+    Entry {
+        best_move: Some(key as u16 & 0x7FFF),
+        value: (key >> 48) as i16 as i32 / 2,
+        depth: 5,
+        bound: Bound::Exact,
+    }
+}
+
+#[inline]
+fn table_op<T: Table>(tt: &mut T, k: u64) {
+    black_box(tt.probe(k, 4, 0));
+    tt.store(k, 0, entry(k));
+}
+
+#[inline]
+fn map_op(map: &mut Map, k: u64) {
+    black_box(map.get(&k));
+    map.insert(k, entry(k));
+}
+
+/// The largest map capacity whose table fits in `bytes`: hashbrown keeps a
+/// power of two of buckets of (key, value) plus one control byte, at most
+/// 7/8 full.
+fn map_capacity(bytes: usize) -> usize {
+    let per_bucket = size_of::<(u64, Entry)>() + 1;
+    let buckets = (bytes / per_bucket + 1).next_power_of_two() / 2;
+    buckets / 8 * 7
+}
+
+fn run_two<S: Sync>(shared: &S, iters: u64, n: u64, op: impl Fn(&S, u64) + Sync) -> Duration {
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for t in 0..2u64 {
+            let op = &op;
+            s.spawn(move || {
+                let mut keys = Keys::new(0x1234 + t, n);
+                for _ in 0..iters {
+                    op(shared, keys.next());
+                }
+            });
+        }
+    });
+    start.elapsed()
+}
+
+fn bench(c: &mut Criterion) {
+    for (label, bytes) in [("16MiB", 16usize << 20), ("1GiB", 1 << 30)] {
+        let cap = map_capacity(bytes);
+        let n = cap as u64;
+        let mut group = c.benchmark_group(format!("probe+store/{label}"));
+        group.sample_size(10);
+
+        group.throughput(Throughput::Elements(1));
+        {
+            let mut tt = TranspositionTable::new(bytes).unwrap();
+            let mut fill = Keys::new(99, n);
+            for _ in 0..2 * n {
+                table_op(&mut tt, fill.next());
+            }
+            let mut keys = Keys::new(1, n);
+            group.bench_function(BenchmarkId::new("TranspositionTable", "1 thread"), |b| {
+                b.iter(|| table_op(&mut tt, keys.next()));
+            });
+        }
+        let shared = SharedTable::new(bytes).unwrap();
+        {
+            let mut fill = Keys::new(99, n);
+            for _ in 0..2 * n {
+                table_op(&mut &shared, fill.next());
+            }
+            let mut keys = Keys::new(1, n);
+            group.bench_function(BenchmarkId::new("SharedTable", "1 thread"), |b| {
+                b.iter(|| table_op(&mut &shared, keys.next()));
+            });
+        }
+        let mut map = Map::with_capacity_and_hasher(cap, RandomState::with_seeds(1, 2, 3, 4));
+        for i in 0..n {
+            map.insert(key(i), entry(key(i)));
+        }
+        assert_eq!(map.capacity(), cap, "the map must not grow");
+        {
+            let mut keys = Keys::new(1, n);
+            group.bench_function(BenchmarkId::new("HashMap+ahash", "1 thread"), |b| {
+                b.iter(|| map_op(&mut map, keys.next()));
+            });
+        }
+
+        group.throughput(Throughput::Elements(2));
+        group.bench_function(BenchmarkId::new("SharedTable", "2 threads"), |b| {
+            b.iter_custom(|iters| run_two(&shared, iters, n, |t, k| table_op(&mut &*t, k)));
+        });
+        drop(shared);
+        let locked = Mutex::new(map);
+        group.bench_function(BenchmarkId::new("Mutex<HashMap+ahash>", "2 threads"), |b| {
+            b.iter_custom(|iters| {
+                run_two(&locked, iters, n, |m, k| map_op(&mut m.lock().unwrap(), k))
+            });
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

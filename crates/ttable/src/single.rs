@@ -1,0 +1,312 @@
+//! [`TranspositionTable`]: the single-threaded table.
+
+use core::cell::Cell;
+use core::fmt;
+
+use crate::config::{Config, ProbePolicy};
+use crate::entry::{
+    DATA_BITS, DATA_MASK, Entry, Hit, data_depth, data_generation, data_move, pack, unpack,
+    with_move,
+};
+use crate::error::TableError;
+use crate::policy::{HASHFULL_SAMPLE, Indexer, SlotView, candidates, choose};
+use crate::stats::Stats;
+use crate::{BUCKET_BYTES, Table, alloc_buckets, bucket_count};
+
+/// One cache line: 8 compact slots (`check << 48 | data`) or 4 wide slots
+/// (`key`, `data`).
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket([u64; 8]);
+
+static_assertions::assert_eq_size!(Bucket, [u8; BUCKET_BYTES]);
+static_assertions::const_assert_eq!(core::mem::align_of::<Bucket>(), BUCKET_BYTES);
+
+const COMPACT_SLOTS: usize = 8;
+const WIDE_SLOTS: usize = 4;
+static_assertions::const_assert_eq!(COMPACT_SLOTS * 8, BUCKET_BYTES);
+static_assertions::const_assert_eq!(WIDE_SLOTS * 16, BUCKET_BYTES);
+
+#[derive(Default)]
+struct Counters {
+    probes: Cell<u64>,
+    hits: Cell<u64>,
+    stores: Cell<u64>,
+    replacements: Cell<u64>,
+    rejected: Cell<u64>,
+}
+
+#[inline]
+fn bump(c: &Cell<u64>) {
+    c.set(c.get() + 1);
+}
+
+/// A single-threaded transposition table: cache-line buckets of packed
+/// entries, sized in bytes.
+///
+/// With `check_bits <= 16` (the default, 16) each 64-byte bucket holds 8
+/// entries of 8 bytes: 16 verification bits from the top of the key, the
+/// move code, the value, the depth, the bound and the generation. With more
+/// check bits each bucket holds 4 entries of 16 bytes that keep the whole key,
+/// so the top `k` bits (all 64 for [`Config::verification`]) are compared.
+///
+/// `probe` takes `&self` (statistics live in [`Cell`]s, so the table is
+/// `Send` but not `Sync`); `store` takes `&mut self`. For several threads use
+/// [`SharedTable`](crate::SharedTable).
+///
+/// ```
+/// use ttable::{Bound, Entry, Table, TranspositionTable};
+///
+/// let mut tt = TranspositionTable::new(1 << 20)?; // 1 MiB = 131072 entries
+/// let e = Entry { best_move: Some(12), value: 31, depth: 6, bound: Bound::Exact };
+/// tt.store(0x1234_5678_9abc_def0, 2, e);
+/// let hit = tt.probe(0x1234_5678_9abc_def0, 4, 2).expect("stored");
+/// assert_eq!(hit.entry, e);
+/// assert!(hit.usable); // stored depth 6 >= requested 4
+/// assert_eq!(hit.cutoff(-10, 10), Some(31));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    index: Indexer,
+    config: Config,
+    wide: bool,
+    /// Compact layout: the stored check bits are `key >> check_shift`.
+    check_shift: u32,
+    /// Wide layout: `(stored_key ^ key) & check_mask == 0` is a match.
+    check_mask: u64,
+    generation: u8,
+    counters: Counters,
+}
+
+impl fmt::Debug for TranspositionTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TranspositionTable")
+            .field("buckets", &self.buckets.len())
+            .field("capacity", &self.capacity())
+            .field("config", &self.config)
+            .field("generation", &self.generation)
+            .field("stats", &self.stats())
+            .finish()
+    }
+}
+
+impl TranspositionTable {
+    /// A table of at most `bytes` bytes (rounded down to whole 64-byte
+    /// buckets) with the default [`Config`].
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::TooSmall`](crate::ErrorKind::TooSmall) below 64 bytes,
+    /// [`ErrorKind::TooLarge`](crate::ErrorKind::TooLarge) above
+    /// [`MAX_BUCKETS`](crate::MAX_BUCKETS) buckets, and
+    /// [`ErrorKind::AllocationFailed`](crate::ErrorKind::AllocationFailed) if
+    /// the allocator refuses the memory.
+    pub fn new(bytes: usize) -> Result<TranspositionTable, TableError> {
+        TranspositionTable::with_config(bytes, Config::new())
+    }
+
+    /// A table of at most `bytes` bytes built with `config`.
+    ///
+    /// # Errors
+    ///
+    /// As [`TranspositionTable::new`], plus
+    /// [`ErrorKind::InvalidCheckBits`](crate::ErrorKind::InvalidCheckBits) and
+    /// [`ErrorKind::ExactDepthNeedsFullKey`](crate::ErrorKind::ExactDepthNeedsFullKey)
+    /// for a bad configuration.
+    pub fn with_config(bytes: usize, config: Config) -> Result<TranspositionTable, TableError> {
+        config.validate(bytes, false)?;
+        let n = bucket_count(bytes)?;
+        let buckets = alloc_buckets(n, bytes, Bucket::default)?;
+        let k = config.get_check_bits();
+        let wide = k > 64 - DATA_BITS;
+        Ok(TranspositionTable {
+            buckets,
+            index: Indexer::new(n),
+            config,
+            wide,
+            check_shift: 64 - k,
+            check_mask: if wide { u64::MAX << (64 - k) } else { 0 },
+            generation: 0,
+            counters: Counters::default(),
+        })
+    }
+
+    /// The configuration the table was built with.
+    #[must_use]
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The number of entries the table can hold.
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.buckets.len() * self.slots()
+    }
+
+    /// The memory used by the entries, in bytes (a multiple of 64).
+    #[must_use]
+    pub fn size_bytes(&self) -> usize {
+        self.buckets.len() * BUCKET_BYTES
+    }
+
+    /// The current search generation (0..64).
+    #[must_use]
+    pub fn generation(&self) -> u8 {
+        self.generation
+    }
+
+    #[inline]
+    fn slots(&self) -> usize {
+        if self.wide { WIDE_SLOTS } else { COMPACT_SLOTS }
+    }
+
+    #[inline]
+    fn data<const WIDE: bool>(b: &Bucket, i: usize) -> u64 {
+        if WIDE {
+            b.0[2 * i + 1]
+        } else {
+            b.0[i] & DATA_MASK
+        }
+    }
+
+    #[inline]
+    fn matches<const WIDE: bool>(&self, b: &Bucket, i: usize, key: u64) -> bool {
+        if WIDE {
+            (b.0[2 * i] ^ key) & self.check_mask == 0
+        } else {
+            b.0[i] >> DATA_BITS == key >> self.check_shift
+        }
+    }
+
+    #[inline]
+    fn probe_layout<const WIDE: bool>(&self, key: u64, depth: u8, ply: u32) -> Option<Hit> {
+        bump(&self.counters.probes);
+        let slots = if WIDE { WIDE_SLOTS } else { COMPACT_SLOTS };
+        let b = &self.buckets[self.index.bucket(key)];
+        let (first, count) = candidates(self.config.get_replacement(), key, slots);
+        for i in first..first + count {
+            let d = Self::data::<WIDE>(b, i);
+            if d != 0 && self.matches::<WIDE>(b, i, key) {
+                bump(&self.counters.hits);
+                let stored = data_depth(d);
+                let usable = match self.config.get_probe_policy() {
+                    ProbePolicy::Normal => stored >= depth,
+                    ProbePolicy::ExactDepth => stored == depth,
+                };
+                return Some(Hit {
+                    entry: unpack(d, ply, &self.config.get_score()),
+                    usable,
+                });
+            }
+        }
+        None
+    }
+
+    #[inline]
+    fn store_layout<const WIDE: bool>(&mut self, key: u64, ply: u32, entry: Entry) {
+        bump(&self.counters.stores);
+        let slots = if WIDE { WIDE_SLOTS } else { COMPACT_SLOTS };
+        let bi = self.index.bucket(key);
+        let b = &self.buckets[bi];
+        let view = |i| {
+            let d = Self::data::<WIDE>(b, i);
+            SlotView {
+                empty: d == 0,
+                matches: d != 0 && self.matches::<WIDE>(b, i, key),
+                depth: data_depth(d),
+                generation: data_generation(d),
+            }
+        };
+        let chosen = choose(
+            self.config.get_replacement(),
+            key,
+            slots,
+            entry.depth,
+            self.generation,
+            view,
+        );
+        let Some(i) = chosen else {
+            bump(&self.counters.rejected);
+            return;
+        };
+        let old = Self::data::<WIDE>(b, i);
+        let same_key = old != 0 && self.matches::<WIDE>(b, i, key);
+        let mut data = pack(&entry, ply, self.generation, &self.config.get_score());
+        if same_key && entry.best_move.is_none() {
+            data = with_move(data, data_move(old));
+        } else if old != 0 && !same_key {
+            bump(&self.counters.replacements);
+        }
+        let shift = self.check_shift;
+        let b = &mut self.buckets[bi];
+        if WIDE {
+            b.0[2 * i] = key;
+            b.0[2 * i + 1] = data;
+        } else {
+            b.0[i] = (key >> shift) << DATA_BITS | data;
+        }
+    }
+}
+
+impl Table for TranspositionTable {
+    #[inline]
+    fn probe(&self, key: u64, depth: u8, ply: u32) -> Option<Hit> {
+        if self.wide {
+            self.probe_layout::<true>(key, depth, ply)
+        } else {
+            self.probe_layout::<false>(key, depth, ply)
+        }
+    }
+
+    #[inline]
+    fn store(&mut self, key: u64, ply: u32, entry: Entry) {
+        if self.wide {
+            self.store_layout::<true>(key, ply, entry);
+        } else {
+            self.store_layout::<false>(key, ply, entry);
+        }
+    }
+
+    fn new_generation(&mut self) {
+        self.generation = (self.generation + 1) & crate::entry::GENERATION_MASK;
+    }
+
+    fn clear(&mut self) {
+        self.buckets.fill(Bucket::default());
+        self.generation = 0;
+    }
+
+    fn stats(&self) -> Stats {
+        let c = &self.counters;
+        Stats {
+            probes: c.probes.get(),
+            hits: c.hits.get(),
+            stores: c.stores.get(),
+            replacements: c.replacements.get(),
+            rejected: c.rejected.get(),
+        }
+    }
+
+    fn reset_stats(&mut self) {
+        self.counters = Counters::default();
+    }
+
+    fn hashfull(&self) -> u32 {
+        let slots = self.slots();
+        let sample = HASHFULL_SAMPLE.min(self.capacity());
+        let mut used = 0;
+        for s in 0..sample {
+            let b = &self.buckets[s / slots];
+            let d = if self.wide {
+                Self::data::<true>(b, s % slots)
+            } else {
+                Self::data::<false>(b, s % slots)
+            };
+            if d != 0 && data_generation(d) == self.generation {
+                used += 1;
+            }
+        }
+        (used * 1000 / sample) as u32
+    }
+}

@@ -1,0 +1,252 @@
+//! Model-based tests: the tables against a `HashMap` of what was stored.
+
+use std::collections::{HashMap, HashSet};
+
+use game::Score;
+use proptest::prelude::*;
+use ttable::{
+    Bound, Config, Entry, Hit, ProbePolicy, Replacement, SharedTable, Table, TranspositionTable,
+};
+
+#[derive(Clone, Debug)]
+enum Op {
+    Store { key: usize, ply: u32, entry: Entry },
+    Probe { key: usize, depth: u8, ply: u32 },
+    NewGeneration,
+}
+
+fn bound() -> impl Strategy<Value = Bound> {
+    prop_oneof![Just(Bound::Upper), Just(Bound::Lower), Just(Bound::Exact)]
+}
+
+/// A root-relative value that a search at `ply` can produce: heuristic, or
+/// decisive at a distance of at least `ply`.
+fn value(ply: u32) -> impl Strategy<Value = i32> {
+    prop_oneof![
+        (-Score::MAX_HEURISTIC..=Score::MAX_HEURISTIC),
+        (0..100u32).prop_map(move |d| Score::win_in(ply + d).get()),
+        (0..100u32).prop_map(move |d| Score::loss_in(ply + d).get()),
+    ]
+}
+
+fn op(keys: usize) -> impl Strategy<Value = Op> {
+    prop_oneof![
+        6 => (0..keys, 0..100u32, 0..8u8, bound(), prop::option::of(0..1000u16))
+            .prop_flat_map(|(key, ply, depth, bound, best_move)| value(ply).prop_map(move |value| Op::Store {
+                key,
+                ply,
+                entry: Entry { best_move, value, depth, bound },
+            })),
+        6 => (0..keys, 0..8u8, 0..100u32).prop_map(|(key, depth, ply)| Op::Probe { key, depth, ply }),
+        1 => Just(Op::NewGeneration),
+    ]
+}
+
+/// Keys with pairwise distinct top 16 bits (so that even 16 verification
+/// bits tell them apart) and arbitrary index and slot bits.
+fn keys(n: usize) -> impl Strategy<Value = Vec<u64>> {
+    prop::collection::vec(any::<u64>(), n).prop_map(|v| {
+        v.into_iter()
+            .enumerate()
+            .map(|(i, k)| (k & 0x0000_FFFF_FFFF_FFFF) | ((i as u64 * 0x9E37 + 1) & 0xFFFF) << 48)
+            .collect()
+    })
+}
+
+fn replacement() -> impl Strategy<Value = Replacement> {
+    prop_oneof![
+        Just(Replacement::Always),
+        Just(Replacement::DepthPreferred),
+        Just(Replacement::TwoTier),
+        Just(Replacement::DepthMinusAge),
+    ]
+}
+
+/// What the model expects for a key: the last entry stored (value kept
+/// node-relative, converted with `game::Score`), and every move ever stored.
+#[derive(Default)]
+struct Expected {
+    last: Option<(Entry, i32)>,
+    moves: HashSet<u16>,
+}
+
+fn node_relative(value: i32, ply: u32) -> i32 {
+    Score::new(value).to_node_relative(ply).get()
+}
+
+fn check_hit(hit: &Hit, exp: &Expected, depth: u8, ply: u32, probe: ProbePolicy) {
+    let (last, node_value) = exp.last.expect("a hit for a key never stored");
+    assert_eq!(
+        hit.entry.value,
+        Score::new(node_value).to_root_relative(ply).get()
+    );
+    assert_eq!(hit.entry.depth, last.depth);
+    assert_eq!(hit.entry.bound, last.bound);
+    match last.best_move {
+        Some(m) => assert_eq!(hit.entry.best_move, Some(m)),
+        None => assert!(hit.entry.best_move.is_none_or(|m| exp.moves.contains(&m))),
+    }
+    let usable = match probe {
+        ProbePolicy::Normal => last.depth >= depth,
+        ProbePolicy::ExactDepth => last.depth == depth,
+    };
+    assert_eq!(hit.usable, usable);
+}
+
+/// Runs `ops` on `table` and on the model; every hit must be exactly the
+/// last entry stored for the key, and the counters must add up.
+fn run<T: Table>(table: &mut T, config: Config, keys: &[u64], ops: &[Op]) {
+    let mut model: HashMap<u64, Expected> = HashMap::new();
+    let (mut probes, mut hits, mut stores, mut rejected) = (0, 0, 0, 0);
+    for op in ops {
+        match *op {
+            Op::Store { key, ply, entry } => {
+                let key = keys[key];
+                let before = table.stats().rejected;
+                table.store(key, ply, entry);
+                stores += 1;
+                let e = model.entry(key).or_default();
+                if let Some(m) = entry.best_move {
+                    e.moves.insert(m);
+                }
+                let was_rejected = table.stats().rejected > before;
+                if was_rejected {
+                    rejected += 1;
+                    // Only depth-preferred replacement ever refuses a store,
+                    // and then the key is not in the table.
+                    assert_eq!(config.get_replacement(), Replacement::DepthPreferred);
+                    assert!(table.probe(key, 0, 0).is_none());
+                    probes += 1;
+                    e.last = None;
+                } else {
+                    e.last = Some((entry, node_relative(entry.value, ply)));
+                    // Just stored: found at once, with the same entry.
+                    let hit = table.probe(key, entry.depth, ply).expect("just stored");
+                    probes += 1;
+                    hits += 1;
+                    check_hit(&hit, e, entry.depth, ply, config.get_probe_policy());
+                    if entry.best_move.is_none() {
+                        // Remember what the table kept, for later probes.
+                        if let Some(m) = hit.entry.best_move {
+                            e.last = Some((
+                                Entry {
+                                    best_move: Some(m),
+                                    ..entry
+                                },
+                                node_relative(entry.value, ply),
+                            ));
+                        }
+                    }
+                }
+            }
+            Op::Probe { key, depth, ply } => {
+                let key = keys[key];
+                probes += 1;
+                if let Some(hit) = table.probe(key, depth, ply) {
+                    hits += 1;
+                    let exp = model.get(&key).expect("a hit for a key never stored");
+                    check_hit(&hit, exp, depth, ply, config.get_probe_policy());
+                }
+            }
+            Op::NewGeneration => table.new_generation(),
+        }
+    }
+    let s = table.stats();
+    assert_eq!(
+        (s.probes, s.hits, s.stores, s.rejected),
+        (probes, hits, stores, rejected)
+    );
+    assert!(s.replacements <= s.stores);
+    assert!(table.hashfull() <= 1000);
+    table.clear();
+    for &k in keys {
+        assert!(table.probe(k, 0, 0).is_none());
+    }
+}
+
+fn config() -> impl Strategy<Value = Config> {
+    (
+        replacement(),
+        any::<bool>(),
+        prop_oneof![Just(16u32), Just(40), Just(64)],
+    )
+        .prop_map(|(r, exact, bits)| {
+            let c = Config::new().replacement(r);
+            if exact {
+                Config::verification().replacement(r)
+            } else {
+                c.check_bits(bits)
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn single_table_matches_model(
+        config in config(),
+        buckets in 1usize..5,
+        keys in keys(40),
+        ops in prop::collection::vec(op(40), 1..300),
+    ) {
+        let mut tt = TranspositionTable::with_config(buckets * 64 + 17, config).unwrap();
+        run(&mut tt, config, &keys, &ops);
+    }
+
+    #[test]
+    fn shared_table_matches_model(
+        config in config(),
+        buckets in 1usize..5,
+        keys in keys(40),
+        ops in prop::collection::vec(op(40), 1..300),
+    ) {
+        let tt = SharedTable::with_config(buckets * 64, config).unwrap();
+        run(&mut &tt, config, &keys, &ops);
+    }
+
+    /// Direct-mapped policies are simulated exactly: a key is found if and
+    /// only if it is the last key the policy let into its slot.
+    #[test]
+    fn direct_mapped_policies_are_exact(
+        depth_preferred in any::<bool>(),
+        wide in any::<bool>(),
+        keys in keys(40),
+        ops in prop::collection::vec(op(40), 1..300),
+    ) {
+        let policy = if depth_preferred { Replacement::DepthPreferred } else { Replacement::Always };
+        let config = Config::new().replacement(policy).check_bits(if wide { 64 } else { 16 });
+        let slots = if wide { 4 } else { 8 };
+        let buckets = 4u64; // a power of two: the index is the low 2 bits
+        let mut tt = TranspositionTable::with_config(buckets as usize * 64, config).unwrap();
+        // slot -> (key, depth, generation)
+        let mut sim: HashMap<(u64, u64), (u64, u8, u8)> = HashMap::new();
+        let mut generation = 0u8;
+        for op in &ops {
+            match *op {
+                Op::Store { key, ply, entry } => {
+                    let key = keys[key];
+                    let slot = (key % buckets, (key >> 32 & 0xF) % slots);
+                    let replace = match sim.get(&slot) {
+                        None => true,
+                        Some(&(k, d, g)) => !depth_preferred || k == key || g != generation || entry.depth >= d,
+                    };
+                    if replace {
+                        sim.insert(slot, (key, entry.depth, generation));
+                    }
+                    tt.store(key, ply, entry);
+                }
+                Op::Probe { key, depth, ply } => {
+                    let key = keys[key];
+                    let slot = (key % buckets, (key >> 32 & 0xF) % slots);
+                    let expect = sim.get(&slot).filter(|s| s.0 == key).map(|s| s.1);
+                    prop_assert_eq!(tt.probe(key, depth, ply).map(|h| h.entry.depth), expect);
+                }
+                Op::NewGeneration => {
+                    generation = (generation + 1) % 64;
+                    tt.new_generation();
+                }
+            }
+        }
+    }
+}
