@@ -1,5 +1,114 @@
-//! Endgame databases by retrograde analysis: forward sweeps and Thompson's backward method, compact on-disk format, probing.
+//! Endgame databases by retrograde analysis, for any game that numbers its
+//! positions.
 //!
-//! Work in progress.
+//! A game (or a part of it: the chess positions of one material
+//! signature) implements [`game::IndexSpace`] — a size, index → canonical
+//! position, position → index — and, for the backward method,
+//! [`game::Predecessors`] (un-moves). This crate then computes the exact
+//! value of every position: win, draw or loss for the side to move, and the
+//! distance to the end of the game in plies (distance to mate for chess).
+//!
+//! * Two methods ([`Method`]): repeated **forward sweeps** (set the terminal
+//!   positions, sweep every undecided position until a sweep finds nothing
+//!   new) and **Thompson's backward method** (from the decided positions,
+//!   generate predecessors; a predecessor of a lost position is won, one
+//!   whose counter of remaining moves drops to zero is lost). Both run
+//!   level by level, so distances are exact, and both run in parallel with
+//!   rayon. Positions never decided are draws, cycles included.
+//! * Moves that leave the space (captures into a smaller ending, terminal
+//!   positions outside it) are valued by a [`Resolve`]r, typically a
+//!   [`TableProbe`] over an already built sub-database.
+//! * Values ([`Value`]) take one byte per index ([`Table`]) or two bits
+//!   without distances ([`WdlTable`]). Invalid indices are marked as such.
+//! * An on-disk format ([`format`]) with a checksummed header (game,
+//!   material, index scheme, encoding, counts), written atomically and
+//!   refused with a typed [`LoadError`] when truncated, corrupted, of
+//!   another version or for other material.
+//! * Progress through a callback ([`Event`]), and the memory a build needs
+//!   stated before it starts ([`Generator::memory`]).
+//! * Oracles ([`verify`]): the two methods agree index by index; the
+//!   predecessor generator is the exact inverse of move generation; a table
+//!   agrees with a search.
+//!
+//! # Example
+//!
+//! A subtraction game: take one to three stones, whoever takes the last one
+//! wins. The index is the number of stones.
+//!
+//! ```
+//! use arrayvec::ArrayVec;
+//! use game::{Game, IndexSpace, Outcome, Player, Predecessors};
+//! use retrograde::{Generator, Label, Method, Value, verify};
+//!
+//! #[derive(Clone, Debug)]
+//! struct Pile { stones: u64, to_move: Player }
+//!
+//! impl Game for Pile {
+//!     type Move = u64;
+//!     type Undo = ();
+//!     type Moves = ArrayVec<u64, 3>;
+//!     fn side_to_move(&self) -> Player { self.to_move }
+//!     fn generate(&self, out: &mut Self::Moves) {
+//!         out.clear();
+//!         out.extend(1..=self.stones.min(3));
+//!     }
+//!     fn make(&mut self, m: u64) { self.stones -= m; self.to_move = self.to_move.opponent(); }
+//!     fn unmake(&mut self, m: u64, _: ()) { self.stones += m; self.to_move = self.to_move.opponent(); }
+//!     fn outcome(&self) -> Option<Outcome> { (self.stones == 0).then_some(Outcome::Loss) }
+//!     fn hash(&self) -> u64 { self.stones }
+//!     fn recompute_hash(&self) -> u64 { self.stones }
+//! }
+//!
+//! /// Piles of 0 to 40 stones; the side to move does not matter.
+//! struct Piles;
+//!
+//! impl IndexSpace for Piles {
+//!     type Game = Pile;
+//!     fn size(&self) -> u64 { 41 }
+//!     fn position(&self, i: u64) -> Option<Pile> {
+//!         (i < 41).then_some(Pile { stones: i, to_move: Player::First })
+//!     }
+//!     fn index_of(&self, p: &Pile) -> Option<u64> { (p.stones < 41).then_some(p.stones) }
+//! }
+//!
+//! impl Predecessors for Piles {
+//!     fn predecessors(&self, p: &Pile, found: &mut dyn FnMut(u64)) {
+//!         for take in 1..=3 {
+//!             if p.stones + take < 41 { found(p.stones + take); }
+//!         }
+//!     }
+//! }
+//!
+//! let generator = Generator::new(&Piles).label(Label::new("pile", "0-40", "stones-v1"));
+//! println!("needs {}", generator.memory(Method::Backward));
+//! let table = generator.build(Method::Backward)?;
+//! assert_eq!(table.get(0), Some(Value::Loss(0)));
+//! assert_eq!(table.get(5), Some(Value::Win(3)));   // take 1, leave 4
+//! assert_eq!(table.get(40), Some(Value::Loss(20)));
+//! // The other method agrees everywhere; un-moves invert moves exactly.
+//! assert_eq!(retrograde::compare(&table, &generator.forward()?), Ok(41));
+//! assert_eq!(verify::check_predecessors(&Piles, 0..41), Ok(41));
+//! // Round trip through the file format, refusing the wrong material.
+//! let bytes = table.to_bytes();
+//! let label = Label::new("pile", "0-40", "stones-v1");
+//! assert_eq!(retrograde::Table::from_bytes(&bytes, &label)?, table);
+//! let other = Label::new("pile", "0-99", "stones-v1");
+//! assert!(retrograde::Table::from_bytes(&bytes, &other).is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+
+pub mod format;
+mod generate;
+mod resolve;
+mod table;
+mod value;
+pub mod verify;
+
+pub use format::LoadError;
+pub use generate::{BuildError, Event, Generator, MemoryEstimate, Method};
+pub use resolve::{NoExits, Resolve, SizeMismatch, TableProbe};
+pub use table::{Counts, Label, Table, WdlTable};
+pub use value::Value;
+pub use verify::compare;

@@ -1,0 +1,496 @@
+//! The on-disk format.
+//!
+//! A file is a header followed by the payload, all integers little-endian:
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `GTRETRO` followed by byte `0x1a` |
+//! | 8 | 2 | format version ([`FORMAT_VERSION`]) |
+//! | 10 | 1 | value encoding: `1` one byte per index ([`Table`]), `2` two bits per index ([`WdlTable`]) |
+//! | 11 | 1 | reserved, `0` |
+//! | 12 | 8 | number of indices |
+//! | 20 | 32 | counts: invalid, wins, draws, losses (`u64` each) |
+//! | 52 | 8 | payload length in bytes |
+//! | 60 | 8 | payload checksum |
+//! | 68 | … | game, material, index scheme: each a `u16` length and UTF-8 bytes |
+//! | … | 8 | header checksum, over every header byte before it |
+//! | … | … | payload: the codes of [`Table::codes`] or the bits of [`WdlTable::bits`] |
+//!
+//! The checksums are a 64-bit multiply–xorshift hash over little-endian
+//! words ([`checksum`]); they detect corruption, they are not cryptographic.
+//! Files are written to a temporary file in the same directory and renamed
+//! into place, so a reader never sees half a file under the final name.
+
+use core::fmt;
+use std::io::Write;
+use std::path::Path;
+
+use crate::value::{INVALID_CODE, RESERVED_CODE};
+use crate::{Counts, Label, Table, WdlTable};
+
+/// The first eight bytes of every file.
+pub const MAGIC: [u8; 8] = *b"GTRETRO\x1a";
+/// The version this crate writes and reads.
+pub const FORMAT_VERSION: u16 = 1;
+
+const FIXED: usize = 68;
+
+/// The value encoding of a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// One byte per index: win/draw/loss and distance ([`Table`]).
+    Distance8,
+    /// Two bits per index: win/draw/loss ([`WdlTable`]).
+    Wdl2,
+}
+
+impl Encoding {
+    const fn tag(self) -> u8 {
+        match self {
+            Encoding::Distance8 => 1,
+            Encoding::Wdl2 => 2,
+        }
+    }
+
+    const fn from_tag(tag: u8) -> Option<Encoding> {
+        match tag {
+            1 => Some(Encoding::Distance8),
+            2 => Some(Encoding::Wdl2),
+            _ => None,
+        }
+    }
+
+    fn payload_len(self, size: u64) -> u64 {
+        match self {
+            Encoding::Distance8 => size,
+            Encoding::Wdl2 => size.div_ceil(4),
+        }
+    }
+}
+
+impl fmt::Display for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Encoding::Distance8 => "distance8",
+            Encoding::Wdl2 => "wdl2",
+        })
+    }
+}
+
+/// Why a file was refused. A refused file is never read as data.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The file could not be read.
+    Io(std::io::Error),
+    /// The file ends before its header or payload does.
+    Truncated {
+        /// Bytes the header says the file has (at least).
+        expected: u64,
+        /// Bytes it has.
+        found: u64,
+    },
+    /// The file does not start with [`MAGIC`]: it is not a database.
+    BadMagic,
+    /// The file was written by another version of the format.
+    UnsupportedVersion {
+        /// The file's version.
+        found: u16,
+    },
+    /// A checksum does not match, the payload disagrees with the header, or
+    /// the file has bytes after its payload.
+    Corrupted(&'static str),
+    /// The file holds the other encoding (a WDL file read as a distance
+    /// table, or the reverse).
+    WrongEncoding {
+        /// The encoding asked for.
+        expected: Encoding,
+        /// The file's encoding (`None` for an unknown tag).
+        found: Option<Encoding>,
+    },
+    /// The file is for another game.
+    WrongGame {
+        /// The game asked for.
+        expected: String,
+        /// The file's game.
+        found: String,
+    },
+    /// The file is for other material (another part of the game).
+    WrongMaterial {
+        /// The material asked for.
+        expected: String,
+        /// The file's material.
+        found: String,
+    },
+    /// The file uses another index scheme.
+    WrongScheme {
+        /// The scheme asked for.
+        expected: String,
+        /// The file's scheme.
+        found: String,
+    },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Io(e) => write!(f, "cannot read the database: {e}"),
+            LoadError::Truncated { expected, found } => write!(
+                f,
+                "truncated database: {found} bytes, at least {expected} expected"
+            ),
+            LoadError::BadMagic => f.write_str("not a gametree database (bad magic)"),
+            LoadError::UnsupportedVersion { found } => write!(
+                f,
+                "database format version {found}, this build reads version {FORMAT_VERSION}"
+            ),
+            LoadError::Corrupted(what) => write!(f, "corrupted database: {what}"),
+            LoadError::WrongEncoding { expected, found } => match found {
+                Some(found) => write!(f, "database encoding {found}, {expected} expected"),
+                None => write!(f, "unknown database encoding, {expected} expected"),
+            },
+            LoadError::WrongGame { expected, found } => {
+                write!(f, "database for game {found:?}, {expected:?} expected")
+            }
+            LoadError::WrongMaterial { expected, found } => {
+                write!(f, "database for material {found:?}, {expected:?} expected")
+            }
+            LoadError::WrongScheme { expected, found } => {
+                write!(f, "database index scheme {found:?}, {expected:?} expected")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LoadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LoadError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for LoadError {
+    fn from(e: std::io::Error) -> Self {
+        LoadError::Io(e)
+    }
+}
+
+/// The checksum of the format: a 64-bit multiply–xorshift hash over the
+/// bytes read as little-endian words (the tail zero-padded), seeded with the
+/// length.
+#[must_use]
+pub fn checksum(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut h = (bytes.len() as u64).wrapping_mul(K) ^ 0x6a09_e667_f3bc_c908;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+        h = (h ^ w).wrapping_mul(K);
+        h ^= h >> 29;
+    }
+    let mut tail = [0u8; 8];
+    tail[..words.remainder().len()].copy_from_slice(words.remainder());
+    h = (h ^ u64::from_le_bytes(tail)).wrapping_mul(K);
+    h ^= h >> 32;
+    h.wrapping_mul(K) ^ (h >> 29)
+}
+
+fn encode(
+    label: &Label,
+    encoding: Encoding,
+    size: u64,
+    counts: &Counts,
+    payload: &[u8],
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(FIXED + 64 + payload.len());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.push(encoding.tag());
+    out.push(0);
+    for n in [
+        size,
+        counts.invalid,
+        counts.wins,
+        counts.draws,
+        counts.losses,
+        payload.len() as u64,
+        checksum(payload),
+    ] {
+        out.extend_from_slice(&n.to_le_bytes());
+    }
+    for s in [&label.game, &label.material, &label.scheme] {
+        // Longer names are cut at a character boundary.
+        let mut end = s.len().min(usize::from(u16::MAX));
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        out.extend_from_slice(&(end as u16).to_le_bytes());
+        out.extend_from_slice(&s.as_bytes()[..end]);
+    }
+    let sum = checksum(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out.extend_from_slice(payload);
+    out
+}
+
+struct Header {
+    size: u64,
+    counts: Counts,
+    payload: core::ops::Range<usize>,
+    label: Label,
+}
+
+fn u16_at(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([b[at], b[at + 1]])
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
+fn truncated(expected: usize, found: usize) -> LoadError {
+    LoadError::Truncated {
+        expected: expected as u64,
+        found: found as u64,
+    }
+}
+
+fn decode(bytes: &[u8], expected: &Label, encoding: Encoding) -> Result<Header, LoadError> {
+    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+        return Err(if MAGIC.starts_with(bytes) && bytes.len() < MAGIC.len() {
+            truncated(FIXED, bytes.len())
+        } else {
+            LoadError::BadMagic
+        });
+    }
+    if bytes.len() < FIXED {
+        return Err(truncated(FIXED, bytes.len()));
+    }
+    let version = u16_at(bytes, 8);
+    if version != FORMAT_VERSION {
+        return Err(LoadError::UnsupportedVersion { found: version });
+    }
+    // The three names.
+    let mut at = FIXED;
+    let mut names = Vec::with_capacity(3);
+    for _ in 0..3 {
+        if bytes.len() < at + 2 {
+            return Err(truncated(at + 2, bytes.len()));
+        }
+        let len = usize::from(u16_at(bytes, at));
+        at += 2;
+        if bytes.len() < at + len {
+            return Err(truncated(at + len, bytes.len()));
+        }
+        names.push(&bytes[at..at + len]);
+        at += len;
+    }
+    if bytes.len() < at + 8 {
+        return Err(truncated(at + 8, bytes.len()));
+    }
+    if checksum(&bytes[..at]) != u64_at(bytes, at) {
+        return Err(LoadError::Corrupted("header checksum mismatch"));
+    }
+    let header_end = at + 8;
+    let found = Encoding::from_tag(bytes[10]);
+    if found != Some(encoding) {
+        return Err(LoadError::WrongEncoding {
+            expected: encoding,
+            found,
+        });
+    }
+    let text = |b: &[u8]| {
+        String::from_utf8(b.to_vec()).map_err(|_| LoadError::Corrupted("a name is not UTF-8"))
+    };
+    let label = Label::new(text(names[0])?, text(names[1])?, text(names[2])?);
+    if label.game != expected.game {
+        return Err(LoadError::WrongGame {
+            expected: expected.game.clone(),
+            found: label.game,
+        });
+    }
+    if label.material != expected.material {
+        return Err(LoadError::WrongMaterial {
+            expected: expected.material.clone(),
+            found: label.material,
+        });
+    }
+    if label.scheme != expected.scheme {
+        return Err(LoadError::WrongScheme {
+            expected: expected.scheme.clone(),
+            found: label.scheme,
+        });
+    }
+    let size = u64_at(bytes, 12);
+    let payload_len = u64_at(bytes, 52);
+    if payload_len != encoding.payload_len(size) {
+        return Err(LoadError::Corrupted(
+            "payload length disagrees with the size",
+        ));
+    }
+    let end = u64::try_from(header_end)
+        .ok()
+        .and_then(|h| h.checked_add(payload_len))
+        .and_then(|e| usize::try_from(e).ok())
+        .ok_or(LoadError::Corrupted("payload length too large"))?;
+    if bytes.len() < end {
+        return Err(truncated(end, bytes.len()));
+    }
+    if bytes.len() > end {
+        return Err(LoadError::Corrupted("bytes after the payload"));
+    }
+    if checksum(&bytes[header_end..end]) != u64_at(bytes, 60) {
+        return Err(LoadError::Corrupted("payload checksum mismatch"));
+    }
+    let counts = Counts {
+        invalid: u64_at(bytes, 20),
+        wins: u64_at(bytes, 28),
+        draws: u64_at(bytes, 36),
+        losses: u64_at(bytes, 44),
+        ..Counts::default()
+    };
+    Ok(Header {
+        size,
+        counts,
+        payload: header_end..end,
+        label,
+    })
+}
+
+fn same_totals(a: &Counts, b: &Counts) -> bool {
+    (a.invalid, a.wins, a.draws, a.losses) == (b.invalid, b.wins, b.draws, b.losses)
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no file name"))?;
+    let mut tmp_name = name.to_os_string();
+    tmp_name.push(format!(".tmp{}", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let result = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+impl Table {
+    /// The file's bytes: header and payload.
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        encode(
+            self.label(),
+            Encoding::Distance8,
+            self.len(),
+            &self.counts(),
+            self.codes(),
+        )
+    }
+
+    /// Reads a table from a file's bytes, checking that it holds `expected`.
+    ///
+    /// # Errors
+    ///
+    /// A [`LoadError`] for a truncated, corrupted, wrong-version,
+    /// wrong-encoding or wrong-label file.
+    pub fn from_bytes(bytes: &[u8], expected: &Label) -> Result<Table, LoadError> {
+        let h = decode(bytes, expected, Encoding::Distance8)?;
+        let codes = bytes[h.payload].to_vec();
+        if codes.contains(&RESERVED_CODE) {
+            return Err(LoadError::Corrupted("reserved value code in the payload"));
+        }
+        let table = Table::from_codes(h.label, codes);
+        if table.len() != h.size || !same_totals(&table.counts(), &h.counts) {
+            return Err(LoadError::Corrupted("counts disagree with the payload"));
+        }
+        Ok(table)
+    }
+
+    /// Writes the table to `path` atomically (a temporary file in the same
+    /// directory, then a rename).
+    ///
+    /// # Errors
+    ///
+    /// Any I/O error; the final path is then left as it was.
+    pub fn write(&self, path: impl AsRef<Path>) -> std::io::Result<()> {
+        write_atomically(path.as_ref(), &self.to_bytes())
+    }
+
+    /// Reads the table at `path`, checking that it holds `expected`.
+    ///
+    /// # Errors
+    ///
+    /// See [`from_bytes`](Self::from_bytes); [`LoadError::Io`] when the file
+    /// cannot be read.
+    pub fn read(path: impl AsRef<Path>, expected: &Label) -> Result<Table, LoadError> {
+        Table::from_bytes(&std::fs::read(path)?, expected)
+    }
+}
+
+impl WdlTable {
+    /// The file's bytes: header and payload.
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        encode(
+            self.label(),
+            Encoding::Wdl2,
+            self.len(),
+            &self.counts(),
+            self.bits(),
+        )
+    }
+
+    /// Reads a WDL table from a file's bytes, checking that it holds
+    /// `expected`.
+    ///
+    /// # Errors
+    ///
+    /// A [`LoadError`] for a truncated, corrupted, wrong-version,
+    /// wrong-encoding or wrong-label file.
+    pub fn from_bytes(bytes: &[u8], expected: &Label) -> Result<WdlTable, LoadError> {
+        let h = decode(bytes, expected, Encoding::Wdl2)?;
+        let bits = bytes[h.payload].to_vec();
+        // Padding after the last index must be zero.
+        let used = (h.size % 4) as u32;
+        if used != 0 && bits.last().is_some_and(|b| b >> (2 * used) != 0) {
+            return Err(LoadError::Corrupted("non-zero padding"));
+        }
+        let table = WdlTable::from_bits(h.label, h.size, bits);
+        if !same_totals(&table.counts(), &h.counts) {
+            return Err(LoadError::Corrupted("counts disagree with the payload"));
+        }
+        Ok(table)
+    }
+
+    /// Writes the table to `path` atomically.
+    ///
+    /// # Errors
+    ///
+    /// Any I/O error; the final path is then left as it was.
+    pub fn write(&self, path: impl AsRef<Path>) -> std::io::Result<()> {
+        write_atomically(path.as_ref(), &self.to_bytes())
+    }
+
+    /// Reads the WDL table at `path`, checking that it holds `expected`.
+    ///
+    /// # Errors
+    ///
+    /// See [`from_bytes`](Self::from_bytes).
+    pub fn read(path: impl AsRef<Path>, expected: &Label) -> Result<WdlTable, LoadError> {
+        WdlTable::from_bytes(&std::fs::read(path)?, expected)
+    }
+}
+
+// The invalid code is part of the format: pin it.
+const _: () = assert!(INVALID_CODE == 1);

@@ -1,0 +1,843 @@
+//! The two generators: repeated forward sweeps and Thompson's backward
+//! method, both level-synchronous so that they compute exact distances.
+
+use core::fmt;
+use std::sync::atomic::{AtomicU8, AtomicU16, Ordering};
+
+use game::{Game, IndexSpace, MoveBuffer, Outcome, Predecessors};
+use rayon::prelude::*;
+
+use crate::value::{DRAW_CODE, INVALID_CODE, RESERVED_CODE, code_distance, decisive_code};
+use crate::{Label, NoExits, Resolve, Table, Value};
+
+/// Indices handled by one parallel task.
+const CHUNK: u64 = 4096;
+
+/// The two methods of the textbook.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Repeated forward sweeps (Algorithm 4): set the terminal positions,
+    /// then sweep every undecided position, valuing it from its successors,
+    /// until a sweep finds nothing new. Needs only [`IndexSpace`].
+    ForwardSweeps,
+    /// Thompson's backward method: from the positions decided at distance
+    /// `n - 1`, generate the predecessors; a predecessor of a lost position is
+    /// won in `n`, and a predecessor whose counter of undecided moves drops
+    /// to zero is lost. Needs [`Predecessors`].
+    Backward,
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Method::ForwardSweeps => "forward sweeps",
+            Method::Backward => "backward",
+        })
+    }
+}
+
+/// The memory a build will use, stated before it starts
+/// ([`Generator::memory`], and the first [`Event`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryEstimate {
+    /// Bytes per index during the build (1 for the values, plus 1 for the
+    /// move counters of the backward method).
+    pub bytes_per_index: u64,
+    /// The whole working memory in bytes: the per-index arrays plus the
+    /// per-thread scratch buffers. The finished [`Table`] reuses the value
+    /// array, so this is also the peak.
+    pub total_bytes: u64,
+}
+
+impl fmt::Display for MemoryEstimate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mib = self.total_bytes as f64 / (1024.0 * 1024.0);
+        write!(f, "{mib:.2} MiB ({} bytes per index)", self.bytes_per_index)
+    }
+}
+
+/// What a build reports to its progress callback, from the calling thread,
+/// once per stage and once per level (never per position).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Event {
+    /// Sent before any memory is allocated.
+    Start {
+        /// The method.
+        method: Method,
+        /// The number of indices.
+        size: u64,
+        /// The memory the build will use.
+        memory: MemoryEstimate,
+        /// Worker threads.
+        threads: usize,
+    },
+    /// Every index has been classified.
+    Initialised {
+        /// Indices that stand for a position.
+        valid: u64,
+        /// Positions decided before the first level (terminal losses, and
+        /// for the backward method positions decided by moves leaving the
+        /// space).
+        decided: u64,
+    },
+    /// One level (the backward method) or sweep (forward sweeps) is done:
+    /// every position at distance `level` is now known.
+    Level {
+        /// The distance in plies just completed.
+        level: u16,
+        /// Positions decided by this level.
+        decided: u64,
+        /// Positions decided so far.
+        total_decided: u64,
+        /// Indices that stand for a position.
+        valid: u64,
+    },
+    /// The table is complete.
+    Done {
+        /// The number of levels run.
+        levels: u16,
+    },
+}
+
+/// Why a build stopped. Each variant names the index where the problem was
+/// found; all of them but [`BuildError::ThreadPool`] and
+/// [`BuildError::TooLarge`] point at a bug in the space, its predecessors
+/// or the resolver, never at a position that merely has an unusual value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// `index_of(position(index))` is not `index`.
+    InconsistentIndex {
+        /// The index whose position maps elsewhere.
+        index: u64,
+        /// Where its position maps.
+        found: Option<u64>,
+    },
+    /// A move from `index` leads to a position whose index the space marks
+    /// invalid.
+    InvalidSuccessor {
+        /// The parent.
+        index: u64,
+        /// The successor's index.
+        successor: u64,
+    },
+    /// A move from `index` leaves the space into a non-terminal position the
+    /// resolver has no value for.
+    Unresolved {
+        /// The parent.
+        index: u64,
+    },
+    /// The resolver returned a value the one-byte encoding cannot hold (a
+    /// win at an even distance, a loss at an odd one, or too far).
+    BadResolvedValue {
+        /// The parent.
+        index: u64,
+        /// The resolver's answer.
+        value: Value,
+    },
+    /// A terminal position is a win for the side to move; the encoding
+    /// (wins at odd distances) cannot hold it.
+    TerminalWin {
+        /// The position's index, or its parent's when the terminal position
+        /// is outside the space.
+        index: u64,
+    },
+    /// A position that is not terminal has no moves.
+    NoMoves {
+        /// The position's index.
+        index: u64,
+    },
+    /// A distance longer than [`Value::MAX_PLIES`].
+    TooFar {
+        /// The position's index.
+        index: u64,
+    },
+    /// A position has more than 254 distinct successors in the space (the
+    /// backward method's counters are bytes).
+    TooManyMoves {
+        /// The position's index.
+        index: u64,
+    },
+    /// The predecessor generator reported an index that is invalid, out of
+    /// range, or has no move into the position it was asked about.
+    InconsistentPredecessors {
+        /// The position whose predecessors were generated.
+        index: u64,
+        /// The reported predecessor.
+        predecessor: u64,
+    },
+    /// The space does not fit in this machine's address space.
+    TooLarge {
+        /// The space's size.
+        size: u64,
+    },
+    /// The thread pool could not be built.
+    ThreadPool(String),
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::InconsistentIndex { index, found } => write!(
+                f,
+                "index {index}: its position maps back to index {found:?}"
+            ),
+            BuildError::InvalidSuccessor { index, successor } => write!(
+                f,
+                "index {index}: a move leads to index {successor}, which is marked invalid"
+            ),
+            BuildError::Unresolved { index } => write!(
+                f,
+                "index {index}: a move leaves the space and the resolver has no value for it"
+            ),
+            BuildError::BadResolvedValue { index, value } => write!(
+                f,
+                "index {index}: the resolver's value {value} cannot be encoded"
+            ),
+            BuildError::TerminalWin { index } => write!(
+                f,
+                "index {index}: a terminal position won by the side to move is not supported"
+            ),
+            BuildError::NoMoves { index } => {
+                write!(f, "index {index}: not terminal but has no moves")
+            }
+            BuildError::TooFar { index } => write!(
+                f,
+                "index {index}: distance longer than {} plies",
+                Value::MAX_PLIES
+            ),
+            BuildError::TooManyMoves { index } => write!(
+                f,
+                "index {index}: more than 254 distinct successors in the space"
+            ),
+            BuildError::InconsistentPredecessors { index, predecessor } => write!(
+                f,
+                "index {index}: reported predecessor {predecessor} is invalid or has no move here"
+            ),
+            BuildError::TooLarge { size } => {
+                write!(f, "a space of {size} indices does not fit in memory")
+            }
+            BuildError::ThreadPool(e) => write!(f, "cannot build the thread pool: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// Builds a database over an [`IndexSpace`], by either method.
+///
+/// ```
+/// # use retrograde::{Generator, Label, Method};
+/// # fn demo<S>(space: &S) -> Result<(), retrograde::BuildError>
+/// # where S: game::Predecessors + Sync {
+/// let table = Generator::new(space)
+///     .label(Label::new("mygame", "all", "v1"))
+///     .threads(2)
+///     .build(Method::Backward)?;
+/// # let _ = table; Ok(()) }
+/// ```
+pub struct Generator<'a, S: IndexSpace> {
+    space: &'a S,
+    resolver: &'a (dyn Resolve<S::Game> + Sync),
+    label: Label,
+    threads: Option<usize>,
+    progress: Option<&'a (dyn Fn(&Event) + Sync)>,
+}
+
+impl<S: IndexSpace> fmt::Debug for Generator<'_, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Generator")
+            .field("size", &self.space.size())
+            .field("label", &self.label)
+            .field("threads", &self.threads)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
+    /// A generator over `space` with no resolver ([`NoExits`]), the label
+    /// `unnamed/unnamed/unnamed`, rayon's global thread pool and no progress
+    /// callback.
+    #[must_use]
+    pub fn new(space: &'a S) -> Self {
+        Generator {
+            space,
+            resolver: &NoExits,
+            label: Label::new("unnamed", "unnamed", "unnamed"),
+            threads: None,
+            progress: None,
+        }
+    }
+
+    /// Values successors outside the space with `resolver` (see [`Resolve`]).
+    #[must_use]
+    pub fn resolver(mut self, resolver: &'a (dyn Resolve<S::Game> + Sync)) -> Self {
+        self.resolver = resolver;
+        self
+    }
+
+    /// Names the database (written into the file header).
+    #[must_use]
+    pub fn label(mut self, label: Label) -> Self {
+        self.label = label;
+        self
+    }
+
+    /// Builds on a pool of `threads` worker threads (1 = single thread)
+    /// instead of rayon's global pool.
+    #[must_use]
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = Some(threads);
+        self
+    }
+
+    /// Calls `progress` with an [`Event`] at each stage and level.
+    #[must_use]
+    pub fn progress(mut self, progress: &'a (dyn Fn(&Event) + Sync)) -> Self {
+        self.progress = Some(progress);
+        self
+    }
+
+    /// The memory a build by `method` will use.
+    #[must_use]
+    pub fn memory(&self, method: Method) -> MemoryEstimate {
+        let per = match method {
+            Method::ForwardSweeps => 1,
+            Method::Backward => 2,
+        };
+        let threads = self.thread_count() as u64;
+        // Per thread: a scratch list of successor or predecessor indices.
+        let scratch = threads * 8 * 1024;
+        MemoryEstimate {
+            bytes_per_index: per,
+            total_bytes: per * self.space.size() + scratch,
+        }
+    }
+
+    fn thread_count(&self) -> usize {
+        self.threads
+            .unwrap_or_else(rayon::current_num_threads)
+            .max(1)
+    }
+
+    fn emit(&self, event: Event) {
+        if let Some(p) = self.progress {
+            p(&event);
+        }
+    }
+
+    fn in_pool<T: Send>(&self, work: impl FnOnce() -> T + Send) -> Result<T, BuildError> {
+        match self.threads {
+            None => Ok(work()),
+            Some(n) => {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(n.max(1))
+                    .build()
+                    .map_err(|e| BuildError::ThreadPool(e.to_string()))?;
+                Ok(pool.install(work))
+            }
+        }
+    }
+
+    /// Builds the database by repeated forward sweeps.
+    ///
+    /// # Errors
+    ///
+    /// A [`BuildError`] when the space, or the resolver, is inconsistent.
+    pub fn forward(&self) -> Result<Table, BuildError> {
+        self.start(Method::ForwardSweeps)?;
+        self.in_pool(|| self.run_forward())?
+    }
+
+    fn start(&self, method: Method) -> Result<(), BuildError> {
+        let size = self.space.size();
+        if usize::try_from(size).is_err() {
+            return Err(BuildError::TooLarge { size });
+        }
+        self.emit(Event::Start {
+            method,
+            size,
+            memory: self.memory(method),
+            threads: self.thread_count(),
+        });
+        Ok(())
+    }
+
+    fn chunks(&self) -> u64 {
+        self.space.size().div_ceil(CHUNK)
+    }
+
+    fn range(&self, chunk: u64) -> core::ops::Range<u64> {
+        let start = chunk * CHUNK;
+        start..(start + CHUNK).min(self.space.size())
+    }
+
+    fn position(&self, index: u64) -> Result<S::Game, BuildError> {
+        self.space
+            .position(index)
+            .ok_or(BuildError::InconsistentIndex { index, found: None })
+    }
+
+    /// The value of a successor outside the space.
+    fn exit_value(&self, child: &S::Game, parent: u64) -> Result<Value, BuildError> {
+        let value = match child.outcome() {
+            Some(Outcome::Loss) => Value::Loss(0),
+            Some(Outcome::Draw) => Value::Draw,
+            Some(Outcome::Win) => return Err(BuildError::TerminalWin { index: parent }),
+            None => self
+                .resolver
+                .resolve(child)
+                .ok_or(BuildError::Unresolved { index: parent })?,
+        };
+        if value.code().is_none() {
+            return Err(BuildError::BadResolvedValue {
+                index: parent,
+                value,
+            });
+        }
+        Ok(value)
+    }
+
+    /// Calls `each` with every successor of `position` (index `index`):
+    /// `Ok(j)` for one in the space, `Err(value)` for one outside it. Stops
+    /// early when `each` returns `false`.
+    fn successors(
+        &self,
+        index: u64,
+        position: &S::Game,
+        mut each: impl FnMut(Result<u64, Value>) -> Result<bool, BuildError>,
+    ) -> Result<(), BuildError> {
+        let mut moves = <S::Game as Game>::Moves::default();
+        position.generate(&mut moves);
+        if moves.is_empty() {
+            return Err(BuildError::NoMoves { index });
+        }
+        let mut p = position.clone();
+        for &m in moves.as_slice() {
+            let undo = p.make(m);
+            let child = match self.space.index_of(&p) {
+                Some(j) => Ok(j),
+                None => Err(self.exit_value(&p, index)),
+            };
+            p.unmake(m, undo);
+            let go = match child {
+                Ok(j) => each(Ok(j))?,
+                Err(v) => each(Err(v?))?,
+            };
+            if !go {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// First pass of both methods: invalid indices, terminal positions.
+    /// Returns (valid, decided).
+    fn classify(&self, codes: &[AtomicU8]) -> Result<(u64, u64), BuildError> {
+        (0..self.chunks())
+            .into_par_iter()
+            .map(|chunk| {
+                let (mut valid, mut decided) = (0u64, 0u64);
+                for i in self.range(chunk) {
+                    let code = match self.space.position(i) {
+                        None => INVALID_CODE,
+                        Some(p) => {
+                            let back = self.space.index_of(&p);
+                            if back != Some(i) {
+                                return Err(BuildError::InconsistentIndex {
+                                    index: i,
+                                    found: back,
+                                });
+                            }
+                            valid += 1;
+                            match p.outcome() {
+                                None => DRAW_CODE,
+                                Some(Outcome::Draw) => RESERVED_CODE,
+                                Some(Outcome::Loss) => {
+                                    decided += 1;
+                                    decisive_code(0)
+                                }
+                                Some(Outcome::Win) => {
+                                    return Err(BuildError::TerminalWin { index: i });
+                                }
+                            }
+                        }
+                    };
+                    codes[i as usize].store(code, Ordering::Relaxed);
+                }
+                Ok((valid, decided))
+            })
+            .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))
+    }
+
+    fn run_forward(&self) -> Result<Table, BuildError> {
+        let size = self.space.size();
+        let codes = atomic_bytes(size);
+        let (valid, mut total) = self.classify(&codes)?;
+        self.emit(Event::Initialised {
+            valid,
+            decided: total,
+        });
+        let mut level: u16 = 0;
+        loop {
+            level += 1;
+            let (decided, exit_max) = self.sweep(&codes, level)?;
+            total += decided;
+            self.emit(Event::Level {
+                level,
+                decided,
+                total_decided: total,
+                valid,
+            });
+            if decided == 0 && exit_max < level {
+                break;
+            }
+            if level > Value::MAX_PLIES {
+                // Nothing can be decided at a distance the encoding cannot hold.
+                return Err(BuildError::TooFar { index: 0 });
+            }
+        }
+        self.emit(Event::Done { levels: level });
+        Ok(self.finish(codes))
+    }
+
+    /// One forward sweep: decides every undecided position whose value
+    /// follows from successors at distances below `n`. Returns the number
+    /// decided and the longest distance of a successor outside the space
+    /// seen from a position still undecided.
+    fn sweep(&self, codes: &[AtomicU8], n: u16) -> Result<(u64, u16), BuildError> {
+        (0..self.chunks())
+            .into_par_iter()
+            .map(|chunk| {
+                let (mut decided, mut exit_max) = (0u64, 0u16);
+                for i in self.range(chunk) {
+                    if codes[i as usize].load(Ordering::Relaxed) != DRAW_CODE {
+                        continue;
+                    }
+                    let p = self.position(i)?;
+                    let mut win: Option<u16> = None;
+                    let mut all_lost = true;
+                    let mut loss_len = 0u16;
+                    let mut local_exit_max = 0u16;
+                    self.successors(i, &p, |child| {
+                        // The child's decided distance, counting only
+                        // distances below `n` (decided before this sweep).
+                        let value = match child {
+                            Ok(j) => {
+                                let c = codes[j as usize].load(Ordering::Relaxed);
+                                if c == INVALID_CODE {
+                                    return Err(BuildError::InvalidSuccessor {
+                                        index: i,
+                                        successor: j,
+                                    });
+                                }
+                                Value::from_code(c).unwrap_or(Value::Draw)
+                            }
+                            Err(v) => {
+                                local_exit_max = local_exit_max.max(v.plies().unwrap_or(0));
+                                v
+                            }
+                        };
+                        match value {
+                            Value::Loss(d) if d < n => {
+                                win = Some(d + 1);
+                                return Ok(false);
+                            }
+                            Value::Win(d) if d < n => loss_len = loss_len.max(d + 1),
+                            _ => all_lost = false,
+                        }
+                        Ok(true)
+                    })?;
+                    let result = match win {
+                        Some(w) => w,
+                        None if all_lost => loss_len,
+                        None => {
+                            exit_max = exit_max.max(local_exit_max);
+                            continue;
+                        }
+                    };
+                    debug_assert_eq!(result, n, "index {i}");
+                    if result > Value::MAX_PLIES {
+                        return Err(BuildError::TooFar { index: i });
+                    }
+                    codes[i as usize].store(decisive_code(result), Ordering::Relaxed);
+                    decided += 1;
+                }
+                Ok((decided, exit_max))
+            })
+            .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1.max(b.1))))
+    }
+
+    fn finish(&self, codes: Vec<AtomicU8>) -> Table {
+        // In-place collect: the allocation is reused.
+        let codes: Vec<u8> = codes
+            .into_iter()
+            .map(|c| match c.into_inner() {
+                RESERVED_CODE => DRAW_CODE,
+                c => c,
+            })
+            .collect();
+        Table::from_codes(self.label.clone(), codes)
+    }
+}
+
+impl<S: Predecessors + Sync> Generator<'_, S> {
+    /// Builds the database by Thompson's backward method.
+    ///
+    /// # Errors
+    ///
+    /// A [`BuildError`] when the space, its predecessors or the resolver is
+    /// inconsistent.
+    pub fn backward(&self) -> Result<Table, BuildError> {
+        self.start(Method::Backward)?;
+        self.in_pool(|| self.run_backward())?
+    }
+
+    /// Builds the database by `method`.
+    ///
+    /// # Errors
+    ///
+    /// See [`forward`](Self::forward) and [`backward`](Self::backward).
+    pub fn build(&self, method: Method) -> Result<Table, BuildError> {
+        match method {
+            Method::ForwardSweeps => self.forward(),
+            Method::Backward => self.backward(),
+        }
+    }
+
+    fn run_backward(&self) -> Result<Table, BuildError> {
+        let size = self.space.size();
+        let codes = atomic_bytes(size);
+        let counters = atomic_bytes(size);
+        let (valid, terminal) = self.classify(&codes)?;
+        let longest = AtomicU16::new(0);
+        let exits = self.count_moves(&codes, &counters, &longest)?;
+        let mut total = terminal + exits;
+        self.emit(Event::Initialised {
+            valid,
+            decided: total,
+        });
+        let mut level: u16 = 0;
+        loop {
+            level += 1;
+            let decided = self.propagate(&codes, &counters, &longest, level)?;
+            total += decided;
+            self.emit(Event::Level {
+                level,
+                decided: self.count_level(&codes, level),
+                total_decided: total,
+                valid,
+            });
+            if longest.load(Ordering::Relaxed) < level {
+                break;
+            }
+        }
+        self.emit(Event::Done { levels: level });
+        Ok(self.finish(codes))
+    }
+
+    /// Positions now holding distance `level` (for progress reports).
+    fn count_level(&self, codes: &[AtomicU8], level: u16) -> u64 {
+        if level > Value::MAX_PLIES {
+            return 0;
+        }
+        let code = decisive_code(level);
+        codes
+            .par_iter()
+            .filter(|c| c.load(Ordering::Relaxed) == code)
+            .count() as u64
+    }
+
+    /// Second pass of the backward method: the counters of distinct
+    /// successors in the space, and the positions decided by moves that leave
+    /// it. Returns how many those decided.
+    fn count_moves(
+        &self,
+        codes: &[AtomicU8],
+        counters: &[AtomicU8],
+        longest: &AtomicU16,
+    ) -> Result<u64, BuildError> {
+        (0..self.chunks())
+            .into_par_iter()
+            .map_init(Vec::new, |inside: &mut Vec<u64>, chunk| {
+                let mut decided = 0u64;
+                for i in self.range(chunk) {
+                    if codes[i as usize].load(Ordering::Relaxed) != DRAW_CODE {
+                        continue;
+                    }
+                    let p = self.position(i)?;
+                    inside.clear();
+                    let mut exit_win: Option<u16> = None;
+                    let mut exit_draw = false;
+                    let mut exit_loss = 0u16;
+                    self.successors(i, &p, |child| {
+                        match child {
+                            Ok(j) => {
+                                // Classification is complete, and this pass
+                                // never writes the invalid code.
+                                if codes[j as usize].load(Ordering::Relaxed) == INVALID_CODE {
+                                    return Err(BuildError::InvalidSuccessor {
+                                        index: i,
+                                        successor: j,
+                                    });
+                                }
+                                inside.push(j);
+                            }
+                            Err(Value::Loss(d)) => {
+                                exit_win = Some(exit_win.map_or(d + 1, |w| w.min(d + 1)));
+                            }
+                            Err(Value::Win(d)) => exit_loss = exit_loss.max(d + 1),
+                            Err(Value::Draw) => exit_draw = true,
+                        }
+                        Ok(true)
+                    })?;
+                    inside.sort_unstable();
+                    inside.dedup();
+                    let count = inside.len() + usize::from(exit_draw);
+                    let count = u8::try_from(count)
+                        .ok()
+                        .filter(|&c| c < u8::MAX)
+                        .ok_or(BuildError::TooManyMoves { index: i })?;
+                    counters[i as usize].store(count, Ordering::Relaxed);
+                    let value = match exit_win {
+                        // Provisional: a shorter win in the space may replace it.
+                        Some(w) => w,
+                        None if count == 0 => exit_loss,
+                        None => continue,
+                    };
+                    if value > Value::MAX_PLIES {
+                        return Err(BuildError::TooFar { index: i });
+                    }
+                    codes[i as usize].store(decisive_code(value), Ordering::Relaxed);
+                    longest.fetch_max(value, Ordering::Relaxed);
+                    decided += 1;
+                }
+                Ok(decided)
+            })
+            .try_reduce(|| 0, |a, b| Ok(a + b))
+    }
+
+    /// The longest loss among the moves of `index` that leave the space
+    /// (0 when none does): the earliest level at which it can be lost.
+    fn exit_loss(&self, index: u64) -> Result<u16, BuildError> {
+        let p = self.position(index)?;
+        let mut longest = 0u16;
+        self.successors(index, &p, |child| {
+            if let Err(Value::Win(d)) = child {
+                longest = longest.max(d + 1);
+            }
+            Ok(true)
+        })?;
+        Ok(longest)
+    }
+
+    /// One level of the backward method: un-moves from every position at
+    /// distance `n - 1`. Returns the number of positions newly decided.
+    fn propagate(
+        &self,
+        codes: &[AtomicU8],
+        counters: &[AtomicU8],
+        longest: &AtomicU16,
+        n: u16,
+    ) -> Result<u64, BuildError> {
+        let size = self.space.size();
+        let frontier = decisive_code(n - 1);
+        // Positions lost at n - 1 make their predecessors won at n.
+        let frontier_lost = (n - 1).is_multiple_of(2);
+        (0..self.chunks())
+            .into_par_iter()
+            .map_init(Vec::new, |preds: &mut Vec<u64>, chunk| {
+                let mut decided = 0u64;
+                for i in self.range(chunk) {
+                    // Codes written during this level are at distance >= n,
+                    // and no code at distance n - 1 is overwritten, so this
+                    // scan sees exactly the frontier.
+                    if codes[i as usize].load(Ordering::Relaxed) != frontier {
+                        continue;
+                    }
+                    let q = self.position(i)?;
+                    preds.clear();
+                    self.space.predecessors(&q, &mut |p| preds.push(p));
+                    preds.sort_unstable();
+                    preds.dedup();
+                    for &p in preds.iter() {
+                        let bad = BuildError::InconsistentPredecessors {
+                            index: i,
+                            predecessor: p,
+                        };
+                        if p >= size {
+                            return Err(bad);
+                        }
+                        let cell = &codes[p as usize];
+                        if frontier_lost {
+                            if n > Value::MAX_PLIES {
+                                return Err(BuildError::TooFar { index: p });
+                            }
+                            let mut current = cell.load(Ordering::Relaxed);
+                            loop {
+                                if current == INVALID_CODE || current == RESERVED_CODE {
+                                    return Err(bad);
+                                }
+                                // Undecided, or a provisional longer win by
+                                // a move out of the space.
+                                let better = current == DRAW_CODE
+                                    || code_distance(current).is_some_and(|d| d % 2 == 1 && d > n);
+                                if !better {
+                                    break;
+                                }
+                                match cell.compare_exchange_weak(
+                                    current,
+                                    decisive_code(n),
+                                    Ordering::Relaxed,
+                                    Ordering::Relaxed,
+                                ) {
+                                    Ok(_) => {
+                                        decided += 1;
+                                        longest.fetch_max(n, Ordering::Relaxed);
+                                        break;
+                                    }
+                                    Err(now) => current = now,
+                                }
+                            }
+                        } else {
+                            let before = counters[p as usize].fetch_sub(1, Ordering::Relaxed);
+                            if before == 0 {
+                                return Err(bad);
+                            }
+                            if before == 1 && cell.load(Ordering::Relaxed) == DRAW_CODE {
+                                // Every move in the space loses: lost, at n or
+                                // later if a move out of the space lasts longer.
+                                let d = n.max(self.exit_loss(p)?);
+                                if d > Value::MAX_PLIES {
+                                    return Err(BuildError::TooFar { index: p });
+                                }
+                                if cell
+                                    .compare_exchange(
+                                        DRAW_CODE,
+                                        decisive_code(d),
+                                        Ordering::Relaxed,
+                                        Ordering::Relaxed,
+                                    )
+                                    .is_ok()
+                                {
+                                    decided += 1;
+                                    longest.fetch_max(d, Ordering::Relaxed);
+                                }
+                            }
+                        }
+                    }
+                }
+                Ok(decided)
+            })
+            .try_reduce(|| 0, |a, b| Ok(a + b))
+    }
+}
+
+fn atomic_bytes(size: u64) -> Vec<AtomicU8> {
+    // In-place collect from a zeroed byte vector: no second allocation.
+    vec![0u8; size as usize]
+        .into_iter()
+        .map(AtomicU8::new)
+        .collect()
+}

@@ -1,0 +1,215 @@
+//! The on-disk format: round trips, atomic writes, and a typed refusal for
+//! every kind of bad file (truncated, corrupted, wrong version, wrong
+//! encoding, wrong game / material / scheme, not a database at all).
+
+use std::path::PathBuf;
+
+use games_tictactoe::TicTacToe;
+use games_tictactoe::index::BoardIndex;
+use retrograde::format::{Encoding, FORMAT_VERSION, MAGIC};
+use retrograde::{Generator, Label, LoadError, Table, TableProbe, Value, WdlTable};
+
+fn label() -> Label {
+    Label::new("tictactoe", "all", "canonical-base3-v1")
+}
+
+fn table() -> Table {
+    Generator::new(&BoardIndex::symmetric())
+        .label(label())
+        .backward()
+        .unwrap()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("retrograde-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn round_trip_through_a_file_and_probe() {
+    let t = table();
+    let dir = temp_dir("round-trip");
+    let path = dir.join("tictactoe.rtb");
+    t.write(&path).unwrap();
+    // Atomic write: only the final file is left behind.
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("tictactoe.rtb")]);
+    let back = Table::read(&path, &label()).unwrap();
+    assert_eq!(back, t);
+    assert_eq!(back.label(), &label());
+    let space = BoardIndex::symmetric();
+    let probe = TableProbe::new(&space, &back).unwrap();
+    assert_eq!(
+        probe.probe(&"XX.OO....".parse::<TicTacToe>().unwrap()),
+        Some(Value::Win(1))
+    );
+    // Overwriting replaces the file whole.
+    t.write(&path).unwrap();
+    assert_eq!(Table::read(&path, &label()).unwrap(), t);
+    // The WDL variant too.
+    let wdl = t.to_wdl();
+    let wpath = dir.join("tictactoe.wdl");
+    wdl.write(&wpath).unwrap();
+    assert_eq!(WdlTable::read(&wpath, &label()).unwrap(), wdl);
+    std::fs::remove_dir_all(&dir).unwrap();
+    // A missing file is an I/O error.
+    assert!(matches!(
+        Table::read(&path, &label()),
+        Err(LoadError::Io(_))
+    ));
+}
+
+#[test]
+fn every_truncation_is_refused() {
+    let bytes = table().to_bytes();
+    for len in 0..bytes.len() {
+        match Table::from_bytes(&bytes[..len], &label()) {
+            Err(LoadError::Truncated { found, .. }) => assert_eq!(found, len as u64),
+            other => panic!("prefix of {len} bytes: {other:?}"),
+        }
+    }
+    let wdl = table().to_wdl().to_bytes();
+    for len in [0, 7, 8, 70, wdl.len() - 1] {
+        assert!(matches!(
+            WdlTable::from_bytes(&wdl[..len], &label()),
+            Err(LoadError::Truncated { .. })
+        ));
+    }
+}
+
+#[test]
+fn every_flipped_byte_is_refused() {
+    let bytes = table().to_bytes();
+    let l = label();
+    let game_len = 68;
+    let material_len = game_len + 2 + l.game.len();
+    let scheme_len = material_len + 2 + l.material.len();
+    let length_fields = [
+        game_len,
+        game_len + 1,
+        material_len,
+        material_len + 1,
+        scheme_len,
+        scheme_len + 1,
+    ];
+    for at in 0..bytes.len() {
+        let mut bad = bytes.clone();
+        bad[at] ^= 0x10;
+        let result = Table::from_bytes(&bad, &label());
+        assert!(result.is_err(), "flipped byte {at} accepted");
+        if length_fields.contains(&at) {
+            // A name's length: the checksum fails, or the header now seems
+            // to run past the end of the file.
+            assert!(
+                matches!(
+                    result,
+                    Err(LoadError::Corrupted(_) | LoadError::Truncated { .. })
+                ),
+                "byte {at}: {result:?}"
+            );
+        } else if at >= 12 {
+            // Past magic, version and encoding, only the checksums can tell.
+            assert!(
+                matches!(result, Err(LoadError::Corrupted(_))),
+                "byte {at}: {result:?}"
+            );
+        }
+    }
+    let mut trailing = bytes.clone();
+    trailing.push(0);
+    assert!(matches!(
+        Table::from_bytes(&trailing, &label()),
+        Err(LoadError::Corrupted(_))
+    ));
+}
+
+#[test]
+fn wrong_version_magic_and_encoding_are_refused() {
+    let bytes = table().to_bytes();
+    let mut newer = bytes.clone();
+    newer[8..10].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+    assert!(matches!(
+        Table::from_bytes(&newer, &label()),
+        Err(LoadError::UnsupportedVersion { found }) if found == FORMAT_VERSION + 1
+    ));
+    let mut not_ours = bytes.clone();
+    not_ours[..8].copy_from_slice(b"PK\x03\x04....");
+    assert!(matches!(
+        Table::from_bytes(&not_ours, &label()),
+        Err(LoadError::BadMagic)
+    ));
+    assert_eq!(&bytes[..8], &MAGIC);
+    let wdl = table().to_wdl().to_bytes();
+    assert!(matches!(
+        Table::from_bytes(&wdl, &label()),
+        Err(LoadError::WrongEncoding {
+            expected: Encoding::Distance8,
+            found: Some(Encoding::Wdl2)
+        })
+    ));
+    assert!(matches!(
+        WdlTable::from_bytes(&bytes, &label()),
+        Err(LoadError::WrongEncoding {
+            expected: Encoding::Wdl2,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn wrong_game_material_or_scheme_is_refused() {
+    let bytes = table().to_bytes();
+    let wrong = |game: &str, material: &str, scheme: &str| {
+        Table::from_bytes(&bytes, &Label::new(game, material, scheme)).unwrap_err()
+    };
+    assert!(matches!(
+        wrong("connect4", "all", "canonical-base3-v1"),
+        LoadError::WrongGame { .. }
+    ));
+    assert!(matches!(
+        wrong("tictactoe", "KQvK", "canonical-base3-v1"),
+        LoadError::WrongMaterial { expected, found } if expected == "KQvK" && found == "all"
+    ));
+    assert!(matches!(
+        wrong("tictactoe", "all", "plain-v1"),
+        LoadError::WrongScheme { .. }
+    ));
+    // A table for another space is refused when paired with a space.
+    let space = BoardIndex::symmetric();
+    let other = Generator::new(&common_small::Tiny)
+        .build(retrograde::Method::Backward)
+        .unwrap();
+    assert!(TableProbe::new(&space, &other).is_err());
+    // Every refusal explains itself.
+    for e in [wrong("x", "all", "canonical-base3-v1"), LoadError::BadMagic] {
+        assert!(!e.to_string().is_empty());
+    }
+}
+
+mod common_small {
+    //! A one-position space, to make a table of the wrong size.
+    use games_tictactoe::TicTacToe;
+
+    pub(crate) struct Tiny;
+
+    impl game::IndexSpace for Tiny {
+        type Game = TicTacToe;
+        fn size(&self) -> u64 {
+            1
+        }
+        fn position(&self, index: u64) -> Option<TicTacToe> {
+            (index == 0).then(|| "XXXOO....".parse().unwrap())
+        }
+        fn index_of(&self, p: &TicTacToe) -> Option<u64> {
+            (p.to_string() == "XXXOO....").then_some(0)
+        }
+    }
+
+    impl game::Predecessors for Tiny {
+        fn predecessors(&self, _: &TicTacToe, _: &mut dyn FnMut(u64)) {}
+    }
+}

@@ -1,0 +1,229 @@
+//! Tic-tac-toe databases: every value equals plain negamax's, both methods
+//! agree, symmetric and plain indexing agree, moves leaving a space are
+//! valued through a sub-database, faulty predecessor generators are caught.
+
+mod common;
+
+use std::sync::Mutex;
+
+use common::{Faulty, Slice, solve};
+use game::IndexSpace;
+use games_tictactoe::TicTacToe;
+use games_tictactoe::index::BoardIndex;
+use retrograde::verify::{self, PredecessorFault, VerifyError};
+use retrograde::{BuildError, Event, Generator, Method, Table, TableProbe, Value};
+
+fn build(space: &BoardIndex, method: Method) -> Table {
+    Generator::new(space)
+        .build(method)
+        .expect("tic-tac-toe builds")
+}
+
+#[test]
+fn every_value_equals_negamax() {
+    for space in [BoardIndex::plain(), BoardIndex::symmetric()] {
+        for method in [Method::ForwardSweeps, Method::Backward] {
+            let table = build(&space, method);
+            let n = verify::agrees_with_search(&space, &table, 0..space.size(), solve)
+                .unwrap_or_else(|e| panic!("{method}, {space:?}: {e}"));
+            assert_eq!(n, if space.is_symmetric() { 765 } else { 5_478 });
+        }
+    }
+}
+
+#[test]
+fn methods_agree_on_both_spaces() {
+    for space in [BoardIndex::plain(), BoardIndex::symmetric()] {
+        let (table, compared) = verify::methods_agree(&space, &retrograde::NoExits).unwrap();
+        assert_eq!(compared, 19_683);
+        assert_eq!(
+            table.counts().positions(),
+            if space.is_symmetric() { 765 } else { 5_478 }
+        );
+        assert_eq!(table.counts().invalid, 19_683 - table.counts().positions());
+    }
+}
+
+#[test]
+fn published_counts_and_values() {
+    let sym = build(&BoardIndex::symmetric(), Method::Backward);
+    let plain = build(&BoardIndex::plain(), Method::ForwardSweeps);
+    // Terminal positions: 958, of which 16 full-board draws (plain) and
+    // 138 = 91 + 44 + 3 up to symmetry. Lost terminal positions are the
+    // ones at distance 0.
+    assert_eq!(sym.histogram()[0], 91 + 44);
+    assert_eq!(plain.histogram()[0], 958 - 16);
+    // The empty board is a draw.
+    let sym_space = BoardIndex::symmetric();
+    let probe = TableProbe::new(&sym_space, &sym).unwrap();
+    assert_eq!(probe.probe(&TicTacToe::new()), Some(Value::Draw));
+    let b: TicTacToe = "XX.OO....".parse().unwrap();
+    assert_eq!(probe.probe(&b), Some(Value::Win(1)));
+    let b: TicTacToe = "X...O...X".parse().unwrap();
+    assert_eq!(probe.probe(&b), Some(Value::Draw));
+    // Plain and symmetric tables agree on every reachable position.
+    let plain_space = BoardIndex::plain();
+    let plain_probe = TableProbe::new(&plain_space, &plain).unwrap();
+    for i in 0..plain_space.size() {
+        if let Some(p) = plain_space.position(i) {
+            assert_eq!(plain_probe.probe(&p), probe.probe(&p), "{p}");
+        }
+    }
+    // Counts by side to move add up.
+    let x_to_move = plain.counts_where(|i| {
+        plain_space
+            .position(i)
+            .is_some_and(|p| game::Game::side_to_move(&p) == game::Player::First)
+    });
+    assert_eq!(x_to_move.positions(), 1 + 72 + 756 + 1520 + 390);
+    // The longest win is reported with an index where negamax confirms it.
+    let (d, at) = plain.counts().longest_win.unwrap();
+    let mut p = plain_space.position(at).unwrap();
+    assert_eq!(solve(&mut p), Value::Win(d));
+}
+
+#[test]
+fn thread_counts_give_identical_tables() {
+    let space = BoardIndex::plain();
+    for method in [Method::ForwardSweeps, Method::Backward] {
+        let one = Generator::new(&space).threads(1).build(method).unwrap();
+        let two = Generator::new(&space).threads(2).build(method).unwrap();
+        assert_eq!(one, two);
+    }
+}
+
+#[test]
+fn progress_reports_memory_first_and_levels_in_order() {
+    let space = BoardIndex::plain();
+    let events = Mutex::new(Vec::new());
+    let record = |e: &Event| events.lock().unwrap().push(*e);
+    let generator = Generator::new(&space).progress(&record);
+    let expected = generator.memory(Method::Backward);
+    assert_eq!(expected.bytes_per_index, 2);
+    assert!(expected.total_bytes >= 2 * 19_683);
+    generator.backward().unwrap();
+    let events = events.into_inner().unwrap();
+    assert!(matches!(events[0], Event::Start { memory, size: 19_683, .. } if memory == expected));
+    assert!(matches!(events[1], Event::Initialised { valid: 5_478, .. }));
+    assert!(matches!(events.last(), Some(Event::Done { .. })));
+    let levels: Vec<u16> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Level { level, .. } => Some(*level),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(levels, (1..=levels.len() as u16).collect::<Vec<_>>());
+    let Some(Event::Level {
+        total_decided,
+        valid,
+        ..
+    }) = events.iter().rev().nth(1)
+    else {
+        panic!("no level before done");
+    };
+    assert_eq!(*valid, 5_478);
+    assert_eq!(
+        *total_decided,
+        5_478 - build(&space, Method::Backward).counts().draws
+    );
+}
+
+#[test]
+fn predecessor_generators_are_exact() {
+    for space in [BoardIndex::plain(), BoardIndex::symmetric()] {
+        let n = verify::check_predecessors(&space, 0..space.size()).unwrap();
+        assert_eq!(n, if space.is_symmetric() { 765 } else { 5_478 });
+    }
+}
+
+#[test]
+fn faulty_predecessors_are_caught() {
+    let missing = Faulty {
+        inner: BoardIndex::symmetric(),
+        drop: 2,
+        spurious: false,
+    };
+    assert!(matches!(
+        verify::check_predecessors(&missing, 0..missing.size()),
+        Err(PredecessorFault::Missing { .. })
+    ));
+    assert!(matches!(
+        verify::methods_agree(&missing, &retrograde::NoExits),
+        Err(VerifyError::Disagree(_))
+    ));
+    let spurious = Faulty {
+        inner: BoardIndex::symmetric(),
+        drop: 0,
+        spurious: true,
+    };
+    assert!(matches!(
+        verify::check_predecessors(&spurious, 0..spurious.size()),
+        Err(PredecessorFault::Spurious { parent: 0, .. })
+    ));
+    assert!(matches!(
+        Generator::new(&spurious).backward(),
+        Err(BuildError::InconsistentPredecessors { .. })
+    ));
+}
+
+/// Boards with at least five marks form one database; boards with fewer
+/// form another, whose moves into five marks are valued by probing the
+/// first: the chess pattern of captures into smaller endings.
+#[test]
+fn moves_leaving_the_space_are_resolved_by_a_sub_database() {
+    let marks = |b: &TicTacToe| b.marks();
+    let late = Slice {
+        inner: BoardIndex::symmetric(),
+        layer: marks,
+        range: 5..10,
+    };
+    let early = Slice {
+        inner: BoardIndex::symmetric(),
+        layer: marks,
+        range: 0..5,
+    };
+    let (late_table, _) = verify::methods_agree(&late, &retrograde::NoExits).unwrap();
+    // Without a resolver, the early space cannot be built.
+    assert!(matches!(
+        Generator::new(&early).forward(),
+        Err(BuildError::Unresolved { .. })
+    ));
+    assert!(matches!(
+        Generator::new(&early).backward(),
+        Err(BuildError::Unresolved { .. })
+    ));
+    let sub = TableProbe::new(&late, &late_table).unwrap();
+    let (early_table, _) = verify::methods_agree(&early, &sub).unwrap();
+    let whole = build(&BoardIndex::symmetric(), Method::Backward);
+    for i in 0..whole.len() {
+        let part = if early.position(i).is_some() {
+            early_table.get(i)
+        } else {
+            late_table.get(i)
+        };
+        assert_eq!(part, whole.get(i), "index {i}");
+    }
+    // A resolver answering with an impossible value is refused.
+    let liar = |_: &TicTacToe| Some(Value::Win(2));
+    assert!(matches!(
+        Generator::new(&early).resolver(&liar).forward(),
+        Err(BuildError::BadResolvedValue { .. })
+    ));
+}
+
+#[test]
+fn wdl_table_matches_the_distance_table() {
+    let table = build(&BoardIndex::plain(), Method::Backward);
+    let wdl = table.to_wdl();
+    assert_eq!(wdl.len(), table.len());
+    assert_eq!(wdl.bits().len(), (table.len() as usize).div_ceil(4));
+    for i in 0..table.len() + 3 {
+        assert_eq!(wdl.get(i), table.get(i).map(Value::outcome), "index {i}");
+    }
+    let (a, b) = (wdl.counts(), table.counts());
+    assert_eq!(
+        (a.wins, a.draws, a.losses, a.invalid),
+        (b.wins, b.draws, b.losses, b.invalid)
+    );
+}
