@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bench;
 mod verify;
 
 #[derive(Parser)]
@@ -23,6 +24,9 @@ enum Task {
     /// Compare every optimised search with its reference and reproduce every
     /// published number; prints a table and exits non-zero on a mismatch.
     Verify(verify::Options),
+    /// Measure: `ordering` (nodes per ordering heuristic), `alphabeta`
+    /// (nodes and time per variant against negamax).
+    Bench(bench::Options),
 }
 
 /// The workspace root (xtask lives one level below it).
@@ -35,6 +39,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.task {
         Task::Verify(opts) => verify::run(&opts),
+        Task::Bench(opts) => bench::run(&opts).map(|()| true),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
