@@ -1,5 +1,80 @@
-//! Proof-number search (PNS, PN², df-pn) and conspiracy-number search for any gametree Game.
+//! Proof-number search (PNS, PN², df-pn) and conspiracy-number search for
+//! any [`game::Game`].
 //!
-//! Work in progress.
+//! * [`Pns`]: best-first proof-number search (Allis 1994) over an explicit
+//!   tree, and PN² (Breuker) with [`PnsConfig::with_second_level`].
+//! * [`DfPn`]: depth-first proof-number search (Nagai 2002) with a
+//!   transposition table sized in bytes, replacement by work, and the 1+ε
+//!   trick (Pawlewicz and Lew).
+//! * [`Conspiracy`]: conspiracy-number search (McAllester 1988; Schaeffer
+//!   1990) over a [`ValueSet`], with a threshold, on the whole game or on a
+//!   depth-limited tree.
+//!
+//! All proof-number searches work in the negamax φ/δ form and answer a
+//! [`Question`] about the side to move: "can it force a win?" or "can it
+//! force at least a draw?". [`Pns::solve`] and [`DfPn::solve`] ask both in
+//! turn to get win, draw or loss. Every search takes [`game::Limits`]
+//! (nodes, time, cancel flag), has a memory bound (tree limit or table
+//! size) and a progress callback, and reports the answer (or the limit
+//! that stopped it), nodes, table use and time.
+//!
+//! A proof tree can be extracted ([`Pns::prove`], [`DfPn::prove`]) and
+//! replayed against the game by [`verify`], which trusts nothing but the
+//! game's rules. The [`agree`] module holds the cross-checks that
+//! `cargo xtask verify` runs against the alpha-beta solver.
+//!
+//! ```
+//! use arrayvec::ArrayVec;
+//! use game::{Evaluate, Game, Limits, Outcome, Player, Score};
+//! use pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, Pns, Question, verify};
+//!
+//! // Take one or two stones; whoever takes the last stone wins.
+//! #[derive(Clone, Debug)]
+//! struct Nim { stones: u32, to_move: Player }
+//! impl Game for Nim {
+//!     type Move = u32;
+//!     type Undo = ();
+//!     type Moves = ArrayVec<u32, 2>;
+//!     fn side_to_move(&self) -> Player { self.to_move }
+//!     fn generate(&self, out: &mut Self::Moves) {
+//!         out.clear();
+//!         for take in 1..=2.min(self.stones) { out.push(take); }
+//!     }
+//!     fn make(&mut self, m: u32) { self.stones -= m; self.to_move = self.to_move.opponent(); }
+//!     fn unmake(&mut self, m: u32, _: ()) { self.stones += m; self.to_move = self.to_move.opponent(); }
+//!     fn outcome(&self) -> Option<Outcome> { (self.stones == 0).then_some(Outcome::Loss) }
+//!     fn hash(&self) -> u64 { u64::from(self.stones) << 1 | self.to_move.index() as u64 }
+//!     fn recompute_hash(&self) -> u64 { self.hash() }
+//! }
+//! impl Evaluate for Nim {
+//!     fn evaluate(&self) -> Score { Score::DRAW }
+//! }
+//!
+//! // Multiples of three are lost for the side to move.
+//! let mut nim = Nim { stones: 10, to_move: Player::First };
+//! let (report, proof) = Pns::default().prove(&mut nim, Question::Win, &Limits::none());
+//! assert_eq!(report.best_move, Some(1));
+//! verify(&mut nim, &proof.unwrap())?; // replayed against the rules
+//!
+//! nim.stones = 9;
+//! let solution = DfPn::default().solve(&mut nim, &Limits::none());
+//! assert_eq!(solution.outcome, Some(Outcome::Loss));
+//! let cns = Conspiracy::new(ConspiracyConfig::new()).search(&mut nim, &Limits::none())?;
+//! assert_eq!(cns.outcome(), Some(Outcome::Loss));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+
+pub mod agree;
+mod cns;
+mod common;
+mod dfpn;
+mod pns;
+mod proof;
+
+pub use cns::{Conspiracy, ConspiracyConfig, ConspiracyError, ConspiracyReport, ValueSet};
+pub use common::{Answer, INFINITE, Number, Progress, Question, Report, Solution, Stop, TableUse};
+pub use dfpn::{DfPn, DfPnConfig};
+pub use pns::{Hints, Pns, PnsConfig, SecondLevel};
+pub use proof::{Claim, Strategy, VerifyError, VerifyErrorKind, VerifyStats, verify};

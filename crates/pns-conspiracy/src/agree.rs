@@ -1,0 +1,191 @@
+//! Cross-checks for `cargo xtask verify` (family 2, "solvers agree"): each
+//! function runs this crate's solvers on one position and compares them with
+//! a value the caller computed with an independent solver (the alpha-beta
+//! solver, retrograde analysis, or a plain negamax), and replays every proof
+//! tree with [`verify`](crate::verify).
+
+use std::error::Error;
+use std::fmt;
+
+use game::{Evaluate, Game, Limits, Outcome, Score};
+
+use crate::cns::{Conspiracy, ConspiracyConfig, ValueSet};
+use crate::common::{Answer, Question, Report};
+use crate::dfpn::{DfPn, DfPnConfig};
+use crate::pns::Pns;
+use crate::proof::{Strategy, verify};
+
+/// A solver that disagreed with the reference, or whose proof did not verify.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    solver: &'static str,
+    detail: String,
+}
+
+impl Disagreement {
+    fn new(solver: &'static str, detail: String) -> Disagreement {
+        Disagreement { solver, detail }
+    }
+
+    /// The solver that failed (`"pns"`, `"pn2"`, `"df-pn"`, `"cns"`).
+    #[must_use]
+    pub fn solver(&self) -> &'static str {
+        self.solver
+    }
+
+    /// What it answered or which proof failed, in words.
+    #[must_use]
+    pub fn detail(&self) -> &str {
+        &self.detail
+    }
+}
+
+impl fmt::Display for Disagreement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.solver, self.detail)
+    }
+}
+
+impl Error for Disagreement {}
+
+/// What [`solvers_agree`] ran.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AgreeStats {
+    /// Expansions by PNS, PN², df-pn and CNS, in that order.
+    pub nodes: [u64; 4],
+    /// Proof-tree positions replayed by the verifier.
+    pub verified_nodes: u64,
+}
+
+type Prove<'a, G> = dyn Fn(
+        &mut G,
+        Question,
+        &Limits,
+    ) -> (
+        Report<<G as Game>::Move>,
+        Option<Strategy<<G as Game>::Move>>,
+    ) + 'a;
+
+/// Win/draw/loss by two proving searches, each answer's proof tree verified.
+fn solve_verified<G: Game>(
+    name: &'static str,
+    prove: &Prove<'_, G>,
+    game: &mut G,
+    limits: &Limits,
+    stats: &mut AgreeStats,
+) -> Result<(Outcome, u64), Disagreement> {
+    let mut nodes = 0;
+    let mut ask = |q: Question, game: &mut G| -> Result<bool, Disagreement> {
+        let (report, strategy) = prove(game, q, limits);
+        nodes += report.nodes;
+        let proven = match report.answer {
+            Answer::Proven => true,
+            Answer::Disproven => false,
+            Answer::Unknown(stop) => {
+                return Err(Disagreement::new(name, format!("{q:?}: stopped by {stop}")));
+            }
+        };
+        let strategy =
+            strategy.ok_or_else(|| Disagreement::new(name, format!("{q:?}: no proof tree")))?;
+        let checked =
+            verify(game, &strategy).map_err(|e| Disagreement::new(name, format!("{q:?}: {e}")))?;
+        stats.verified_nodes += checked.nodes;
+        Ok(proven)
+    };
+    let outcome = if ask(Question::Win, game)? {
+        Outcome::Win
+    } else if ask(Question::AtLeastDraw, game)? {
+        Outcome::Draw
+    } else {
+        Outcome::Loss
+    };
+    Ok((outcome, nodes))
+}
+
+/// Solves `game` (restored afterwards) with PNS, PN², df-pn (a 64 KiB table,
+/// small enough to force replacements on larger games) and CNS (threshold ∞
+/// over win/draw/loss), and checks that each finds `expected`, the value for
+/// the side to move found by an independent solver. The proof trees of the
+/// PNS, PN² and df-pn answers (two per solve: the "win?" and "draw?"
+/// searches) are replayed against the game by [`verify`]. `limits` bounds
+/// each search.
+///
+/// # Errors
+///
+/// A [`Disagreement`] naming the first solver that answered differently,
+/// stopped on a limit, or produced a proof tree that does not verify.
+pub fn solvers_agree<G: Evaluate>(
+    game: &mut G,
+    expected: Outcome,
+    limits: &Limits,
+) -> Result<AgreeStats, Disagreement> {
+    let mut stats = AgreeStats::default();
+    let pns = Pns::default();
+    let pn2 = Pns::pn2();
+    let dfpn = DfPn::new(DfPnConfig::new().with_table_bytes(64 << 10));
+    let solvers: [(&'static str, &Prove<'_, G>); 3] = [
+        ("pns", &|g, q, l| pns.prove(g, q, l)),
+        ("pn2", &|g, q, l| pn2.prove(g, q, l)),
+        ("df-pn", &|g, q, l| dfpn.prove(g, q, l)),
+    ];
+    for (i, (name, prove)) in solvers.iter().enumerate() {
+        let (got, nodes) = solve_verified(name, *prove, game, limits, &mut stats)?;
+        stats.nodes[i] = nodes;
+        if got != expected {
+            return Err(Disagreement::new(
+                name,
+                format!("found {got}, expected {expected}"),
+            ));
+        }
+    }
+    let cns = Conspiracy::new(ConspiracyConfig::new())
+        .search(game, limits)
+        .map_err(|e| Disagreement::new("cns", e.to_string()))?;
+    stats.nodes[3] = cns.nodes;
+    if cns.outcome() != Some(expected) {
+        return Err(Disagreement::new(
+            "cns",
+            format!(
+                "found {:?} (range {}..{}), expected {expected}",
+                cns.outcome(),
+                cns.low,
+                cns.high
+            ),
+        ));
+    }
+    Ok(stats)
+}
+
+/// Checks that conspiracy-number search with threshold ∞ on the tree cut at
+/// `depth` plies (leaves there evaluated and treated as final; finished games
+/// scored [`Score::terminal`]`(outcome, ply)`) returns exactly `expected`,
+/// the depth-`depth` negamax value computed independently with the same
+/// leaf scores. `heuristic` bounds the game's evaluations.
+///
+/// # Errors
+///
+/// A [`Disagreement`] when the value differs, the range did not close, or
+/// the search failed.
+pub fn cns_matches_negamax<G: Evaluate>(
+    game: &mut G,
+    depth: u32,
+    heuristic: std::ops::RangeInclusive<i32>,
+    expected: Score,
+    limits: &Limits,
+) -> Result<u64, Disagreement> {
+    let config = ConspiracyConfig::new().with_values(ValueSet::depth_limited(heuristic, depth));
+    let limits = limits.clone().with_depth(depth);
+    let report = Conspiracy::new(config)
+        .search(game, &limits)
+        .map_err(|e| Disagreement::new("cns", e.to_string()))?;
+    if report.stop.is_some() || report.low != report.high || report.value != expected {
+        return Err(Disagreement::new(
+            "cns",
+            format!(
+                "depth {depth}: value {} range {}..{} stop {:?}, expected {expected}",
+                report.value, report.low, report.high, report.stop
+            ),
+        ));
+    }
+    Ok(report.nodes)
+}

@@ -1,0 +1,509 @@
+//! Depth-first proof-number search (Nagai) with a transposition table, the
+//! 1+ε trick (Pawlewicz and Lew) and path-based repetition handling.
+
+use std::mem::size_of;
+
+use game::{Game, Limits, MoveBuffer, Outcome};
+
+use crate::common::{
+    Budget, INFINITE, Number, Progress, Question, Report, Solution, TableUse, add, answer_of,
+    solve_with, solved, success,
+};
+use crate::pns::{Hints, claim_of};
+use crate::proof::Strategy;
+
+/// Configuration of [`DfPn`], built by value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DfPnConfig {
+    table_bytes: usize,
+    epsilon: f64,
+    progress_interval: u64,
+}
+
+impl Default for DfPnConfig {
+    fn default() -> Self {
+        DfPnConfig::new()
+    }
+}
+
+impl DfPnConfig {
+    /// A 16 MiB table and ε = 1/4.
+    #[must_use]
+    pub fn new() -> DfPnConfig {
+        DfPnConfig {
+            table_bytes: 16 << 20,
+            epsilon: 0.25,
+            progress_interval: 1 << 16,
+        }
+    }
+
+    /// The transposition table's size in bytes (rounded down to a power of
+    /// two number of 4-entry buckets, at least one bucket). This is df-pn's
+    /// whole memory: it never grows during a search.
+    #[must_use]
+    pub fn with_table_bytes(mut self, bytes: usize) -> DfPnConfig {
+        self.table_bytes = bytes;
+        self
+    }
+
+    /// The ε of the 1+ε trick: the best child's disproof threshold becomes
+    /// `max(δ₂ + 1, ⌈δ₂·(1+ε)⌉)` instead of Nagai's `δ₂ + 1`, so the search
+    /// stays longer in one subtree. `0` gives plain df-pn. Negative or
+    /// non-finite values are taken as `0`.
+    #[must_use]
+    pub fn with_epsilon(mut self, epsilon: f64) -> DfPnConfig {
+        self.epsilon = if epsilon.is_finite() && epsilon > 0.0 {
+            epsilon
+        } else {
+            0.0
+        };
+        self
+    }
+
+    /// Calls the progress callback every `expansions` expansions (default 65,536).
+    #[must_use]
+    pub fn with_progress_interval(mut self, expansions: u64) -> DfPnConfig {
+        self.progress_interval = expansions.max(1);
+        self
+    }
+}
+
+/// Depth-first proof-number search (Nagai 2002) in the negamax form.
+///
+/// `MID(n, th_φ, th_δ)` expands `n` and keeps searching its best child (the
+/// one with the least δ) while `φ(n) < th_φ` and `δ(n) < th_δ`, where
+/// `φ(n) = min δ(child)` ("deltaMin") and `δ(n) = Σ φ(child)` ("phiSum").
+/// The best child gets the thresholds `th_φ(c) = th_δ(n) − δ(n) + φ(c)` and
+/// `th_δ(c) = min(th_φ(n), ⌈δ₂·(1+ε)⌉)` with δ₂ the second-least δ of the
+/// children (the 1+ε trick; ε = 0 is plain df-pn). Children's numbers live
+/// in a transposition table of a fixed size in bytes: 4-entry buckets,
+/// replacement of the entry with the least *work* (expansions spent below
+/// it), so expensive results survive.
+///
+/// **Cycles and the graph-history-interaction problem.** Tic-tac-toe,
+/// m,n,k-games and Connect Four are acyclic and need nothing. For games
+/// whose positions can repeat, df-pn keeps the hashes of the current path;
+/// a move into a position on the path is scored as a draw by repetition
+/// (a loss for the side that needs a win), so recursion never loops and
+/// thresholds cannot chase a cycle forever. That score depends on the path,
+/// yet results derived from it are stored by position: the known GHI
+/// problem. It can only bite in cyclic games, and any proof tree from
+/// [`prove`](DfPn::prove) is checked by [`verify`](crate::verify), which
+/// rejects lines that repeat, so a wrong answer cannot pass as a verified
+/// one. (Kishimoto and Müller's full GHI solution is not implemented.)
+#[derive(Clone, Debug, Default)]
+pub struct DfPn {
+    config: DfPnConfig,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    key: u64,
+    phi: u32,
+    delta: u32,
+    work: u32,
+}
+
+fn pack(n: Number) -> u32 {
+    if n >= INFINITE {
+        u32::MAX
+    } else {
+        n.min(Number::from(u32::MAX - 1)) as u32
+    }
+}
+
+fn unpack(n: u32) -> Number {
+    if n == u32::MAX {
+        INFINITE
+    } else {
+        Number::from(n)
+    }
+}
+
+const BUCKET: usize = 4;
+
+struct Table {
+    entries: Vec<Entry>,
+    mask: usize,
+    stores: u64,
+    replacements: u64,
+}
+
+impl Table {
+    fn new(bytes: usize) -> Table {
+        let buckets = (bytes / (BUCKET * size_of::<Entry>())).max(1);
+        let buckets = if buckets.is_power_of_two() {
+            buckets
+        } else {
+            buckets.next_power_of_two() / 2
+        };
+        Table {
+            entries: vec![Entry::default(); buckets * BUCKET],
+            mask: buckets - 1,
+            stores: 0,
+            replacements: 0,
+        }
+    }
+
+    fn bucket(&self, key: u64) -> std::ops::Range<usize> {
+        let b = ((key >> 32) as usize ^ key as usize) & self.mask;
+        b * BUCKET..(b + 1) * BUCKET
+    }
+
+    fn get(&self, key: u64) -> Option<(Number, Number)> {
+        self.entries[self.bucket(key)]
+            .iter()
+            .find(|e| e.work != 0 && e.key == key)
+            .map(|e| (unpack(e.phi), unpack(e.delta)))
+    }
+
+    fn put(&mut self, key: u64, phi: Number, delta: Number, work: u64) {
+        self.stores += 1;
+        let range = self.bucket(key);
+        let slots = &mut self.entries[range];
+        let i = slots
+            .iter()
+            .position(|e| e.work != 0 && e.key == key)
+            .or_else(|| slots.iter().position(|e| e.work == 0))
+            .unwrap_or_else(|| {
+                self.replacements += 1;
+                (0..BUCKET).min_by_key(|&i| slots[i].work).unwrap_or(0)
+            });
+        slots[i] = Entry {
+            key,
+            phi: pack(phi),
+            delta: pack(delta),
+            work: work.clamp(1, u64::from(u32::MAX)) as u32,
+        };
+    }
+
+    fn used(&self) -> usize {
+        self.entries.iter().filter(|e| e.work != 0).count()
+    }
+
+    fn bytes(&self) -> usize {
+        self.entries.len() * size_of::<Entry>()
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Child {
+    hash: u64,
+    phi: Number,
+    delta: Number,
+    fixed: bool,
+}
+
+impl Child {
+    /// Takes in newer numbers for this child. Within one node's loop the
+    /// numbers of an unsolved child never decrease and a solved child stays
+    /// solved: this keeps the loop's progress monotone, so positions whose
+    /// table entries change behind its back (transpositions, cycles, a
+    /// small table) cannot make it oscillate forever. In an acyclic game
+    /// solved numbers are exact, so answers are unaffected.
+    fn merge(&mut self, (phi, delta): (Number, Number)) {
+        let solved = |p: Number, d: Number| p == 0 || d == 0;
+        if solved(self.phi, self.delta) {
+            return;
+        }
+        if solved(phi, delta) {
+            (self.phi, self.delta) = (phi, delta);
+        } else {
+            self.phi = self.phi.max(phi);
+            self.delta = self.delta.max(delta);
+        }
+    }
+}
+
+struct Searcher<G: Game> {
+    table: Table,
+    children: Vec<Child>,
+    hashes: Vec<u64>,
+    epsilon: f64,
+    hints: Hints<G>,
+}
+
+impl<G: Game> Searcher<G> {
+    fn child_value(&self, game: &G, needs_win: bool) -> (Number, Number) {
+        if let Some(o) = game.outcome() {
+            solved(success(o, needs_win))
+        } else if self.hashes.contains(&game.hash()) {
+            solved(success(Outcome::Draw, needs_win))
+        } else {
+            self.table
+                .get(game.hash())
+                .unwrap_or_else(|| self.hints.get(game))
+        }
+    }
+
+    fn widen(&self, second: Number) -> Number {
+        if second >= INFINITE - 1 {
+            return INFINITE;
+        }
+        let scaled = (second as f64 * (1.0 + self.epsilon)).ceil();
+        let scaled = if scaled >= (INFINITE - 1) as f64 {
+            INFINITE - 1
+        } else {
+            scaled as Number
+        };
+        scaled.max(second + 1)
+    }
+
+    /// Nagai's MID at a non-terminal position; returns its `(φ, δ)`.
+    fn mid(
+        &mut self,
+        game: &mut G,
+        needs_win: bool,
+        th_phi: Number,
+        th_delta: Number,
+        budget: &mut Budget<'_>,
+    ) -> (Number, Number) {
+        let key = game.hash();
+        if !budget.expand(self.table.bytes(), self.table.stores) {
+            return self.table.get(key).unwrap_or_else(|| self.hints.get(game));
+        }
+        let start = budget.nodes;
+        let mut moves = G::Moves::default();
+        game.generate(&mut moves);
+        if moves.is_empty() {
+            let (phi, delta) = solved(success(Outcome::Draw, needs_win));
+            self.table.put(key, phi, delta, 1);
+            return (phi, delta);
+        }
+        self.hashes.push(key);
+        // This node's frame of the children stack: each child's hash, last
+        // known numbers, and whether they are final (game over or repetition).
+        let frame = self.children.len();
+        for &mv in moves.as_slice() {
+            let undo = game.make(mv);
+            let fixed = game.outcome().is_some() || self.hashes.contains(&game.hash());
+            let (cp, cd) = self.child_value(game, !needs_win);
+            self.children.push(Child {
+                hash: game.hash(),
+                phi: cp,
+                delta: cd,
+                fixed,
+            });
+            game.unmake(mv, undo);
+        }
+        let (phi, delta) = loop {
+            let mut delta = 0;
+            let (mut best, mut best_delta, mut best_phi, mut second) = (0, INFINITE, 0, INFINITE);
+            for i in 0..moves.len() {
+                let child = &mut self.children[frame + i];
+                // Re-read the table (transpositions may have moved the
+                // numbers); a child the table lost keeps its last numbers,
+                // so a tiny table cannot make the loop forget its progress.
+                if !child.fixed
+                    && let Some(read) = self.table.get(child.hash)
+                {
+                    child.merge(read);
+                }
+                let (cp, cd) = (child.phi, child.delta);
+                delta = add(delta, cp);
+                if cd < best_delta || i == 0 {
+                    second = best_delta;
+                    best_delta = cd;
+                    best_phi = cp;
+                    best = i;
+                } else if cd < second {
+                    second = cd;
+                }
+            }
+            let phi = best_delta;
+            if phi >= th_phi || delta >= th_delta || budget.stop.is_some() {
+                break (phi, delta);
+            }
+            let child_th_phi = th_delta - delta + best_phi;
+            let child_th_delta = th_phi.min(self.widen(second));
+            let mv = moves.as_slice()[best];
+            let undo = game.make(mv);
+            let (cp, cd) = self.mid(game, !needs_win, child_th_phi, child_th_delta, budget);
+            game.unmake(mv, undo);
+            self.children[frame + best].merge((cp, cd));
+        };
+        self.children.truncate(frame);
+        self.hashes.pop();
+        self.table.put(key, phi, delta, budget.nodes - start);
+        (phi, delta)
+    }
+
+    /// The `(φ, δ)` of a position, re-solving it if the table lost it.
+    fn solved_value(
+        &mut self,
+        game: &mut G,
+        needs_win: bool,
+        budget: &mut Budget<'_>,
+    ) -> (Number, Number) {
+        let v = self.child_value(game, needs_win);
+        if v.0 == 0 || v.1 == 0 {
+            v
+        } else {
+            self.mid(game, needs_win, INFINITE, INFINITE, budget)
+        }
+    }
+
+    /// Writes the proof tree below a solved position into `strategy`. At a
+    /// prover node it takes the first child whose numbers (from the table,
+    /// or re-solved when the table lost them) show it lost for its side to
+    /// move; at an opponent node it takes every child.
+    fn extract(
+        &mut self,
+        game: &mut G,
+        needs_win: bool,
+        prover_to_move: bool,
+        strategy: &mut Strategy<G::Move>,
+        budget: &mut Budget<'_>,
+    ) -> u32 {
+        let mut moves = G::Moves::default();
+        if game.outcome().is_none() {
+            game.generate(&mut moves);
+        }
+        if moves.is_empty() || self.hashes.contains(&game.hash()) {
+            return strategy.add_node(&[]);
+        }
+        self.hashes.push(game.hash());
+        let mut picked = G::Moves::default();
+        if prover_to_move {
+            for &mv in moves.as_slice() {
+                let undo = game.make(mv);
+                let (_, cd) = self.solved_value(game, !needs_win, budget);
+                game.unmake(mv, undo);
+                if cd == 0 {
+                    picked.push(mv);
+                    break;
+                }
+            }
+        } else {
+            picked = moves;
+        }
+        let me = strategy.add_node(picked.as_slice());
+        for (i, &mv) in picked.as_slice().iter().enumerate() {
+            let undo = game.make(mv);
+            let c = self.extract(game, !needs_win, !prover_to_move, strategy, budget);
+            game.unmake(mv, undo);
+            strategy.set_child(me, i, c);
+        }
+        self.hashes.pop();
+        me
+    }
+}
+
+impl DfPn {
+    /// A searcher with the given configuration.
+    #[must_use]
+    pub fn new(config: DfPnConfig) -> DfPn {
+        DfPn { config }
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &DfPnConfig {
+        &self.config
+    }
+
+    /// Answers `question` about `game` (restored afterwards) within `limits`
+    /// (nodes = expansions, time, cancel; the depth limit is ignored). The
+    /// table is allocated for this search and dropped after it.
+    pub fn search<G: Game>(
+        &self,
+        game: &mut G,
+        question: Question,
+        limits: &Limits,
+    ) -> Report<G::Move> {
+        self.search_with(game, question, limits, Hints::none(), &mut |_| {})
+    }
+
+    /// [`search`](DfPn::search) with initial numbers from `hints` and a
+    /// `progress` callback.
+    pub fn search_with<G: Game>(
+        &self,
+        game: &mut G,
+        question: Question,
+        limits: &Limits,
+        hints: Hints<G>,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Report<G::Move> {
+        self.run(game, question, limits, hints, progress, false).0
+    }
+
+    /// Searches and, when the question is answered, extracts the proof tree
+    /// (for the root side if proven, for the opponent if disproven) from the
+    /// table, re-solving any position the table has lost. Check it with
+    /// [`verify`](crate::verify).
+    pub fn prove<G: Game>(
+        &self,
+        game: &mut G,
+        question: Question,
+        limits: &Limits,
+    ) -> (Report<G::Move>, Option<Strategy<G::Move>>) {
+        self.run(game, question, limits, Hints::none(), &mut |_| {}, true)
+    }
+
+    /// The value of `game` for its side to move by two searches.
+    pub fn solve<G: Game>(&self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
+        solve_with(|q| self.search(game, q, limits))
+    }
+
+    fn run<G: Game>(
+        &self,
+        game: &mut G,
+        question: Question,
+        limits: &Limits,
+        hints: Hints<G>,
+        progress: &mut dyn FnMut(&Progress),
+        with_strategy: bool,
+    ) -> (Report<G::Move>, Option<Strategy<G::Move>>) {
+        let mut budget = Budget::new(limits, progress, self.config.progress_interval, None);
+        let mut searcher = Searcher {
+            table: Table::new(self.config.table_bytes),
+            children: Vec::new(),
+            hashes: Vec::new(),
+            epsilon: self.config.epsilon,
+            hints,
+        };
+        let needs_win = question.needs_win();
+        let (phi, delta) = match game.outcome() {
+            Some(o) => solved(success(o, needs_win)),
+            None => searcher.mid(game, needs_win, INFINITE, INFINITE, &mut budget),
+        };
+        let mut best_move = None;
+        if phi == 0 {
+            let mut moves = G::Moves::default();
+            game.generate(&mut moves);
+            for &mv in moves.as_slice() {
+                let undo = game.make(mv);
+                let (_, cd) = searcher.child_value(game, !needs_win);
+                game.unmake(mv, undo);
+                if cd == 0 {
+                    best_move = Some(mv);
+                    break;
+                }
+            }
+        }
+        let report = Report {
+            question,
+            answer: answer_of(phi, delta, budget.stop),
+            proof: phi,
+            disproof: delta,
+            best_move,
+            nodes: budget.nodes,
+            table: TableUse {
+                capacity_bytes: searcher.table.bytes(),
+                used: searcher.table.used(),
+                stores: searcher.table.stores,
+                replacements: searcher.table.replacements,
+            },
+            elapsed: budget.start.elapsed(),
+        };
+        let strategy = (with_strategy && (phi == 0 || delta == 0)).then(|| {
+            let none = Limits::none();
+            let mut quiet = |_: &Progress| {};
+            let mut unlimited = Budget::new(&none, &mut quiet, u64::MAX, None);
+            let mut strategy = Strategy::new(claim_of(game, question, phi == 0));
+            searcher.extract(game, needs_win, phi == 0, &mut strategy, &mut unlimited);
+            strategy
+        });
+        (report, strategy)
+    }
+}

@@ -1,0 +1,592 @@
+//! Best-first proof-number search (Allis 1994) over an explicit tree, and
+//! PN² (Breuker), in the negamax φ/δ form.
+
+use std::mem::size_of;
+
+use game::{Game, Limits, MoveBuffer, Outcome, ProofHints};
+
+use crate::common::{
+    Budget, INFINITE, Number, Progress, Question, Report, Solution, TableUse, add, answer_of,
+    solve_with, solved, success,
+};
+use crate::proof::{Claim, Strategy};
+
+/// Heuristic initial proof and disproof numbers for unexpanded nodes: none
+/// (every new node gets `(1, 1)`), or the game's [`ProofHints`].
+#[derive(Debug)]
+pub struct Hints<G>(fn(&G) -> (u32, u32));
+
+impl<G> Clone for Hints<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<G> Copy for Hints<G> {}
+
+impl<G> Hints<G> {
+    /// Plain proof-number search: every new node starts at `(1, 1)`.
+    #[must_use]
+    pub fn none() -> Hints<G> {
+        Hints(|_| (1, 1))
+    }
+
+    /// Numbers from a function of the position (each clamped to at least 1).
+    #[must_use]
+    pub fn from_fn(f: fn(&G) -> (u32, u32)) -> Hints<G> {
+        Hints(f)
+    }
+
+    pub(crate) fn get(self, game: &G) -> (Number, Number) {
+        let (p, d) = (self.0)(game);
+        (Number::from(p.max(1)), Number::from(d.max(1)))
+    }
+}
+
+impl<G: ProofHints> Hints<G> {
+    /// The game's own [`ProofHints::proof_hints`].
+    #[must_use]
+    pub fn from_game() -> Hints<G> {
+        Hints(G::proof_hints)
+    }
+}
+
+/// The second level of PN²: how many expansions the inner search may spend
+/// on one leaf of the outer tree.
+///
+/// Breuker sets the inner budget from the size of the outer tree (a
+/// logistic function of it); here it is `fraction × outer tree size`,
+/// clamped to `[min, max]`, which has the same effect of growing the inner
+/// searches as the outer tree grows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SecondLevel {
+    /// Inner budget as a fraction of the outer tree's node count.
+    pub fraction: f64,
+    /// The least inner budget.
+    pub min: u64,
+    /// The largest inner budget.
+    pub max: u64,
+}
+
+impl Default for SecondLevel {
+    fn default() -> Self {
+        SecondLevel {
+            fraction: 1.0,
+            min: 16,
+            max: 1 << 20,
+        }
+    }
+}
+
+/// Configuration of [`Pns`], built by value.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PnsConfig {
+    second_level: Option<SecondLevel>,
+    memory: Option<usize>,
+    progress_interval: u64,
+}
+
+impl PnsConfig {
+    /// Plain best-first PNS, no memory limit.
+    #[must_use]
+    pub fn new() -> PnsConfig {
+        PnsConfig {
+            second_level: None,
+            memory: None,
+            progress_interval: 1 << 16,
+        }
+    }
+
+    /// Turns the search into PN² with the given inner budget.
+    #[must_use]
+    pub fn with_second_level(mut self, second: SecondLevel) -> PnsConfig {
+        self.second_level = Some(second);
+        self
+    }
+
+    /// Stops the search (answer unknown, [`Stop::Memory`](crate::Stop::Memory))
+    /// when the explicit trees would use more than `bytes`.
+    #[must_use]
+    pub fn with_memory(mut self, bytes: usize) -> PnsConfig {
+        self.memory = Some(bytes);
+        self
+    }
+
+    /// Calls the progress callback every `expansions` expansions (default 65,536).
+    #[must_use]
+    pub fn with_progress_interval(mut self, expansions: u64) -> PnsConfig {
+        self.progress_interval = expansions.max(1);
+        self
+    }
+}
+
+/// Best-first proof-number search over an explicit tree (Allis), or PN²
+/// when configured with a [`SecondLevel`].
+///
+/// Each node holds its proof number φ and disproof number δ from the view
+/// of its own side to move (the negamax form): `φ(n) = min δ(child)`,
+/// `δ(n) = Σ φ(child)`. The search repeatedly walks down to the
+/// most-proving node (a child whose δ equals its parent's φ), expands it,
+/// and updates the ancestors, stopping the update early where a node's
+/// numbers do not change and selecting again from there.
+///
+/// **Memory.** The tree is an arena (`Vec`) of nodes with contiguous
+/// children: every expansion appends one node per legal move. This growth is
+/// inherent to best-first PNS (the whole tree is the search's state); the
+/// arena grows geometrically, so there is no allocation per node otherwise,
+/// and [`PnsConfig::with_memory`] bounds it. PN² keeps a second arena for
+/// the inner searches and reuses it.
+///
+/// **Cycles.** A child whose position already lies on the path from the root
+/// is scored as a draw by repetition (a solved leaf, valid for that path
+/// only, which is what a tree stores).
+#[derive(Clone, Debug, Default)]
+pub struct Pns {
+    config: PnsConfig,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node<M> {
+    mv: Option<M>,
+    parent: u32,
+    first: u32,
+    len: u32,
+    phi: Number,
+    delta: Number,
+}
+
+struct Engine<G: Game> {
+    tree: Vec<Node<G::Move>>,
+    undos: Vec<G::Undo>,
+}
+
+impl<G: Game> Engine<G> {
+    fn new() -> Engine<G> {
+        Engine {
+            tree: Vec::new(),
+            undos: Vec::new(),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.tree.capacity() * size_of::<Node<G::Move>>()
+    }
+
+    /// Searches from `game` until its root is solved, the budget stops it,
+    /// or `max_expansions` expansions were made. `game` is restored.
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        game: &mut G,
+        needs_win: bool,
+        budget: &mut Budget<'_>,
+        hashes: &mut Vec<u64>,
+        hints: Hints<G>,
+        mut second: Option<(&mut Engine<G>, SecondLevel)>,
+        max_expansions: u64,
+        extra_bytes: usize,
+    ) {
+        self.tree.clear();
+        self.undos.clear();
+        let (phi, delta) = match game.outcome() {
+            Some(o) => solved(success(o, needs_win)),
+            None => hints.get(game),
+        };
+        self.tree.push(Node {
+            mv: None,
+            parent: u32::MAX,
+            first: 0,
+            len: 0,
+            phi,
+            delta,
+        });
+        hashes.push(game.hash());
+        let mut cur = 0usize;
+        let mut expansions = 0u64;
+        while self.tree[0].phi != 0 && self.tree[0].delta != 0 && expansions < max_expansions {
+            // Walk down to the most-proving node.
+            while self.tree[cur].len > 0 {
+                let n = self.tree[cur];
+                let children = n.first as usize..(n.first + n.len) as usize;
+                let c = children
+                    .clone()
+                    .find(|&c| self.tree[c].delta == n.phi)
+                    .unwrap_or_else(|| {
+                        children
+                            .min_by_key(|&c| self.tree[c].delta)
+                            .unwrap_or(n.first as usize)
+                    });
+                let mv = self.tree[c].mv.expect("children carry their move");
+                self.undos.push(game.make(mv));
+                hashes.push(game.hash());
+                cur = c;
+            }
+            let second_bytes = second.as_ref().map_or(0, |(e, _)| e.bytes());
+            if !budget.expand(
+                self.bytes() + second_bytes + extra_bytes,
+                self.tree.len() as u64,
+            ) {
+                break;
+            }
+            expansions += 1;
+            let node_needs_win = needs_win ^ (self.undos.len() % 2 == 1);
+            match second.as_mut() {
+                None => self.expand(cur, game, node_needs_win, hashes, hints),
+                Some((inner, params)) => {
+                    let limit = ((self.tree.len() as f64 * params.fraction) as u64)
+                        .clamp(params.min.max(1), params.max.max(1));
+                    let outer_bytes = self.bytes();
+                    inner.run(
+                        game,
+                        node_needs_win,
+                        budget,
+                        hashes,
+                        hints,
+                        None,
+                        limit,
+                        outer_bytes,
+                    );
+                    // The inner root's children become this node's children.
+                    let root = inner.tree[0];
+                    let first = self.tree.len() as u32;
+                    for c in root.first..root.first + root.len {
+                        let child = inner.tree[c as usize];
+                        self.tree.push(Node {
+                            mv: child.mv,
+                            parent: cur as u32,
+                            first: 0,
+                            len: 0,
+                            phi: child.phi,
+                            delta: child.delta,
+                        });
+                    }
+                    self.tree[cur].first = first;
+                    self.tree[cur].len = root.len;
+                    if root.len == 0 {
+                        // Not expanded (budget) or no moves: take the root's numbers.
+                        self.tree[cur].phi = root.phi;
+                        self.tree[cur].delta = root.delta;
+                    }
+                }
+            }
+            // Update the ancestors while their numbers change.
+            loop {
+                let changed = self.update(cur);
+                if !changed || cur == 0 {
+                    break;
+                }
+                let mv = self.tree[cur].mv.expect("non-root nodes carry their move");
+                let undo = self.undos.pop().expect("path and undo stack agree");
+                game.unmake(mv, undo);
+                hashes.pop();
+                cur = self.tree[cur].parent as usize;
+            }
+        }
+        while cur != 0 {
+            let mv = self.tree[cur].mv.expect("non-root nodes carry their move");
+            let undo = self.undos.pop().expect("path and undo stack agree");
+            game.unmake(mv, undo);
+            hashes.pop();
+            cur = self.tree[cur].parent as usize;
+        }
+        hashes.pop();
+    }
+
+    /// Generates the children of `cur` and gives each its initial numbers.
+    fn expand(
+        &mut self,
+        cur: usize,
+        game: &mut G,
+        needs_win: bool,
+        hashes: &[u64],
+        hints: Hints<G>,
+    ) {
+        let mut moves = G::Moves::default();
+        game.generate(&mut moves);
+        if moves.is_empty() {
+            // A game without moves should have an outcome; score it a draw.
+            let (phi, delta) = solved(success(Outcome::Draw, needs_win));
+            self.tree[cur].phi = phi;
+            self.tree[cur].delta = delta;
+            return;
+        }
+        let first = self.tree.len() as u32;
+        for &mv in moves.as_slice() {
+            let undo = game.make(mv);
+            let (phi, delta) = child_numbers(game, !needs_win, hashes, hints);
+            game.unmake(mv, undo);
+            self.tree.push(Node {
+                mv: Some(mv),
+                parent: cur as u32,
+                first: 0,
+                len: 0,
+                phi,
+                delta,
+            });
+        }
+        self.tree[cur].first = first;
+        self.tree[cur].len = moves.len() as u32;
+    }
+
+    /// Recomputes `(φ, δ)` of an expanded node from its children; returns
+    /// whether they changed.
+    fn update(&mut self, cur: usize) -> bool {
+        let n = self.tree[cur];
+        if n.len == 0 {
+            return true;
+        }
+        let mut phi = INFINITE;
+        let mut delta = 0;
+        for c in &self.tree[n.first as usize..(n.first + n.len) as usize] {
+            phi = phi.min(c.delta);
+            delta = add(delta, c.phi);
+        }
+        self.tree[cur].phi = phi;
+        self.tree[cur].delta = delta;
+        phi != n.phi || delta != n.delta
+    }
+}
+
+/// The initial numbers of a position just reached: solved if the game is
+/// over or the position repeats one on `hashes`, else the hints.
+pub(crate) fn child_numbers<G: Game>(
+    game: &G,
+    needs_win: bool,
+    hashes: &[u64],
+    hints: Hints<G>,
+) -> (Number, Number) {
+    if let Some(o) = game.outcome() {
+        solved(success(o, needs_win))
+    } else if hashes.contains(&game.hash()) {
+        solved(success(Outcome::Draw, needs_win))
+    } else {
+        hints.get(game)
+    }
+}
+
+/// The claim a solved root answers: the root side's if proven, else the
+/// opponent's complementary one.
+pub(crate) fn claim_of<G: Game>(game: &G, question: Question, proven: bool) -> Claim {
+    let stm = game.side_to_move();
+    if proven {
+        Claim {
+            prover: stm,
+            at_least: question.target(),
+        }
+    } else {
+        Claim {
+            prover: stm.opponent(),
+            at_least: if question.needs_win() {
+                Outcome::Draw
+            } else {
+                Outcome::Win
+            },
+        }
+    }
+}
+
+impl Pns {
+    /// A searcher with the given configuration.
+    #[must_use]
+    pub fn new(config: PnsConfig) -> Pns {
+        Pns { config }
+    }
+
+    /// PN² with the default [`SecondLevel`].
+    #[must_use]
+    pub fn pn2() -> Pns {
+        Pns::new(PnsConfig::new().with_second_level(SecondLevel::default()))
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &PnsConfig {
+        &self.config
+    }
+
+    /// Answers `question` about `game` (restored afterwards) within `limits`
+    /// (nodes = expansions, time, cancel; the depth limit is ignored).
+    pub fn search<G: Game>(
+        &self,
+        game: &mut G,
+        question: Question,
+        limits: &Limits,
+    ) -> Report<G::Move> {
+        self.search_with(game, question, limits, Hints::none(), &mut |_| {})
+    }
+
+    /// [`search`](Pns::search) with initial numbers from `hints` and a
+    /// `progress` callback.
+    pub fn search_with<G: Game>(
+        &self,
+        game: &mut G,
+        question: Question,
+        limits: &Limits,
+        hints: Hints<G>,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Report<G::Move> {
+        self.run(game, question, limits, hints, progress).0
+    }
+
+    /// Searches and, when the question is answered, extracts the proof tree
+    /// of the answer: a [`Strategy`] for the root side if proven, for the
+    /// opponent (of the complementary claim) if disproven. Check it with
+    /// [`verify`](crate::verify).
+    pub fn prove<G: Game>(
+        &self,
+        game: &mut G,
+        question: Question,
+        limits: &Limits,
+    ) -> (Report<G::Move>, Option<Strategy<G::Move>>) {
+        let (report, engine) = self.run(game, question, limits, Hints::none(), &mut |_| {});
+        if report.phi_or_delta_zero() {
+            let claim = claim_of(game, question, report.proof == 0);
+            let mut strategy = Strategy::new(claim);
+            let mut hashes = Vec::new();
+            extract(
+                &engine,
+                0,
+                game,
+                question.needs_win(),
+                &mut strategy,
+                &mut hashes,
+            );
+            (report, Some(strategy))
+        } else {
+            (report, None)
+        }
+    }
+
+    /// The value of `game` for its side to move by two searches: "can it
+    /// win?" and, if not, "can it draw?".
+    pub fn solve<G: Game>(&self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
+        solve_with(|q| self.search(game, q, limits))
+    }
+
+    fn run<G: Game>(
+        &self,
+        game: &mut G,
+        question: Question,
+        limits: &Limits,
+        hints: Hints<G>,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> (Report<G::Move>, Engine<G>) {
+        let mut budget = Budget::new(
+            limits,
+            progress,
+            self.config.progress_interval,
+            self.config.memory,
+        );
+        let mut engine = Engine::new();
+        let mut inner = Engine::new();
+        let mut hashes = Vec::new();
+        let second = self.config.second_level.map(|p| (&mut inner, p));
+        engine.run(
+            game,
+            question.needs_win(),
+            &mut budget,
+            &mut hashes,
+            hints,
+            second,
+            u64::MAX,
+            0,
+        );
+        let root = engine.tree[0];
+        let best_move = (root.phi == 0 && root.len > 0)
+            .then(|| {
+                engine.tree[root.first as usize..(root.first + root.len) as usize]
+                    .iter()
+                    .find(|c| c.delta == 0)
+                    .and_then(|c| c.mv)
+            })
+            .flatten();
+        let report = Report {
+            question,
+            answer: answer_of(root.phi, root.delta, budget.stop),
+            proof: root.phi,
+            disproof: root.delta,
+            best_move,
+            nodes: budget.nodes,
+            table: TableUse {
+                capacity_bytes: engine.bytes() + inner.bytes(),
+                used: engine.tree.len(),
+                stores: engine.tree.len() as u64,
+                replacements: 0,
+            },
+            elapsed: budget.start.elapsed(),
+        };
+        (report, engine)
+    }
+}
+
+impl<M> Report<M> {
+    fn phi_or_delta_zero(&self) -> bool {
+        self.proof == 0 || self.disproof == 0
+    }
+}
+
+/// Walks the solved tree below `node` (the position `game` is in) and writes
+/// the proof tree into `strategy`; returns the strategy node. A solved node
+/// without a subtree (solved at creation by PN²'s inner search) is solved
+/// again by a plain PNS from that position.
+fn extract<G: Game>(
+    engine: &Engine<G>,
+    node: usize,
+    game: &mut G,
+    needs_win: bool,
+    strategy: &mut Strategy<G::Move>,
+    hashes: &mut Vec<u64>,
+) -> u32 {
+    let n = engine.tree[node];
+    if game.outcome().is_some() || n.len == 0 && node == 0 {
+        return strategy.add_node(&[]);
+    }
+    if n.len == 0 {
+        // Solved without a subtree here: re-solve this position alone.
+        let limits = Limits::none();
+        let mut progress = |_: &Progress| {};
+        let mut budget = Budget::new(&limits, &mut progress, u64::MAX, None);
+        let mut fresh = Engine::new();
+        fresh.run(
+            game,
+            needs_win,
+            &mut budget,
+            hashes,
+            Hints::none(),
+            None,
+            u64::MAX,
+            0,
+        );
+        if fresh.tree[0].len == 0 {
+            // A repetition or a position without moves: a leaf the verifier judges.
+            return strategy.add_node(&[]);
+        }
+        return extract(&fresh, 0, game, needs_win, strategy, hashes);
+    }
+    let children = &engine.tree[n.first as usize..(n.first + n.len) as usize];
+    let picked: Vec<(G::Move, usize)> = if n.phi == 0 {
+        children
+            .iter()
+            .enumerate()
+            .find(|(_, c)| c.delta == 0)
+            .map(|(i, c)| (c.mv.expect("child move"), n.first as usize + i))
+            .into_iter()
+            .collect()
+    } else {
+        children
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.mv.expect("child move"), n.first as usize + i))
+            .collect()
+    };
+    let moves: Vec<G::Move> = picked.iter().map(|p| p.0).collect();
+    let me = strategy.add_node(&moves);
+    hashes.push(game.hash());
+    for (i, &(mv, child)) in picked.iter().enumerate() {
+        let undo = game.make(mv);
+        let c = extract(engine, child, game, !needs_win, strategy, hashes);
+        game.unmake(mv, undo);
+        strategy.set_child(me, i, c);
+    }
+    hashes.pop();
+    me
+}

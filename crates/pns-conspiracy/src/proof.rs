@@ -1,0 +1,271 @@
+//! Proof trees (strategies) and the independent verifier that replays them
+//! against the game.
+
+use std::error::Error;
+use std::fmt;
+
+use game::{Game, MoveBuffer, Outcome, Player};
+
+/// What a [`Strategy`] claims: `prover` can force a result of at least
+/// `at_least` (from the prover's point of view).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Claim {
+    /// The player the strategy is for.
+    pub prover: Player,
+    /// The least result the prover is claimed to force (`Win` or `Draw`).
+    pub at_least: Outcome,
+}
+
+impl fmt::Display for Claim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} player forces at least a {}",
+            self.prover, self.at_least
+        )
+    }
+}
+
+/// A proof tree: a strategy for [`Claim::prover`] that gives one move at
+/// each position where the prover is to move and answers every legal move
+/// of the opponent, down to finished games.
+///
+/// Node `0` is the root. A node's edges are `(move, child node)`; a node
+/// without edges stands for a finished game. Strategies are produced by
+/// [`Pns::prove`](crate::Pns::prove) and [`DfPn::prove`](crate::DfPn::prove)
+/// and checked by [`verify`], which trusts nothing but the [`Game`] rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Strategy<M> {
+    claim: Claim,
+    nodes: Vec<(u32, u32)>,
+    edges: Vec<(M, u32)>,
+}
+
+impl<M: Copy> Strategy<M> {
+    pub(crate) fn new(claim: Claim) -> Strategy<M> {
+        Strategy {
+            claim,
+            nodes: Vec::new(),
+            edges: Vec::new(),
+        }
+    }
+
+    /// Adds a node with the given moves (children not yet known) and returns
+    /// its index.
+    pub(crate) fn add_node(&mut self, moves: &[M]) -> u32 {
+        let index = self.nodes.len() as u32;
+        self.nodes
+            .push((self.edges.len() as u32, moves.len() as u32));
+        self.edges.extend(moves.iter().map(|&m| (m, u32::MAX)));
+        index
+    }
+
+    /// Points edge `i` of `node` at `child`.
+    pub(crate) fn set_child(&mut self, node: u32, i: usize, child: u32) {
+        let (start, _) = self.nodes[node as usize];
+        self.edges[start as usize + i].1 = child;
+    }
+
+    /// What the strategy claims.
+    #[must_use]
+    pub fn claim(&self) -> Claim {
+        self.claim
+    }
+
+    /// The number of positions in the proof tree.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Is the proof tree empty (no root)?
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The `(move, child)` edges of `node`, or `None` for an index out of range.
+    #[must_use]
+    pub fn edges(&self, node: u32) -> Option<&[(M, u32)]> {
+        let &(start, len) = self.nodes.get(node as usize)?;
+        self.edges.get(start as usize..(start + len) as usize)
+    }
+}
+
+/// What [`verify`] found wrong with a strategy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VerifyErrorKind {
+    /// The strategy has no root node.
+    Empty,
+    /// A leaf of the strategy is a finished game short of the claim.
+    ShortOfClaim(Outcome),
+    /// A leaf of the strategy is a position where the game goes on.
+    Unfinished,
+    /// At a prover node the strategy gives this many moves instead of one.
+    NotOneMove(usize),
+    /// The strategy plays a move that is not legal.
+    IllegalMove(String),
+    /// An opponent move the strategy does not answer.
+    MissingReply(String),
+    /// The strategy lists an opponent move twice or one that is not legal.
+    ExtraReply(String),
+    /// A child index that points nowhere.
+    BadIndex(u32),
+    /// A position repeats along a line of the strategy (no finite proof).
+    Repetition,
+    /// A finished game lists moves anyway.
+    MovesAfterEnd,
+}
+
+/// A strategy that does not prove its claim, with the line where it fails.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyError {
+    kind: VerifyErrorKind,
+    line: Vec<String>,
+}
+
+impl VerifyError {
+    /// What went wrong.
+    #[must_use]
+    pub fn kind(&self) -> &VerifyErrorKind {
+        &self.kind
+    }
+
+    /// The moves from the root to the failing position, in the game's notation.
+    #[must_use]
+    pub fn line(&self) -> &[String] {
+        &self.line
+    }
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "strategy fails after [{}]: ", self.line.join(" "))?;
+        match &self.kind {
+            VerifyErrorKind::Empty => f.write_str("empty strategy"),
+            VerifyErrorKind::ShortOfClaim(o) => write!(f, "game ends in a {o} for the prover"),
+            VerifyErrorKind::Unfinished => f.write_str("leaf where the game is not over"),
+            VerifyErrorKind::NotOneMove(n) => write!(f, "{n} moves at a prover node"),
+            VerifyErrorKind::IllegalMove(m) => write!(f, "illegal move {m}"),
+            VerifyErrorKind::MissingReply(m) => write!(f, "no answer to opponent move {m}"),
+            VerifyErrorKind::ExtraReply(m) => write!(f, "unexpected opponent move {m}"),
+            VerifyErrorKind::BadIndex(i) => write!(f, "child index {i} out of range"),
+            VerifyErrorKind::Repetition => f.write_str("position repeats"),
+            VerifyErrorKind::MovesAfterEnd => f.write_str("moves listed after the game ended"),
+        }
+    }
+}
+
+impl Error for VerifyError {}
+
+/// What [`verify`] checked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VerifyStats {
+    /// Positions replayed.
+    pub nodes: u64,
+    /// Finished games reached.
+    pub leaves: u64,
+    /// The longest line, in plies.
+    pub depth: u32,
+}
+
+/// Replays `strategy` against `game` (the position it was made for) and
+/// checks that it proves its claim: at every position where the prover is
+/// to move the strategy gives exactly one legal move, at every position
+/// where the opponent is to move it answers every legal move (and nothing
+/// else), and every line ends in a finished game whose result, for the
+/// prover, is at least the claim. A position that repeats along a line is
+/// rejected. It uses nothing but the [`Game`] trait; `game` is restored.
+///
+/// # Errors
+///
+/// A [`VerifyError`] with the line where the strategy fails.
+pub fn verify<G: Game>(
+    game: &mut G,
+    strategy: &Strategy<G::Move>,
+) -> Result<VerifyStats, VerifyError> {
+    let mut stats = VerifyStats::default();
+    let mut line = Vec::new();
+    let mut hashes = Vec::new();
+    if strategy.is_empty() {
+        return Err(VerifyError {
+            kind: VerifyErrorKind::Empty,
+            line: Vec::new(),
+        });
+    }
+    check(game, strategy, 0, &mut line, &mut hashes, &mut stats).map_err(|kind| VerifyError {
+        kind,
+        line: line.iter().map(|m: &G::Move| m.to_string()).collect(),
+    })?;
+    Ok(stats)
+}
+
+fn check<G: Game>(
+    game: &mut G,
+    strategy: &Strategy<G::Move>,
+    node: u32,
+    line: &mut Vec<G::Move>,
+    hashes: &mut Vec<u64>,
+    stats: &mut VerifyStats,
+) -> Result<(), VerifyErrorKind> {
+    let claim = strategy.claim;
+    let edges = strategy
+        .edges(node)
+        .ok_or(VerifyErrorKind::BadIndex(node))?;
+    stats.nodes += 1;
+    stats.depth = stats.depth.max(line.len() as u32);
+    let prover_to_move = game.side_to_move() == claim.prover;
+    if let Some(outcome) = game.outcome() {
+        let for_prover = if prover_to_move {
+            outcome
+        } else {
+            outcome.flip()
+        };
+        if !edges.is_empty() {
+            return Err(VerifyErrorKind::MovesAfterEnd);
+        }
+        if for_prover < claim.at_least {
+            return Err(VerifyErrorKind::ShortOfClaim(for_prover));
+        }
+        stats.leaves += 1;
+        return Ok(());
+    }
+    if edges.is_empty() {
+        return Err(VerifyErrorKind::Unfinished);
+    }
+    let hash = game.hash();
+    if hashes.contains(&hash) {
+        return Err(VerifyErrorKind::Repetition);
+    }
+    if prover_to_move {
+        if edges.len() != 1 {
+            return Err(VerifyErrorKind::NotOneMove(edges.len()));
+        }
+    } else {
+        let mut moves = G::Moves::default();
+        game.generate(&mut moves);
+        for m in moves.as_slice() {
+            if edges.iter().filter(|(e, _)| e == m).count() != 1 {
+                return Err(VerifyErrorKind::MissingReply(m.to_string()));
+            }
+        }
+        if let Some((extra, _)) = edges.iter().find(|(e, _)| !moves.as_slice().contains(e)) {
+            return Err(VerifyErrorKind::ExtraReply(extra.to_string()));
+        }
+    }
+    hashes.push(hash);
+    for &(m, child) in edges {
+        let undo = game
+            .try_make(m)
+            .map_err(|_| VerifyErrorKind::IllegalMove(m.to_string()))?;
+        line.push(m);
+        let result = check(game, strategy, child, line, hashes, stats);
+        if result.is_ok() {
+            line.pop();
+        }
+        game.unmake(m, undo);
+        result?;
+    }
+    hashes.pop();
+    Ok(())
+}
