@@ -105,16 +105,34 @@ fn solve_verified<G: Game>(
 /// Solves `game` (restored afterwards) with PNS, PN², df-pn (a 64 KiB table,
 /// small enough to force replacements on larger games) and CNS (threshold ∞
 /// over win/draw/loss), and checks that each finds `expected`, the value for
-/// the side to move found by an independent solver. The proof trees of the
-/// PNS, PN² and df-pn answers (two per solve: the "win?" and "draw?"
-/// searches) are replayed against the game by [`verify`]. `limits` bounds
-/// each search.
+/// the side to move found by an independent solver: [`proof_solvers_agree`]
+/// and [`cns_agrees`] together. `limits` bounds each search.
 ///
 /// # Errors
 ///
 /// A [`Disagreement`] naming the first solver that answered differently,
 /// stopped on a limit, or produced a proof tree that does not verify.
 pub fn solvers_agree<G: Evaluate>(
+    game: &mut G,
+    expected: Outcome,
+    limits: &Limits,
+) -> Result<AgreeStats, Disagreement> {
+    let mut stats = proof_solvers_agree(game, expected, limits)?;
+    stats.nodes[3] = cns_agrees(game, expected, limits)?;
+    Ok(stats)
+}
+
+/// Solves `game` (restored afterwards) with PNS, PN² and df-pn (a 64 KiB
+/// table) by two searches each ("win?", then "at least a draw?"), checks
+/// each value against `expected`, and replays the proof tree of every answer
+/// (a strategy for the side to move, or for its opponent when disproven)
+/// against the game with [`verify`].
+///
+/// # Errors
+///
+/// A [`Disagreement`] naming the first solver that answered differently,
+/// stopped on a limit, or produced a proof tree that does not verify.
+pub fn proof_solvers_agree<G: Game>(
     game: &mut G,
     expected: Outcome,
     limits: &Limits,
@@ -138,10 +156,23 @@ pub fn solvers_agree<G: Evaluate>(
             ));
         }
     }
+    Ok(stats)
+}
+
+/// Checks that conspiracy-number search with threshold ∞ over win/draw/loss
+/// finds `expected` for `game` (restored afterwards); returns its expansions.
+///
+/// # Errors
+///
+/// A [`Disagreement`] when it finds another value or stops on a limit.
+pub fn cns_agrees<G: Evaluate>(
+    game: &mut G,
+    expected: Outcome,
+    limits: &Limits,
+) -> Result<u64, Disagreement> {
     let cns = Conspiracy::new(ConspiracyConfig::new())
         .search(game, limits)
         .map_err(|e| Disagreement::new("cns", e.to_string()))?;
-    stats.nodes[3] = cns.nodes;
     if cns.outcome() != Some(expected) {
         return Err(Disagreement::new(
             "cns",
@@ -153,7 +184,7 @@ pub fn solvers_agree<G: Evaluate>(
             ),
         ));
     }
-    Ok(stats)
+    Ok(cns.nodes)
 }
 
 /// Checks that conspiracy-number search with threshold ∞ on the tree cut at

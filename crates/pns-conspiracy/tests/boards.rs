@@ -1,0 +1,114 @@
+//! Connect Four 4×4 and m,n,k 3,3,3 / 4,4,3: every solver against the
+//! published values (Tromp; REFERENCE.md) and against the workspace's
+//! alpha-beta solver on seeded random positions.
+
+use alphabeta::{AlphaBeta, Config};
+use game::{Evaluate, Game, Limits, MoveBuffer, MoveIndex, Outcome, PackMove, ProofHints};
+use games_connect4::{Board, Size};
+use games_mnk::Mnk;
+use pns_conspiracy::{Answer, DfPn, Hints, Pns, Question, agree};
+
+/// The alpha-beta solver's value for the side to move.
+fn alpha_beta_outcome<G>(g: &mut G) -> Outcome
+where
+    G: Evaluate + Send,
+    G::Move: PackMove + MoveIndex + Send + Sync,
+{
+    let mut searcher = AlphaBeta::<G>::new(Config::default()).expect("table");
+    searcher.solve(g, &Limits::none()).outcome.expect("solved")
+}
+
+/// Positions reached by seeded random play, `plies` moves deep, not over.
+fn random_positions<G: Game>(
+    start: &G,
+    count: usize,
+    plies: std::ops::Range<u64>,
+    seed: u64,
+) -> Vec<G> {
+    let mut state = seed | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut g = start.clone();
+        let len = plies.start + next() % (plies.end - plies.start);
+        for _ in 0..len {
+            let mut moves = G::Moves::default();
+            g.generate(&mut moves);
+            if g.outcome().is_some() || moves.is_empty() {
+                break;
+            }
+            let m = moves.as_slice()[(next() % moves.len() as u64) as usize];
+            g.make(m);
+        }
+        if g.outcome().is_none() {
+            out.push(g);
+        }
+    }
+    out
+}
+
+fn check_empty_board<G: Evaluate + ProofHints>(g: &mut G, expected: Outcome, with_cns: bool) {
+    let t = std::time::Instant::now();
+    let stats =
+        agree::proof_solvers_agree(g, expected, &Limits::none()).unwrap_or_else(|e| panic!("{e}"));
+    if with_cns {
+        agree::cns_agrees(g, expected, &Limits::none()).unwrap_or_else(|e| panic!("{e}"));
+    }
+    eprintln!("{stats:?} {:?}", t.elapsed());
+    // With the game's proof hints too.
+    for r in [
+        Pns::default().search_with(
+            g,
+            Question::Win,
+            &Limits::none(),
+            Hints::from_game(),
+            &mut |_| {},
+        ),
+        DfPn::default().search_with(
+            g,
+            Question::Win,
+            &Limits::none(),
+            Hints::from_game(),
+            &mut |_| {},
+        ),
+    ] {
+        assert_eq!(r.answer == Answer::Proven, expected == Outcome::Win);
+        eprintln!("hinted {} nodes", r.nodes);
+    }
+}
+
+#[test]
+fn connect_four_4x4_is_a_draw() {
+    let mut g = Board::new(Size::new(4, 4).unwrap());
+    assert_eq!(alpha_beta_outcome(&mut g), Outcome::Draw);
+    check_empty_board(&mut g, Outcome::Draw, false);
+}
+
+#[test]
+fn mnk_333_draw_and_443_first_player_win() {
+    let mut g = Mnk::new(3, 3, 3).unwrap();
+    check_empty_board(&mut g, Outcome::Draw, true);
+    let mut g = Mnk::new(4, 4, 3).unwrap();
+    check_empty_board(&mut g, Outcome::Win, true);
+}
+
+#[test]
+fn random_positions_agree_with_alpha_beta() {
+    let c4 = Board::new(Size::new(4, 4).unwrap());
+    for mut g in random_positions(&c4, 24, 3..10, 0x5eed) {
+        let expected = alpha_beta_outcome(&mut g);
+        agree::solvers_agree(&mut g, expected, &Limits::none())
+            .unwrap_or_else(|e| panic!("{g}: {e}"));
+    }
+    let mnk = Mnk::new(4, 4, 3).unwrap();
+    for mut g in random_positions(&mnk, 30, 1..8, 0xfeed) {
+        let expected = alpha_beta_outcome(&mut g);
+        agree::solvers_agree(&mut g, expected, &Limits::none())
+            .unwrap_or_else(|e| panic!("{g}: {e}"));
+    }
+}
