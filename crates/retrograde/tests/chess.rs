@@ -1,0 +1,163 @@
+//! Chess pawnless endings from `games_chess::Endgame`: KQvK and KRvK
+//! reproduce the Syzygy generator's statistics and the raw KQK counts
+//! (REFERENCE.md), both methods agree, and every value follows from its
+//! successors'.
+
+use std::sync::Mutex;
+
+use game::IndexSpace;
+use games_chess::{Endgame, Position};
+use retrograde::{Counts, Generator, Label, Method, NoExits, Table, Value, verify};
+
+/// Builds by both methods, checks that they agree, returns the table
+/// (built once per material for all the tests).
+fn build(material: &'static str) -> (Endgame, Table) {
+    static BUILT: Mutex<Vec<(&'static str, Table)>> = Mutex::new(Vec::new());
+    let space = Endgame::new(material).unwrap();
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, t)) = built.iter().find(|(m, _)| *m == material) {
+        return (space, t.clone());
+    }
+    let (table, n) = verify::methods_agree(&space, &NoExits).unwrap();
+    assert_eq!(n, space.size());
+    built.push((material, table.clone()));
+    (space, table)
+}
+
+/// The counts for each side to move: the index puts White to move first.
+fn by_side(table: &Table) -> (Counts, Counts) {
+    let half = table.len() / 2;
+    (
+        table.counts_where(|i| i < half),
+        table.counts_where(|i| i >= half),
+    )
+}
+
+fn wdl(c: &Counts) -> (u64, u64, u64) {
+    (c.wins, c.draws, c.losses)
+}
+
+#[test]
+fn kqk_matches_syzygy_statistics() {
+    let (space, table) = build("KQvK");
+    let (white, black) = by_side(&table);
+    assert_eq!(wdl(&white), (18_081, 0, 0));
+    assert_eq!(wdl(&black), (0, 2_896, 25_160));
+    // Longest mate: 10 moves, i.e. a win in 19 plies for White to move (and
+    // a loss in 20 for Black to move: one Black move, then that mate).
+    let (plies, at) = white.longest_win.unwrap();
+    assert_eq!(plies, 19);
+    assert_eq!(black.longest_loss.unwrap().0, 20);
+    let p = space.position(at).unwrap();
+    eprintln!("KQvK longest mate: {p} (mate in {})", plies.div_ceil(2));
+    assert_eq!(
+        verify::locally_consistent(&space, &table, &NoExits, 0..space.size()),
+        Ok(white.positions() + black.positions())
+    );
+}
+
+#[test]
+fn krk_matches_syzygy_statistics() {
+    let (space, table) = build("KRvK");
+    let (white, black) = by_side(&table);
+    assert_eq!(wdl(&white), (21_959, 0, 0));
+    assert_eq!(wdl(&black), (0, 2_796, 25_260));
+    assert_eq!(white.longest_win.unwrap().0, 31); // mate in 16
+    assert!(verify::locally_consistent(&space, &table, &NoExits, 0..space.size()).is_ok());
+}
+
+/// FEN of a placement (squares 0 = a1 .. 63 = h8).
+fn fen(pieces: &[(usize, char)], white_to_move: bool) -> String {
+    let mut board = [None; 64];
+    for &(s, c) in pieces {
+        board[s] = Some(c);
+    }
+    let mut out = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                Some(c) => {
+                    if empty > 0 {
+                        out.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            out.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    out.push_str(if white_to_move {
+        " w - - 0 1"
+    } else {
+        " b - - 0 1"
+    });
+    out
+}
+
+/// Without symmetry reduction: every placement of the three pieces, probed
+/// through the symmetric table.
+#[test]
+fn kqk_raw_counts() {
+    let (space, table) = build("KQvK");
+    let (mut legal, mut draws) = ([0u64; 2], 0u64);
+    for wk in 0..64 {
+        for bk in 0..64 {
+            for q in 0..64 {
+                if wk == bk || wk == q || bk == q {
+                    continue;
+                }
+                for (side, white) in [(0, true), (1, false)] {
+                    let text = fen(&[(wk, 'K'), (bk, 'k'), (q, 'Q')], white);
+                    let Ok(p) = text.parse::<Position>() else {
+                        continue;
+                    };
+                    let Some(v) = space.index_of(&p).and_then(|i| table.get(i)) else {
+                        continue;
+                    };
+                    legal[side] += 1;
+                    if v == Value::Draw {
+                        draws += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(legal, [144_508, 223_944]);
+    assert_eq!(draws, 23_048);
+}
+
+#[test]
+fn endgame_predecessors_are_exact_on_a_sample() {
+    let space = Endgame::new("KRvK").unwrap();
+    // Every 13th index keeps this under a few seconds; the full check is
+    // `verify::check_predecessors(&space, 0..space.size())`.
+    for start in (0..space.size()).step_by(13 * 64) {
+        verify::check_predecessors(&space, start..start + 5).unwrap();
+    }
+}
+
+#[test]
+fn file_round_trip_with_material_check() {
+    let (_, built) = build("KQvK");
+    let label = Label::new("chess", "KQvK", "games-chess-endgame-462x64^n-v1");
+    let table = Generator::new(&Endgame::new("KQvK").unwrap())
+        .label(label.clone())
+        .build(Method::Backward)
+        .unwrap();
+    assert_eq!(table.codes(), built.codes());
+    let bytes = table.to_bytes();
+    assert_eq!(Table::from_bytes(&bytes, &label).unwrap(), table);
+    let krk = Label::new("chess", "KRvK", "games-chess-endgame-462x64^n-v1");
+    assert!(matches!(
+        Table::from_bytes(&bytes, &krk),
+        Err(retrograde::LoadError::WrongMaterial { .. })
+    ));
+}
