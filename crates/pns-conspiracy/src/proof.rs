@@ -245,8 +245,10 @@ fn check<G: Game>(
         let mut moves = G::Moves::default();
         game.generate(&mut moves);
         for m in moves.as_slice() {
-            if edges.iter().filter(|(e, _)| e == m).count() != 1 {
-                return Err(VerifyErrorKind::MissingReply(m.to_string()));
+            match edges.iter().filter(|(e, _)| e == m).count() {
+                0 => return Err(VerifyErrorKind::MissingReply(m.to_string())),
+                1 => {}
+                _ => return Err(VerifyErrorKind::ExtraReply(m.to_string())),
             }
         }
         if let Some((extra, _)) = edges.iter().find(|(e, _)| !moves.as_slice().contains(e)) {
@@ -268,4 +270,135 @@ fn check<G: Game>(
     }
     hashes.pop();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrayvec::ArrayVec;
+
+    /// Take one or two stones; taking the last one wins.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    struct Take {
+        stones: u32,
+        to_move: Player,
+    }
+
+    impl Game for Take {
+        type Move = u32;
+        type Undo = ();
+        type Moves = ArrayVec<u32, 2>;
+        fn side_to_move(&self) -> Player {
+            self.to_move
+        }
+        fn generate(&self, out: &mut Self::Moves) {
+            out.clear();
+            for t in 1..=2.min(self.stones) {
+                out.push(t);
+            }
+        }
+        fn make(&mut self, m: u32) {
+            self.stones -= m;
+            self.to_move = self.to_move.opponent();
+        }
+        fn unmake(&mut self, m: u32, (): ()) {
+            self.stones += m;
+            self.to_move = self.to_move.opponent();
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            (self.stones == 0).then_some(Outcome::Loss)
+        }
+        fn hash(&self) -> u64 {
+            u64::from(self.stones) << 1 | self.to_move.index() as u64
+        }
+        fn recompute_hash(&self) -> u64 {
+            self.hash()
+        }
+    }
+
+    const SECOND_WINS: Claim = Claim {
+        prover: Player::Second,
+        at_least: Outcome::Win,
+    };
+
+    /// Three stones, First to move: Second answers 1 with 2 and 2 with 1.
+    /// `answers` gives Second's replies after First's 1 and First's 2.
+    fn strategy(claim: Claim, root: &[u32], answers: [&[u32]; 2]) -> Strategy<u32> {
+        let mut s = Strategy::new(claim);
+        let r = s.add_node(root);
+        for (i, answer) in answers.iter().enumerate().take(root.len()) {
+            let c = s.add_node(answer);
+            s.set_child(r, i, c);
+            for j in 0..answer.len() {
+                let leaf = s.add_node(&[]);
+                s.set_child(c, j, leaf);
+            }
+        }
+        s
+    }
+
+    fn check(s: &Strategy<u32>) -> Result<VerifyStats, VerifyErrorKind> {
+        let mut g = Take {
+            stones: 3,
+            to_move: Player::First,
+        };
+        let r = verify(&mut g, s).map_err(|e| e.kind().clone());
+        assert_eq!(g.stones, 3, "restored");
+        r
+    }
+
+    #[test]
+    fn a_correct_strategy_verifies() {
+        let stats = check(&strategy(SECOND_WINS, &[1, 2], [&[2], &[1]])).unwrap();
+        assert_eq!((stats.nodes, stats.leaves, stats.depth), (5, 2, 2));
+    }
+
+    #[test]
+    fn every_kind_of_flaw_is_caught() {
+        use VerifyErrorKind as K;
+        let cases: [(Strategy<u32>, K); 6] = [
+            (
+                strategy(SECOND_WINS, &[1], [&[2], &[1]]),
+                K::MissingReply("2".into()),
+            ),
+            (
+                strategy(SECOND_WINS, &[1, 2], [&[2, 1], &[1]]),
+                K::NotOneMove(2),
+            ),
+            (strategy(SECOND_WINS, &[1, 2], [&[1], &[1]]), K::Unfinished),
+            (
+                strategy(SECOND_WINS, &[1, 2], [&[2], &[2]]),
+                K::IllegalMove("2".into()),
+            ),
+            (
+                strategy(SECOND_WINS, &[2, 2], [&[1], &[1]]),
+                K::MissingReply("1".into()),
+            ),
+            (Strategy::new(SECOND_WINS), K::Empty),
+        ];
+        for (s, kind) in cases {
+            assert_eq!(check(&s).unwrap_err(), kind);
+        }
+        // The opponent of the claimed prover cannot claim the same win.
+        let first = Claim {
+            prover: Player::First,
+            at_least: Outcome::Draw,
+        };
+        let mut s = Strategy::new(first);
+        let r = s.add_node(&[2]);
+        let c = s.add_node(&[1]);
+        s.set_child(r, 0, c);
+        let leaf = s.add_node(&[]);
+        s.set_child(c, 0, leaf);
+        assert_eq!(check(&s).unwrap_err(), K::ShortOfClaim(Outcome::Loss));
+        // A child index pointing nowhere.
+        let mut s = Strategy::new(SECOND_WINS);
+        s.add_node(&[1, 2]);
+        assert_eq!(check(&s).unwrap_err(), K::BadIndex(u32::MAX));
+        // An opponent move listed twice, or one that is not legal.
+        let twice = strategy(SECOND_WINS, &[1, 2, 1], [&[2], &[1]]);
+        assert_eq!(check(&twice).unwrap_err(), K::ExtraReply("1".into()));
+        let unknown = strategy(SECOND_WINS, &[1, 2, 9], [&[2], &[1]]);
+        assert_eq!(check(&unknown).unwrap_err(), K::ExtraReply("9".into()));
+    }
 }

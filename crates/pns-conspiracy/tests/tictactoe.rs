@@ -1,5 +1,6 @@
 //! Every solver on every reachable tic-tac-toe position (5,478), against a
-//! plain negamax written here; and depth-limited conspiracy-number search
+//! plain negamax written here (itself checked against
+//! `alphabeta::negamax_solve`); and depth-limited conspiracy-number search
 //! against depth-limited negamax.
 
 use std::collections::HashMap;
@@ -80,6 +81,12 @@ fn every_reachable_position_every_solver_agrees() {
     for p in &positions {
         let mut g = *p;
         let expected = negamax(&mut g, &mut memo);
+        // The workspace's reference solver agrees with the one here.
+        assert_eq!(
+            alphabeta::negamax_solve(&mut g).outcome,
+            Some(expected),
+            "{g}"
+        );
         counts[expected as usize] += 1;
         agree::solvers_agree(&mut g, expected, &Limits::none())
             .unwrap_or_else(|e| panic!("{g}: {e}"));
@@ -102,6 +109,11 @@ fn depth_limited_cns_is_negamax_everywhere() {
         for &depth in depths {
             let mut g = *p;
             let expected = negamax_depth(&mut g, depth, 0);
+            assert_eq!(
+                alphabeta::negamax(&mut g, depth).value,
+                expected,
+                "{g} depth {depth}"
+            );
             agree::cns_matches_negamax(&mut g, depth, -8..=8, expected, &Limits::none())
                 .unwrap_or_else(|e| panic!("{g}: {e}"));
         }
