@@ -1,6 +1,6 @@
 //! Pattern/threat evaluation, tactical moves and proof-number hints.
 
-use game::{Evaluate, Game, Player, ProofHints, Score, Tactical};
+use game::{Evaluate, Forcing, Game, Player, ProofHints, Score, Tactical};
 
 use crate::board::{Bits, STRIDE};
 use crate::position::{DIRECTIONS, Mnk, Move, Moves};
@@ -151,6 +151,28 @@ impl ProofHints for Mnk {
             (SURE, 1)
         } else {
             (1, 1)
+        }
+    }
+}
+
+impl Forcing for Mnk {
+    fn winning_move(&self) -> Option<Move> {
+        if self.outcome().is_some() {
+            return None;
+        }
+        self.winning_moves(self.side_to_move()).next()
+    }
+
+    /// A stone never helps the opponent, so: every move when the opponent
+    /// has no winning square, the block when it has one, nothing when it
+    /// has two or more.
+    fn non_losing_moves(&self, out: &mut Moves) {
+        self.generate(out);
+        let mut threats = self.winning_moves(self.side_to_move().opponent());
+        match (threats.next(), threats.next()) {
+            (None, _) => {}
+            (Some(t), None) => out.retain(|m| *m == t),
+            (Some(_), Some(_)) => out.clear(),
         }
     }
 }

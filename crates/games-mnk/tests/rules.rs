@@ -138,6 +138,7 @@ fn random_playouts_against_naive_grid() {
                     .filter(|&&m| g.tactical_score(m).is_some())
                     .count()
             );
+            game::check::forcing(&g).unwrap();
             let v = g.evaluate();
             assert!(!v.is_decisive());
             let (pn, dn) = g.proof_hints();

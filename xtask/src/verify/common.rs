@@ -208,3 +208,31 @@ where
         })
         .collect()
 }
+
+/// Random playouts from `start` checking [`game::check::forcing`] at every
+/// position.
+pub(crate) fn forcing_playouts<G>(start: &G, seed: u64, playouts: usize, max_plies: usize) -> Tally
+where
+    G: game::Forcing + Debug + Display,
+{
+    let mut rng = rng(seed);
+    let mut tally = Tally::default();
+    let mut moves = G::Moves::default();
+    for _ in 0..playouts {
+        let mut g = start.clone();
+        for _ in 0..max_plies {
+            let got =
+                game::check::forcing(&g).map_or_else(|e| e.to_string(), |()| "consistent".into());
+            if !tally.compare(&g, None, "consistent".to_string(), got) || g.outcome().is_some() {
+                break;
+            }
+            g.generate(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
+            g.make(m);
+        }
+    }
+    tally
+}

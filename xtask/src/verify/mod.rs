@@ -11,7 +11,9 @@ use std::time::Instant;
 
 use anyhow::{Result, bail};
 
+mod ataxx;
 pub(crate) mod common;
+mod mnk;
 mod tictactoe;
 
 /// Options of `cargo xtask verify`.
@@ -164,6 +166,8 @@ impl Check {
 fn registry() -> Vec<Check> {
     let mut checks = Vec::new();
     checks.extend(tictactoe::checks());
+    checks.extend(mnk::checks());
+    checks.extend(ataxx::checks());
     checks
 }
 
@@ -216,15 +220,15 @@ pub(crate) fn run(opts: &Options) -> Result<bool> {
         opts.seed
     );
     let header = format!(
-        "| {:<13} | {:<8} | {:<44} | {:>9} | {:>9} | {:>10} | {:>7} |",
-        "game", "family", "variant", "positions", "agree", "mismatches", "seconds"
+        "| {:<13} | {:<8} | {:<52} | {:>9} | {:>9} | {:>10} | {:>7} |",
+        "game", "family", "variant", "compared", "agree", "mismatches", "seconds"
     );
     println!("{header}");
     println!(
         "|{}|{}|{}|{}|{}|{}|{}|",
         "-".repeat(15),
         "-".repeat(10),
-        "-".repeat(46),
+        "-".repeat(54),
         "-".repeat(11),
         "-".repeat(11),
         "-".repeat(12),
@@ -246,7 +250,7 @@ pub(crate) fn run(opts: &Options) -> Result<bool> {
         if let Some(reason) = &tally.skipped {
             skipped += 1;
             println!(
-                "| {:<13} | {:<8} | {:<44} | {:>9} | {:>9} | {:>10} | {:>7.2} |  skipped: {reason}",
+                "| {:<13} | {:<8} | {:<52} | {:>9} | {:>9} | {:>10} | {:>7.2} |  skipped: {reason}",
                 c.game,
                 c.family.label(),
                 c.variant,
@@ -258,7 +262,7 @@ pub(crate) fn run(opts: &Options) -> Result<bool> {
             continue;
         }
         println!(
-            "| {:<13} | {:<8} | {:<44} | {:>9} | {:>9} | {:>10} | {:>7.2} |",
+            "| {:<13} | {:<8} | {:<52} | {:>9} | {:>9} | {:>10} | {:>7.2} |",
             c.game,
             c.family.label(),
             c.variant,

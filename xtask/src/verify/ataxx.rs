@@ -1,0 +1,111 @@
+//! Ataxx rows: the published perft table, every alpha-beta variant equals
+//! negamax on random positions, the oracles.
+
+use game::perft;
+use games_ataxx::Position;
+
+use super::common::{oracle_playouts, random_positions, rng, searcher_rows};
+use super::{Check, Family, Tally};
+
+pub(crate) fn checks() -> Vec<Check> {
+    let mut rows = vec![
+        Check::new(
+            "ataxx",
+            Family::Published,
+            "perft table (libataxx), quick: rows <= 5M nodes",
+            |ctx| {
+                let limit = ctx.pick(5_000_000, u64::MAX);
+                let mut t = Tally::default();
+                for &(fen, counts) in games_ataxx::PUBLISHED {
+                    let p: Position = match fen.parse() {
+                        Ok(p) => p,
+                        Err(e) => {
+                            t.compare(fen, None, "a position".to_string(), e.to_string());
+                            continue;
+                        }
+                    };
+                    for (d, &expected) in counts.iter().enumerate() {
+                        if expected > limit {
+                            break;
+                        }
+                        t.compare(
+                            fen,
+                            Some(d as u32),
+                            expected,
+                            games_ataxx::perft(&p, d as u32),
+                        );
+                    }
+                }
+                t
+            },
+        ),
+        Check::new(
+            "ataxx",
+            Family::Published,
+            "start position perft(6) = 141,865,520",
+            |_| {
+                let mut t = Tally::default();
+                t.compare(
+                    "startpos",
+                    Some(6),
+                    141_865_520,
+                    games_ataxx::perft(&Position::startpos(), 6),
+                );
+                t
+            },
+        ),
+        Check::new(
+            "ataxx",
+            Family::Published,
+            "generic game::perft = bulk perft (random positions)",
+            |ctx| {
+                let mut t = Tally::default();
+                let ps = random_positions(
+                    &Position::startpos(),
+                    &mut rng(ctx.seed),
+                    ctx.pick(10, 50),
+                    40,
+                );
+                for p in &ps {
+                    let d = 3;
+                    t.compare(
+                        p,
+                        Some(d),
+                        games_ataxx::perft(p, d),
+                        perft(&mut p.clone(), d),
+                    );
+                }
+                t
+            },
+        ),
+        Check::new(
+            "ataxx",
+            Family::Oracles,
+            "make/unmake, hash, legality on playouts",
+            |ctx| {
+                let start = Position::startpos();
+                let blocked: Position = "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1".parse().expect("FEN");
+                let mut t = oracle_playouts(&start, ctx.seed, ctx.pick(20, 200), 200);
+                let r = oracle_playouts(&blocked, ctx.seed + 1, ctx.pick(20, 200), 200);
+                t.positions += r.positions;
+                t.agreements += r.agreements;
+                t.mismatches.extend(r.mismatches);
+                t
+            },
+        ),
+    ];
+    rows.extend(searcher_rows(
+        "ataxx",
+        |ctx| {
+            random_positions(
+                &Position::startpos(),
+                &mut rng(ctx.seed),
+                ctx.pick(30, 200),
+                30,
+            )
+        },
+        |ctx| (1..=ctx.pick(3, 4)).collect(),
+        |s| s.with_tactics(),
+    ));
+    rows
+}

@@ -1,0 +1,130 @@
+//! m,n,k rows: 3,3,3 is tic-tac-toe, the known solved values, every
+//! alpha-beta variant equals negamax on random positions, the oracles.
+
+use alphabeta::{AlphaBeta, Config, alpha_beta_solve};
+use game::{Limits, Outcome, perft};
+use games_mnk::Mnk;
+use games_tictactoe::TicTacToe;
+
+use super::common::{
+    forcing_playouts, oracle_playouts, random_positions, reachable, rng, searcher_rows,
+    solvers_agree,
+};
+use super::{Check, Family, Tally};
+
+fn fmt_outcome(o: Option<Outcome>) -> String {
+    o.map_or_else(|| "unknown".to_string(), |o| o.to_string())
+}
+
+fn mnk(m: u8, n: u8, k: u8) -> Mnk {
+    Mnk::new(m, n, k).expect("valid size")
+}
+
+pub(crate) fn checks() -> Vec<Check> {
+    let mut rows = vec![
+        Check::new(
+            "mnk",
+            Family::Published,
+            "3,3,3 = tic-tac-toe: positions per ply, perft 0..9",
+            |_| {
+                let mut t = Tally::default();
+                let (_, a) = reachable(&mnk(3, 3, 3));
+                let (_, b) = reachable(&TicTacToe::new());
+                t.compare(
+                    "reachable per ply",
+                    None,
+                    format!("{b:?}"),
+                    format!("{a:?}"),
+                );
+                for d in 0..=9 {
+                    t.compare(
+                        "perft",
+                        Some(d),
+                        perft(&mut TicTacToe::new(), d),
+                        perft(&mut mnk(3, 3, 3), d),
+                    );
+                }
+                t
+            },
+        ),
+        Check::new(
+            "mnk",
+            Family::Solvers,
+            "3,3,3 every position: AlphaBeta = alpha-beta solve",
+            |_| {
+                let (all, _) = reachable(&mnk(3, 3, 3));
+                let mut s = AlphaBeta::<Mnk>::new(Config::default().tt_bytes(4 << 20))
+                    .expect("table")
+                    .with_tactics()
+                    .with_forcing();
+                solvers_agree(
+                    &all,
+                    |g| alpha_beta_solve(g).value,
+                    |g| s.solve(g, &Limits::none()).value,
+                )
+            },
+        ),
+        Check::new(
+            "mnk",
+            Family::Published,
+            "3,3,3 draw, 4,4,3 win, 4,4,4 draw (solve + weak)",
+            |_| {
+                let mut t = Tally::default();
+                for (size, expected) in [
+                    ((3, 3, 3), Outcome::Draw),
+                    ((4, 4, 3), Outcome::Win),
+                    ((4, 4, 4), Outcome::Draw),
+                ] {
+                    let g = mnk(size.0, size.1, size.2);
+                    let mut s = AlphaBeta::<Mnk>::new(Config::default().tt_bytes(16 << 20))
+                        .expect("table")
+                        .with_tactics()
+                        .with_forcing();
+                    let strong = s.solve(&mut g.clone(), &Limits::none());
+                    t.compare(&g, None, format!("{expected}"), fmt_outcome(strong.outcome));
+                    let weak = s.solve_weak(&mut g.clone(), &Limits::none());
+                    t.compare(&g, None, format!("{expected}"), fmt_outcome(weak.outcome));
+                }
+                t
+            },
+        ),
+        Check::new(
+            "mnk",
+            Family::Oracles,
+            "make/unmake, hash, legality: 3,3,3 7,7,4 15,15,5 19,19,5",
+            |ctx| {
+                let mut t = Tally::default();
+                for (i, g) in [mnk(3, 3, 3), mnk(7, 7, 4), mnk(15, 15, 5), mnk(19, 19, 5)]
+                    .iter()
+                    .enumerate()
+                {
+                    let r = oracle_playouts(g, ctx.seed + i as u64, ctx.pick(50, 500), 60);
+                    t.positions += r.positions;
+                    t.agreements += r.agreements;
+                    t.mismatches.extend(r.mismatches);
+                }
+                t
+            },
+        ),
+        Check::new(
+            "mnk",
+            Family::Oracles,
+            "Forcing = 2-ply brute force on playouts",
+            |ctx| {
+                let mut t = forcing_playouts(&mnk(5, 5, 4), ctx.seed, ctx.pick(50, 500), 25);
+                let r = forcing_playouts(&mnk(9, 9, 5), ctx.seed + 1, ctx.pick(10, 100), 40);
+                t.positions += r.positions;
+                t.agreements += r.agreements;
+                t.mismatches.extend(r.mismatches);
+                t
+            },
+        ),
+    ];
+    rows.extend(searcher_rows(
+        "mnk 5,5,4",
+        |ctx| random_positions(&mnk(5, 5, 4), &mut rng(ctx.seed), ctx.pick(20, 300), 12),
+        |ctx| (1..=ctx.pick(3, 4)).collect(),
+        |s| s.with_tactics().with_forcing(),
+    ));
+    rows
+}
