@@ -58,5 +58,13 @@ mod size;
 pub use board::{Board, Column, Moves, zobrist_keys};
 pub use knowledge::non_losing_columns;
 pub use notation::{NotationError, NotationErrorKind};
-pub use perft::{PerftMismatch, PerftRow, perft_bitboard, verify_perft};
+pub use perft::{
+    LEGAL_POSITIONS_7X6, PerftMismatch, PerftRow, PositionCountMismatch, count_positions,
+    perft_bitboard, verify_perft, verify_position_counts,
+};
 pub use size::{Size, SizeError};
+
+/// The README's example is compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

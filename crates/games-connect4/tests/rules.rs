@@ -324,6 +324,26 @@ fn distinct_positions_match_oeis() {
 }
 
 #[test]
+fn position_counts_agree_with_naive() {
+    for &(w, h, plies) in &[(4, 4, 12), (5, 4, 9), (3, 3, 9), (7, 6, 5), (32, 1, 3)] {
+        let counts = games_connect4::count_positions(Size::new(w, h).unwrap(), plies);
+        let mut layer: HashSet<Naive> = HashSet::from([Naive::new(w, h)]);
+        for &count in &counts[1..] {
+            let mut next = HashSet::new();
+            for n in &layer {
+                for c in n.moves() {
+                    let mut m = n.clone();
+                    m.play(c);
+                    next.insert(m);
+                }
+            }
+            layer = next;
+            assert_eq!(count, layer.len() as u64, "{w}x{h}");
+        }
+    }
+}
+
+#[test]
 fn check_oracles_on_playouts() {
     let mut rng = Rng(7);
     for &(w, h) in &SIZES {
