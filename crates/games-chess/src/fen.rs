@@ -43,7 +43,8 @@ pub enum FenErrorKind {
     EnPassantPlacement(Square),
     /// The half-move clock is not a number in `0..=65535`.
     HalfmoveClock,
-    /// The full-move number is not a number in `1..=65535`.
+    /// The full-move number is not a number in `0..=65535` (0 is accepted
+    /// because some tools write it).
     FullmoveNumber,
     /// The side not to move is in check: the previous move was illegal.
     OpponentInCheck,
@@ -222,9 +223,7 @@ impl Position {
                 .map_err(|_| FenError::new(FenErrorKind::HalfmoveClock))?;
             pos.fullmove = fields[5]
                 .parse()
-                .ok()
-                .filter(|&n| n >= 1)
-                .ok_or(FenError::new(FenErrorKind::FullmoveNumber))?;
+                .map_err(|_| FenError::new(FenErrorKind::FullmoveNumber))?;
         }
         if pos.opponent_in_check() {
             return err(FenErrorKind::OpponentInCheck);

@@ -216,7 +216,8 @@ impl Position {
         self.halfmove
     }
 
-    /// The FEN full-move number (starts at 1, grows after Black's move).
+    /// The FEN full-move number (starts at 1, grows after Black's move;
+    /// wraps around after 65,535).
     #[must_use]
     pub fn fullmove_number(&self) -> u16 {
         self.fullmove
@@ -333,7 +334,7 @@ impl Position {
             h ^= k.ep[(self.ep & 7) as usize];
             self.ep = NO_EP;
         }
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.wrapping_add(1);
         if captured != EMPTY {
             self.remove(to, captured as usize);
             h ^= k.piece[captured as usize][to];
@@ -380,7 +381,7 @@ impl Position {
             self.castling = rights;
         }
         if self.side == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.wrapping_add(1);
         }
         self.side = self.side.opponent();
         self.hash = h;
@@ -392,7 +393,7 @@ impl Position {
         self.side = self.side.opponent();
         let us = self.side.index();
         if self.side == Color::Black {
-            self.fullmove -= 1;
+            self.fullmove = self.fullmove.wrapping_sub(1);
         }
         let from = m.orig_idx();
         let to = m.to_idx();

@@ -104,7 +104,20 @@ fn fen_errors_are_precise() {
     ));
     assert_eq!(fen_kind("4k3/8/8/8/8/8/8/4K3 w - - x 1"), K::HalfmoveClock);
     assert_eq!(fen_kind("4k3/8/8/8/8/8/8/4K3 w - - -1 1"), K::HalfmoveClock);
-    assert_eq!(fen_kind("4k3/8/8/8/8/8/8/4K3 w - - 0 0"), K::FullmoveNumber);
+    assert_eq!(fen_kind("4k3/8/8/8/8/8/8/4K3 w - - 0 x"), K::FullmoveNumber);
+    assert_eq!(
+        fen_kind("4k3/8/8/8/8/8/8/4K3 w - - 0 -1"),
+        K::FullmoveNumber
+    );
+    // Counters wrap around instead of overflowing, and make/unmake restores them.
+    let mut p = pos("4k3/8/8/8/8/8/8/R3K3 b - - 65535 65535");
+    let before = p.clone();
+    let m = p.parse_uci("e8d8").unwrap();
+    let u = p.make(m);
+    assert_eq!(p.to_string(), "3k4/8/8/8/8/8/8/R3K3 w - - 0 0");
+    assert_eq!(pos(&p.to_string()).hash(), p.hash());
+    p.unmake(m, u);
+    assert_eq!(p, before);
     assert_eq!(
         fen_kind("4k3/8/8/8/8/8/8/4K3 w - - 0 99999"),
         K::FullmoveNumber
