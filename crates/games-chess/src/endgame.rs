@@ -256,7 +256,7 @@ static KINGS: LazyLock<KingTable> = LazyLock::new(|| {
 });
 
 /// The king placement number of `(white king, black king)` if that pair is
-/// canonical (see the [module docs](self)), else `None`.
+/// canonical (see the [module docs](crate::endgame)), else `None`.
 #[must_use]
 pub fn king_pair_index(white_king: usize, black_king: usize) -> Option<usize> {
     let i = *KINGS.index.get(white_king * 64 + black_king)?;

@@ -69,7 +69,7 @@
 #![deny(missing_docs)]
 
 mod attacks;
-mod endgame;
+pub mod endgame;
 mod eval;
 mod fen;
 mod movegen;

@@ -263,6 +263,20 @@ mod tests {
     }
 
     #[test]
+    fn divide_agrees_with_generic_divide() {
+        for fen in [
+            crate::STARTPOS,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ] {
+            let mut p: Position = fen.parse().unwrap();
+            let ours = p.perft_divide(3);
+            assert_eq!(ours, game::perft_divide(&mut p, 3));
+            assert_eq!(ours.iter().map(|r| r.1).sum::<u64>(), p.perft(3));
+            assert!(p.perft_divide(0).is_empty());
+        }
+    }
+
+    #[test]
     fn parse_errors() {
         assert!(parse("id = \"x\"").is_err());
         assert_eq!(parse("[[position]]\nid = x").unwrap_err().line(), 2);
