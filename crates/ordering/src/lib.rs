@@ -90,3 +90,8 @@ pub use counter::CounterMoves;
 pub use history::{History, Policy};
 pub use killers::Killers;
 pub use picker::{MovePicker, NoHistory, QuietOrder, Stage, TacticalFn};
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
