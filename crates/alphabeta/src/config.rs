@@ -65,6 +65,7 @@ pub struct Config {
     pub(crate) tactical_ordering: bool,
     pub(crate) quiescence: bool,
     pub(crate) forcing: bool,
+    pub(crate) order_hints: bool,
     pub(crate) threads: usize,
 }
 
@@ -85,6 +86,7 @@ impl Default for Config {
             tactical_ordering: true,
             quiescence: false,
             forcing: true,
+            order_hints: true,
             threads: 1,
         }
     }
@@ -110,6 +112,7 @@ impl Config {
             tactical_ordering: false,
             quiescence: false,
             forcing: false,
+            order_hints: false,
             threads: 1,
         }
     }
@@ -212,6 +215,14 @@ impl Config {
     #[must_use]
     pub fn forcing(mut self, on: bool) -> Config {
         self.forcing = on;
+        self
+    }
+
+    /// Order quiet moves by the game's static hint, for games set up with
+    /// [`AlphaBeta::with_order_hints`](crate::AlphaBeta::with_order_hints).
+    #[must_use]
+    pub fn order_hints(mut self, on: bool) -> Config {
+        self.order_hints = on;
         self
     }
 

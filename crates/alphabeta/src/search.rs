@@ -4,9 +4,12 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
 use game::{
-    Evaluate, Forcing, Game, Limits, MoveBuffer, MoveIndex, Outcome, PackMove, Score, Tactical,
+    Evaluate, Forcing, Game, Limits, MoveBuffer, MoveIndex, OrderHint, Outcome, PackMove, Player,
+    Score, Tactical,
 };
-use ordering::{CounterMoves, History, Killers, MovePicker, NoHistory, Policy, TacticalFn};
+use ordering::{
+    CounterMoves, History, Killers, MovePicker, NoHistory, Policy, QuietOrder, TacticalFn,
+};
 use ttable::{Bound, Entry, SharedTable, Table, TranspositionTable};
 
 use crate::config::{Algorithm, Config, TtUse};
@@ -22,6 +25,31 @@ const TO_END_DEPTH: u8 = u8::MAX;
 
 /// Generates a game's tactical moves (for quiescence).
 type TacticalGen<G> = fn(&G, &mut <G as Game>::Moves);
+
+/// A game's [`OrderHint`], as a function pointer.
+type HintFn<G> = fn(&G, <G as Game>::Move) -> i32;
+
+/// Quiet-move order from a game's [`OrderHint`], history as the tie-break.
+struct HintOrder<'a, G: Game> {
+    game: &'a G,
+    hint: HintFn<G>,
+    history: Option<&'a History<G::Move>>,
+}
+
+impl<G: Game> QuietOrder<G::Move> for HintOrder<'_, G>
+where
+    G::Move: MoveIndex,
+{
+    #[inline]
+    fn quiet_score(&self, side: Player, m: G::Move) -> i32 {
+        let h = (self.hint)(self.game, m).clamp(-(1 << 14), 1 << 14);
+        let history = self
+            .history
+            .map_or(0, |t| t.score(side, m))
+            .clamp(-(1 << 15), 1 << 15);
+        h * (1 << 16) + history
+    }
+}
 
 /// A game's [`Forcing`] knowledge, as function pointers.
 struct ForcingFns<G: Game> {
@@ -94,6 +122,7 @@ pub struct AlphaBeta<G: Game> {
     tactical: Option<TacticalFn<G>>,
     tactical_gen: Option<TacticalGen<G>>,
     forcing: Option<ForcingFns<G>>,
+    hint: Option<HintFn<G>>,
 }
 
 impl<G> AlphaBeta<G>
@@ -134,7 +163,19 @@ where
             tactical: None,
             tactical_gen: None,
             forcing: None,
+            hint: None,
         })
+    }
+
+    /// Uses the game's [`OrderHint`] to order quiet moves (when
+    /// [`Config::order_hints`] is on), history breaking ties.
+    #[must_use]
+    pub fn with_order_hints(mut self) -> Self
+    where
+        G: OrderHint,
+    {
+        self.hint = Some(<G as OrderHint>::order_hint);
+        self
     }
 
     /// Uses the game's [`Forcing`] knowledge (when [`Config::forcing`] is
@@ -289,6 +330,7 @@ where
             self.tactical,
             self.tactical_gen,
             self.forcing,
+            self.hint,
             limits,
             stop,
             start,
@@ -330,6 +372,7 @@ where
         let tactical = self.tactical;
         let tactical_gen = self.tactical_gen;
         let forcing = self.forcing;
+        let hint = self.hint;
         std::thread::scope(|scope| {
             let mut handles = Vec::with_capacity(helpers);
             for i in 0..helpers {
@@ -344,6 +387,7 @@ where
                         tactical,
                         tactical_gen,
                         forcing,
+                        hint,
                         limits,
                         stop,
                         start,
@@ -361,6 +405,7 @@ where
                 tactical,
                 tactical_gen,
                 forcing,
+                hint,
                 limits,
                 stop,
                 start,
@@ -391,6 +436,7 @@ struct Worker<'a, G: Game, T: Table> {
     tactical: Option<TacticalFn<G>>,
     tactical_gen: Option<TacticalGen<G>>,
     forcing: Option<ForcingFns<G>>,
+    hint: Option<HintFn<G>>,
     limits: &'a Limits,
     stop: &'a AtomicBool,
     start: Instant,
@@ -419,6 +465,7 @@ where
         tactical: Option<TacticalFn<G>>,
         tactical_gen: Option<TacticalGen<G>>,
         forcing: Option<ForcingFns<G>>,
+        hint: Option<HintFn<G>>,
         limits: &'a Limits,
         stop: &'a AtomicBool,
         start: Instant,
@@ -439,6 +486,7 @@ where
                 None
             },
             forcing: if config.forcing { forcing } else { None },
+            hint: if config.order_hints { hint } else { None },
             limits,
             stop,
             start,
@@ -738,10 +786,18 @@ where
         let mut searched = 0u32;
         let pvs = self.config.algorithm == Algorithm::Pvs;
         loop {
-            let next = if self.config.history.is_some() {
-                picker.next(game, &mut moves, &self.h.history)
-            } else {
-                picker.next(game, &mut moves, &NoHistory)
+            let history = self.config.history.is_some();
+            let next = match self.hint {
+                Some(hint) => {
+                    let order = HintOrder {
+                        game: &*game,
+                        hint,
+                        history: history.then_some(&self.h.history),
+                    };
+                    picker.next(&*game, &mut moves, &order)
+                }
+                None if history => picker.next(game, &mut moves, &self.h.history),
+                None => picker.next(game, &mut moves, &NoHistory),
             };
             let Some(m) = next else { break };
             let undo = game.make(m);

@@ -66,7 +66,8 @@ pub fn covering_set(tt_bytes: usize, threads: usize) -> Vec<Variant> {
                 .history_malus(i % 3 != 1)
                 .counter_moves(i % 2 == 1)
                 .tactical_ordering(i % 3 != 2)
-                .forcing(i % 4 != 3),
+                .forcing(i % 4 != 3)
+                .order_hints(i % 3 == 0),
         );
     }
     if threads > 1 {
@@ -141,6 +142,9 @@ pub fn name(c: &Config) -> String {
     }
     if c.forcing {
         s += " f";
+    }
+    if c.order_hints {
+        s += " oh";
     }
     if c.threads > 1 {
         s += &format!(" smp{}", c.threads);

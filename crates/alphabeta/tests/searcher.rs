@@ -55,7 +55,8 @@ fn every_variant_equals_negamax() {
         let mut searcher = AlphaBeta::<TicTacToe>::new(v.config)
             .unwrap()
             .with_tactics()
-            .with_forcing();
+            .with_forcing()
+            .with_order_hints();
         for p in &positions {
             for depth in 1..=(9 - p.marks()) {
                 let expected = negamax(&mut p.clone(), depth).value;
@@ -87,7 +88,8 @@ fn solve_with_normal_table_equals_negamax_solve() {
         let mut searcher = AlphaBeta::<TicTacToe>::new(config.tt_bytes(1 << 16))
             .unwrap()
             .with_tactics()
-            .with_forcing();
+            .with_forcing()
+            .with_order_hints();
         for p in &positions {
             let expected = negamax_solve(&mut p.clone());
             let r = searcher.solve(&mut p.clone(), &Limits::none());

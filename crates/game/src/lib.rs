@@ -3,7 +3,8 @@
 //! This crate is the bottom of the gametree workspace: it holds the
 //! vocabulary ([`Player`], [`Outcome`], [`Score`]) and the traits that every
 //! game implements ([`Game`]) or may implement ([`Evaluate`], [`MoveIndex`],
-//! [`PackMove`], [`Tactical`], [`Forcing`], [`ProofHints`], and [`IndexSpace`] /
+//! [`PackMove`], [`Tactical`], [`Forcing`], [`OrderHint`], [`ProofHints`], and
+//! [`IndexSpace`] /
 //! [`Predecessors`] for retrograde analysis). Search crates (`alphabeta`,
 //! `pns-conspiracy`, `retrograde`) depend on these traits and never on a
 //! concrete game; games depend on this crate and never on a search crate.
@@ -354,6 +355,15 @@ pub trait Forcing: Game {
     /// (a subset of [`Game::generate`]); empty when every move loses at
     /// once. Only called when [`winning_move`](Self::winning_move) is `None`.
     fn non_losing_moves(&self, out: &mut Self::Moves);
+}
+
+/// A static move-ordering hint: how promising a move looks before it is
+/// searched (e.g. the number of threats it creates in a connection game).
+/// Searchers try moves with higher hints first among the quiet moves, with
+/// the history heuristic as a tie-break.
+pub trait OrderHint: Game {
+    /// Higher is tried first. Should be cheap and within `-2^15..2^15`.
+    fn order_hint(&self, m: Self::Move) -> i32;
 }
 
 /// Heuristic initial proof and disproof numbers for proof-number search.

@@ -56,7 +56,8 @@ pub(crate) fn checks() -> Vec<Check> {
                 let mut s = AlphaBeta::<Mnk>::new(Config::default().tt_bytes(4 << 20))
                     .expect("table")
                     .with_tactics()
-                    .with_forcing();
+                    .with_forcing()
+                    .with_order_hints();
                 solvers_agree(
                     &all,
                     |g| alpha_beta_solve(g).value,
@@ -79,7 +80,8 @@ pub(crate) fn checks() -> Vec<Check> {
                     let mut s = AlphaBeta::<Mnk>::new(Config::default().tt_bytes(16 << 20))
                         .expect("table")
                         .with_tactics()
-                        .with_forcing();
+                        .with_forcing()
+                        .with_order_hints();
                     let strong = s.solve(&mut g.clone(), &Limits::none());
                     t.compare(&g, None, format!("{expected}"), fmt_outcome(strong.outcome));
                     let weak = s.solve_weak(&mut g.clone(), &Limits::none());
@@ -124,7 +126,7 @@ pub(crate) fn checks() -> Vec<Check> {
         "mnk 5,5,4",
         |ctx| random_positions(&mnk(5, 5, 4), &mut rng(ctx.seed), ctx.pick(20, 300), 12),
         |ctx| (1..=ctx.pick(3, 4)).collect(),
-        |s| s.with_tactics().with_forcing(),
+        |s| s.with_tactics().with_forcing().with_order_hints(),
     ));
     rows
 }

@@ -135,7 +135,7 @@ pub(crate) fn checks() -> Vec<Check> {
             live.step_by(if ctx.quick { 3 } else { 1 }).collect()
         },
         |_| (1..=9).collect(),
-        |s| s.with_tactics().with_forcing(),
+        |s| s.with_tactics().with_forcing().with_order_hints(),
     ));
     rows.push(Check::new(
         "tictactoe",
@@ -161,7 +161,8 @@ pub(crate) fn checks() -> Vec<Check> {
             let mut s = AlphaBeta::<TicTacToe>::new(Config::default().tt_bytes(1 << 20))
                 .expect("1 MiB table")
                 .with_tactics()
-                .with_forcing();
+                .with_forcing()
+                .with_order_hints();
             solvers_agree(
                 &all,
                 |g| negamax_solve(g).value,
@@ -178,7 +179,8 @@ pub(crate) fn checks() -> Vec<Check> {
             let mut s = AlphaBeta::<TicTacToe>::new(Config::default().tt_bytes(1 << 20))
                 .expect("1 MiB table")
                 .with_tactics()
-                .with_forcing();
+                .with_forcing()
+                .with_order_hints();
             solvers_agree(
                 &all,
                 |g| format!("{:?}", negamax_solve(g).value.outcome()),
