@@ -148,7 +148,10 @@ impl Tactical for Position {
         self.mvv_lva(m)
     }
 
-    /// A dedicated generator that only produces captures and promotions.
+    /// A dedicated generator that only produces the legal captures and
+    /// promotions (no quiet move is generated and filtered). In check it
+    /// yields only the tactical evasions: a quiescence search should search
+    /// every move when [`Position::in_check`] holds.
     fn generate_tactical(&self, out: &mut ArrayVec<Move, 256>) {
         out.clear();
         self.generate_into::<true>(&mut ListSink(out));
