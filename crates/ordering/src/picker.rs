@@ -5,6 +5,7 @@ use core::fmt;
 use game::{Game, MoveBuffer, MoveIndex, Player, Tactical};
 
 use crate::History;
+use crate::tuning::QUIET_SELECTIONS_BEFORE_SORT;
 
 /// A tactical scoring function: `Some(priority)` for a tactical move
 /// (higher first), `None` for a quiet one. [`Tactical::tactical_score`] is
@@ -96,7 +97,10 @@ enum Step {
 ///
 /// **Cost:** no heap allocation. Selection is lazy: each call scans only
 /// the not-yet-yielded part of the current stage, so a cutoff on the first
-/// moves costs `O(n)` instead of a sort's `O(n log n)`. Scores are cached
+/// moves costs `O(n)` instead of a sort's `O(n log n)`; once
+/// [`QUIET_SELECTIONS_BEFORE_SORT`](crate::tuning::QUIET_SELECTIONS_BEFORE_SORT)
+/// quiet moves have been selected without a cutoff, the remaining quiet
+/// moves are sorted once (insertion sort) and yielded in that order. Scores are cached
 /// for up to `N` moves per stage (default
 /// [`PICKER_CACHE`](crate::tuning::PICKER_CACHE) = 256); moves beyond that are
 /// still yielded correctly, their scores are recomputed at each scan.
@@ -159,6 +163,9 @@ pub struct MovePicker<G: Game, const K: usize = 2, const N: usize = { crate::tun
     scores: ArrayVec<i32, N>,
     side: Player,
     ordered: bool,
+    /// Quiet moves yielded so far, and are the remaining ones sorted?
+    quiet_picks: usize,
+    sorted: bool,
 }
 
 impl<G: Game, const K: usize, const N: usize> MovePicker<G, K, N> {
@@ -184,6 +191,8 @@ impl<G: Game, const K: usize, const N: usize> MovePicker<G, K, N> {
             scores: ArrayVec::new(),
             side: Player::First,
             ordered: false,
+            quiet_picks: 0,
+            sorted: false,
         }
     }
 
@@ -356,13 +365,25 @@ impl<G: Game, const K: usize, const N: usize> MovePicker<G, K, N> {
                 }
                 Step::Quiet => {
                     if self.cursor < list.len() {
-                        let m = if self.ordered {
+                        let end = list.len();
+                        if self.ordered
+                            && !self.sorted
+                            && self.quiet_picks >= QUIET_SELECTIONS_BEFORE_SORT
+                            && end <= self.base + self.scores.len()
+                        {
+                            // Many quiet moves are being searched: sort the
+                            // rest once instead of selecting each.
+                            let from = self.cursor - self.base;
+                            sort_descending(&mut list[self.cursor..], &mut self.scores[from..]);
+                            self.sorted = true;
+                        }
+                        let m = if self.ordered && !self.sorted {
                             let side = self.side;
-                            let end = list.len();
                             self.select(list, end, |m| history.quiet_score(side, m))
                         } else {
                             list[self.cursor]
                         };
+                        self.quiet_picks += 1;
                         return self.yield_as(Stage::Quiet, m);
                     }
                     self.step = Step::Done;
@@ -425,6 +446,22 @@ impl<G: Game, const K: usize, const N: usize> MovePicker<G, K, N> {
             self.scores[best - base] = self.scores[self.cursor - base];
         }
         list[self.cursor]
+    }
+}
+
+/// Sorts `moves` by `scores` (the same length), highest first, moving both
+/// together: an insertion sort, stable and allocation-free.
+fn sort_descending<M: Copy>(moves: &mut [M], scores: &mut [i32]) {
+    for i in 1..moves.len() {
+        let (m, s) = (moves[i], scores[i]);
+        let mut j = i;
+        while j > 0 && scores[j - 1] < s {
+            moves[j] = moves[j - 1];
+            scores[j] = scores[j - 1];
+            j -= 1;
+        }
+        moves[j] = m;
+        scores[j] = s;
     }
 }
 

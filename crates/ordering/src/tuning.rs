@@ -40,3 +40,8 @@ pub const DECAY_DIVISOR: i32 = 2;
 /// recomputed at each selection. 256 exceeds the largest legal move count of
 /// chess (218).
 pub const PICKER_CACHE: usize = 256;
+
+/// How many quiet moves a [`crate::MovePicker`] selects one by one before it
+/// sorts the rest of the quiet moves at once: selection wins when a cutoff
+/// comes early (the usual case), a sort wins when many moves are searched.
+pub const QUIET_SELECTIONS_BEFORE_SORT: usize = 3;
