@@ -400,3 +400,41 @@ fn same_moves_as_cozy_chess_along_random_games() {
     }
     assert!(positions > 5000);
 }
+
+/// Parsers never panic: mutated FEN strings and random UCI strings either
+/// parse or give a typed error; what parses round-trips and passes the
+/// position oracle.
+#[test]
+fn mutated_fens_never_panic_and_round_trip() {
+    const ALPHABET: &[u8] = b"pnbrqkPNBRQK12345678/ wb-KQkqabcdefgh0x";
+    let mut rng = Pcg64::new(2024, 12);
+    let mut parsed = 0;
+    for _ in 0..20_000 {
+        let base = FENS[(rng.next_u64() % FENS.len() as u64) as usize];
+        let mut bytes = base.as_bytes().to_vec();
+        for _ in 0..1 + rng.next_u64() % 3 {
+            let i = (rng.next_u64() % bytes.len() as u64) as usize;
+            let c = ALPHABET[(rng.next_u64() % ALPHABET.len() as u64) as usize];
+            match rng.next_u64() % 3 {
+                0 => bytes[i] = c,
+                1 => bytes.insert(i, c),
+                _ => {
+                    bytes.remove(i);
+                }
+            }
+        }
+        let text = String::from_utf8(bytes).unwrap();
+        if let Ok(p) = text.parse::<Position>() {
+            parsed += 1;
+            let again: Position = p.to_string().parse().unwrap();
+            assert_eq!(again.to_string(), p.to_string());
+            assert_eq!(again.hash(), p.hash());
+            check::position(&p, 0).unwrap();
+        }
+        let uci: String = (0..rng.next_u64() % 6)
+            .map(|_| ALPHABET[(rng.next_u64() % ALPHABET.len() as u64) as usize] as char)
+            .collect();
+        let _ = Position::startpos().parse_uci(&uci);
+    }
+    assert!(parsed > 200, "only {parsed} mutated FENs parsed");
+}
