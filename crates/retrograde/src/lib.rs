@@ -26,6 +26,10 @@
 //!   another version or for other material.
 //! * Progress through a callback ([`Event`]), and the memory a build needs
 //!   stated before it starts ([`Generator::memory`]).
+//! * [`Reachable`]: an index space for any game with a small state space,
+//!   built by enumerating the positions reachable from a root under a
+//!   unique (or symmetry-class) key, with the move graph reversed as
+//!   predecessor lists (Connect Four 4×4 and 5×4).
 //! * Oracles ([`verify`]): the two methods agree index by index; the
 //!   predecessor generator is the exact inverse of move generation; a table
 //!   agrees with a search.
@@ -101,6 +105,7 @@
 
 pub mod format;
 mod generate;
+mod reachable;
 mod resolve;
 mod table;
 mod value;
@@ -108,6 +113,7 @@ pub mod verify;
 
 pub use format::LoadError;
 pub use generate::{BuildError, Event, Generator, MemoryEstimate, Method};
+pub use reachable::{MAX_DEPTH, Reachable, TooManyPositions};
 pub use resolve::{NoExits, Resolve, SizeMismatch, TableProbe};
 pub use table::{Counts, Label, Table, WdlTable};
 pub use value::Value;
