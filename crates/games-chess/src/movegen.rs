@@ -142,7 +142,24 @@ impl Position {
         let r = &self.by_role;
         let ksq = self.king_sq(us);
         let kbit = 1u64 << ksq;
-        let checkers = self.attackers_to(ksq, occ) & opp;
+        // Checkers and pinned pieces in one pass over the enemy sliders that
+        // see the king through our own pieces: none between = check, one of
+        // ours between = pin.
+        let mut checkers = ((KNIGHT[ksq] & r[KNIGHT_R]) | (PAWN[us][ksq] & r[PAWN_R])) & opp;
+        let mut pinned = 0;
+        let mut snipers = ((t.rook(ksq, opp) & (r[ROOK_R] | r[QUEEN_R]))
+            | (t.bishop(ksq, opp) & (r[BISHOP_R] | r[QUEEN_R])))
+            & opp;
+        while snipers != 0 {
+            let s = snipers.trailing_zeros() as usize;
+            snipers &= snipers - 1;
+            let b = t.between(ksq, s) & occ;
+            if b == 0 {
+                checkers |= 1u64 << s;
+            } else if b & (b - 1) == 0 {
+                pinned |= b & own;
+            }
+        }
         let target_mask = if TACTICAL { opp } else { !own };
 
         // King moves: the king may not stay on a line it is checked along,
@@ -166,20 +183,6 @@ impl Position {
         } else {
             !0
         };
-
-        // Pinned pieces: own pieces alone between the king and an enemy slider.
-        let mut pinned = 0;
-        let mut snipers = ((t.rook(ksq, opp) & (r[ROOK_R] | r[QUEEN_R]))
-            | (t.bishop(ksq, opp) & (r[BISHOP_R] | r[QUEEN_R])))
-            & opp;
-        while snipers != 0 {
-            let s = snipers.trailing_zeros() as usize;
-            snipers &= snipers - 1;
-            let b = t.between(ksq, s) & occ;
-            if b & (b.wrapping_sub(1)) == 0 {
-                pinned |= b & own;
-            }
-        }
 
         let mask = target_mask & check_mask;
         let mut knights = r[KNIGHT_R] & own & !pinned;

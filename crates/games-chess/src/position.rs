@@ -313,7 +313,16 @@ impl Position {
     }
 
     /// Plays `m`, which must be legal, and returns the token to take it back.
+    #[inline(always)]
     pub(crate) fn make_move(&mut self, m: Move) -> Undo {
+        self.make_impl::<true>(m)
+    }
+
+    /// [`make_move`](Self::make_move); with `FULL == false` (perft only) the
+    /// hash and the history are left alone, and [`unmake_impl`](Self::unmake_impl)
+    /// with the same flag restores the position.
+    #[inline(always)]
+    pub(crate) fn make_impl<const FULL: bool>(&mut self, m: Move) -> Undo {
         let k = keys();
         let from = m.orig_idx();
         let to = m.to_idx();
@@ -328,20 +337,28 @@ impl Position {
             halfmove: self.halfmove,
             hash: self.hash,
         };
-        self.history.push(self.hash);
+        if FULL {
+            self.history.push(self.hash);
+        }
         let mut h = self.hash ^ k.side;
         if self.ep != NO_EP {
-            h ^= k.ep[(self.ep & 7) as usize];
+            if FULL {
+                h ^= k.ep[(self.ep & 7) as usize];
+            }
             self.ep = NO_EP;
         }
         self.halfmove = self.halfmove.wrapping_add(1);
         if captured != EMPTY {
             self.remove(to, captured as usize);
-            h ^= k.piece[captured as usize][to];
+            if FULL {
+                h ^= k.piece[captured as usize][to];
+            }
             self.halfmove = 0;
         }
         self.remove(from, piece);
-        h ^= k.piece[piece][from];
+        if FULL {
+            h ^= k.piece[piece][from];
+        }
         let promo = m.promo_code();
         let placed = if promo != 0 {
             us * 6 + promo as usize
@@ -349,20 +366,26 @@ impl Position {
             piece
         };
         self.put(to, placed);
-        h ^= k.piece[placed][to];
+        if FULL {
+            h ^= k.piece[placed][to];
+        }
         if role == PAWN_R {
             self.halfmove = 0;
             if from ^ to == 16 {
                 let ep = (from + to) / 2;
                 if PAWN[us][ep] & self.pieces(us ^ 1, PAWN_R) != 0 {
                     self.ep = ep as u8;
-                    h ^= k.ep[ep & 7];
+                    if FULL {
+                        h ^= k.ep[ep & 7];
+                    }
                 }
             } else if to == undo.ep as usize {
                 let cap = to ^ 8;
                 let cp = (us ^ 1) * 6 + PAWN_R;
                 self.remove(cap, cp);
-                h ^= k.piece[cp][cap];
+                if FULL {
+                    h ^= k.piece[cp][cap];
+                }
             }
         } else if role == KING_R && from.abs_diff(to) == 2 {
             let (rf, rt) = if to > from {
@@ -373,23 +396,36 @@ impl Position {
             let rook = us * 6 + ROOK_R;
             self.remove(rf, rook);
             self.put(rt, rook);
-            h ^= k.piece[rook][rf] ^ k.piece[rook][rt];
+            if FULL {
+                h ^= k.piece[rook][rf] ^ k.piece[rook][rt];
+            }
         }
         let rights = self.castling & CASTLE_KEEP[from] & CASTLE_KEEP[to];
         if rights != self.castling {
-            h ^= k.castling[self.castling as usize] ^ k.castling[rights as usize];
+            if FULL {
+                h ^= k.castling[self.castling as usize] ^ k.castling[rights as usize];
+            }
             self.castling = rights;
         }
         if self.side == Color::Black {
             self.fullmove = self.fullmove.wrapping_add(1);
         }
         self.side = self.side.opponent();
-        self.hash = h;
+        if FULL {
+            self.hash = h;
+        }
         undo
     }
 
     /// Takes back `m`, the last move made, with its token.
+    #[inline(always)]
     pub(crate) fn unmake_move(&mut self, m: Move, undo: Undo) {
+        self.unmake_impl::<true>(m, undo);
+    }
+
+    /// [`unmake_move`](Self::unmake_move) for [`make_impl`](Self::make_impl).
+    #[inline(always)]
+    pub(crate) fn unmake_impl<const FULL: bool>(&mut self, m: Move, undo: Undo) {
         self.side = self.side.opponent();
         let us = self.side.index();
         if self.side == Color::Black {
@@ -427,7 +463,9 @@ impl Position {
         self.ep = undo.ep;
         self.halfmove = undo.halfmove;
         self.hash = undo.hash;
-        self.history.pop();
+        if FULL {
+            self.history.pop();
+        }
     }
 
     /// The legal moves, in a fresh list.
@@ -508,9 +546,9 @@ impl Position {
                 let moves = self.legal_moves();
                 let mut total = 0;
                 for &m in &moves {
-                    let u = self.make_move(m);
+                    let u = self.make_impl::<false>(m);
                     total += self.perft(depth - 1);
-                    self.unmake_move(m, u);
+                    self.unmake_impl::<false>(m, u);
                 }
                 total
             }
