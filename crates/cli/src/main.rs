@@ -1,0 +1,365 @@
+//! `gametree`: try every part of the gametree workspace from the command
+//! line — solve positions with alpha-beta or proof-number search, analyse
+//! with iterative deepening, count move trees (perft), build and probe
+//! endgame databases, play against the engine, and run the verification
+//! checks.
+//!
+//! Every bad input (game name, position, move, size, file) is reported as a
+//! one-line error on standard error with exit code 2; `gametree verify`
+//! exits with 1 when a check finds a mismatch. See the README for the
+//! stable output formats and the `--json` schema.
+#![forbid(unsafe_code)]
+
+mod analyse;
+mod error;
+mod games;
+mod input;
+mod output;
+mod perft;
+mod play;
+mod progress;
+mod solve;
+mod tb;
+mod verify;
+
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::error::{CliError, Result};
+use crate::games::{GameKind, with_spec};
+
+const GAMES_HELP: &str =
+    "GAME is one of: tictactoe, connect4 (7x6), connect4:WxH, mnk:M,N,K, ataxx, chess.
+POSITION is in the game's own text format: tic-tac-toe 9 characters (X, O, .; rows from the top);
+Connect Four Pons's move string (\"4453\", columns from 1); m,n,k a board (\"x.o/.x./...\") and/or
+moves (\"b2 a1\"); Ataxx and chess FEN. \"\" and \"startpos\" are the empty or starting position;
+\"-\" reads positions from standard input, one per line, and answers one line per position.";
+
+/// Game-tree search from the command line: solve, analyse, perft, endgame
+/// databases, play, verify.
+#[derive(Debug, Parser)]
+#[command(name = "gametree", version, about, after_help = GAMES_HELP)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Solve positions: the game-theoretic value, best move and line.
+    #[command(after_help = concat!(
+        "Output: value: win|draw|loss (side to move), score: N (Connect Four: Pons's convention;\n",
+        "other games: gametree's Score, 32000-n for a win in n plies), best:, pv:, nodes:, time_ms:.\n\n",
+        "Examples:\n",
+        "  gametree solve tictactoe \"\"\n",
+        "  gametree solve connect4 2252576253462244111563365343671351441\n",
+        "  gametree solve connect4:5x4 \"\" --algo dfpn --tt 64M\n",
+        "  gametree solve mnk:4,4,3 startpos --weak --json\n",
+        "  gametree solve chess \"8/8/8/8/8/8/1k6/K6q w - - 0 1\"\n",
+        "  cut -d' ' -f1 Test_L3_R1 | gametree solve connect4 - --json"
+    ))]
+    Solve(SolveArgs),
+    /// Analyse a position by iterative deepening, one UCI-style line per depth.
+    #[command(after_help = concat!(
+        "Each line: info depth D score cp N|mate M nodes N nps N time T pv MOVES; then bestmove MOVE.\n\n",
+        "Examples:\n",
+        "  gametree analyse chess startpos --depth 6\n",
+        "  gametree analyse connect4 4453 --time-ms 2000 --tt 256M\n",
+        "  gametree analyse ataxx startpos --depth 4 --json"
+    ))]
+    Analyse(AnalyseArgs),
+    /// Count the leaves of the legal-move tree (perft); the count is the last line.
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  gametree perft chess startpos 5\n",
+        "  gametree perft chess \"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\" 3 --divide\n",
+        "  gametree perft connect4 \"\" 8\n",
+        "  gametree perft tictactoe XO....... 3"
+    ))]
+    Perft(PerftArgs),
+    /// Build, inspect and probe endgame databases (retrograde analysis).
+    #[command(subcommand)]
+    Tb(TbCommand),
+    /// Play a game against the engine in the terminal.
+    #[command(after_help = concat!(
+        "At the prompt type a move, or: moves (list legal moves), undo (take back your last move),\n",
+        "hint (ask the engine), board, help, quit.\n\n",
+        "Examples:\n",
+        "  gametree play connect4 --engine-time-ms 500\n",
+        "  gametree play tictactoe --engine-first\n",
+        "  gametree play chess --engine-depth 4"
+    ))]
+    Play(PlayArgs),
+    /// Run a compact set of correctness checks through the libraries.
+    #[command(after_help = concat!(
+        "The checks: every alpha-beta variant equals plain negamax on tic-tac-toe positions (fixed depth)\n",
+        "and the solvers (alpha-beta, PNS, PN², df-pn, CNS, retrograde) agree; published perft numbers\n",
+        "of tic-tac-toe, Connect Four, Ataxx and chess; make/unmake and Zobrist-hash oracles on random\n",
+        "playouts of every game. `cargo xtask verify` in a checkout of the repository is the full run.\n\n",
+        "Examples:\n",
+        "  gametree verify\n",
+        "  gametree verify --json"
+    ))]
+    Verify(VerifyArgs),
+}
+
+/// Solver algorithms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Algo {
+    /// Alpha-beta (PVS, transposition table, killers, history) to the end of the game.
+    Alphabeta,
+    /// Best-first proof-number search.
+    Pns,
+    /// PN² (proof-number search with a second-level search at the leaves).
+    Pn2,
+    /// Depth-first proof-number search with a transposition table.
+    Dfpn,
+    /// Conspiracy-number search (threshold infinity).
+    Cns,
+    /// Retrograde analysis (builds or loads the game's database).
+    Retrograde,
+}
+
+#[derive(Debug, Args)]
+struct SolveArgs {
+    /// The game.
+    game: String,
+    /// The position ("" or startpos for the start; - for standard input).
+    position: String,
+    /// The solver.
+    #[arg(long, value_enum, default_value_t = Algo::Alphabeta)]
+    algo: Algo,
+    /// Win/draw/loss only (cheaper; no exact score).
+    #[arg(long)]
+    weak: bool,
+    /// Transposition table or tree memory, e.g. 64M, 1G (default: 16M for
+    /// alpha-beta and df-pn, a 1G bound for PNS, PN² and CNS).
+    #[arg(long, value_name = "SIZE")]
+    tt: Option<String>,
+    /// Search threads (Lazy SMP for alpha-beta; rayon workers for retrograde).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// One JSON object per position.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct AnalyseArgs {
+    /// The game.
+    game: String,
+    /// The position ("" or startpos for the start; - for standard input).
+    position: String,
+    /// Search depths 1 to D.
+    #[arg(long, conflicts_with = "time_ms")]
+    depth: Option<u32>,
+    /// Deepen until this many milliseconds have passed (default 2000 when
+    /// --depth is not given).
+    #[arg(long)]
+    time_ms: Option<u64>,
+    /// Search threads (Lazy SMP).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table size, e.g. 64M, 1G.
+    #[arg(long, value_name = "SIZE", default_value = "16M")]
+    tt: String,
+    /// One JSON object per iteration.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct PerftArgs {
+    /// The game.
+    game: String,
+    /// The position ("" or startpos for the start; - for standard input).
+    position: String,
+    /// The depth in plies.
+    depth: u32,
+    /// Print the count below each root move first.
+    #[arg(long)]
+    divide: bool,
+}
+
+#[derive(Debug, Subcommand)]
+enum TbCommand {
+    /// Build a database: chess material such as KQvKR, or tictactoe.
+    #[command(after_help = concat!(
+        "Chess databases cover pawnless material with up to 5 pieces; the smaller databases they\n",
+        "capture into are built (or loaded from DIR) first.\n\n",
+        "Examples:\n",
+        "  gametree tb build tictactoe\n",
+        "  gametree tb build KQvK --out tables\n",
+        "  gametree tb build KRvKN --out tables --threads 2"
+    ))]
+    Build {
+        /// The material (e.g. KQvKR) or game (tictactoe).
+        material: String,
+        /// Where to write the database files.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        out: String,
+        /// Worker threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Win/draw/loss counts for each side to move and the longest win.
+    #[command(after_help = concat!(
+        "Counts follow the Syzygy convention (legal positions, side to move's view); raw counts\n",
+        "are over every index. The database is built first when it is not in DIR.\n\n",
+        "Examples:\n",
+        "  gametree tb stats KQvK\n",
+        "  gametree tb stats KRvK --dir tables --json\n",
+        "  gametree tb stats tictactoe"
+    ))]
+    Stats {
+        /// The material (e.g. KQvKR) or game (tictactoe).
+        material: String,
+        /// Where to look for (and keep) database files.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        dir: String,
+        /// One JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The value and distance of a position from its database.
+    #[command(after_help = concat!(
+        "POSITION is a chess FEN (pawnless, at most 5 pieces) or a tic-tac-toe board.\n\n",
+        "Examples:\n",
+        "  gametree tb probe \"8/8/8/8/8/8/1k6/K6Q b - - 0 1\"\n",
+        "  gametree tb probe XX.OO.... --dir tables"
+    ))]
+    Probe {
+        /// The position.
+        position: String,
+        /// Where to look for (and keep) database files.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        dir: String,
+        /// One JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Args)]
+struct PlayArgs {
+    /// The game.
+    game: String,
+    /// The starting position (default: the game's start).
+    #[arg(long, default_value = "")]
+    position: String,
+    /// The engine searches this many plies.
+    #[arg(long, conflicts_with = "engine_time_ms")]
+    engine_depth: Option<u32>,
+    /// The engine thinks this many milliseconds per move (default 1000).
+    #[arg(long)]
+    engine_time_ms: Option<u64>,
+    /// The engine moves first.
+    #[arg(long)]
+    engine_first: bool,
+    /// Transposition table size, e.g. 64M.
+    #[arg(long, value_name = "SIZE", default_value = "16M")]
+    tt: String,
+}
+
+#[derive(Debug, Args)]
+struct VerifyArgs {
+    /// One JSON object per check.
+    #[arg(long)]
+    json: bool,
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Solve(a) => {
+            let kind = GameKind::parse(&a.game)?;
+            let opts = solve::Options::new(a.algo, a.weak, a.tt.as_deref(), a.threads, a.json)?;
+            with_spec!(kind, spec => solve::run(spec, kind, &a.position, &opts))
+        }
+        Command::Analyse(a) => {
+            let kind = GameKind::parse(&a.game)?;
+            let opts = analyse::Options {
+                depth: a.depth,
+                time_ms: a.time_ms,
+                threads: check_threads(a.threads)?,
+                tt_bytes: error::parse_size(&a.tt)?,
+                json: a.json,
+            };
+            with_spec!(kind, spec => analyse::run(spec, &a.position, &opts))
+        }
+        Command::Perft(a) => {
+            let kind = GameKind::parse(&a.game)?;
+            with_spec!(kind, spec => perft::run(spec, &a.position, a.depth, a.divide))
+        }
+        Command::Tb(TbCommand::Build {
+            material,
+            out,
+            threads,
+        }) => tb::build(&material, &out, check_threads(threads)?),
+        Command::Tb(TbCommand::Stats {
+            material,
+            dir,
+            json,
+        }) => tb::stats(&material, &dir, json),
+        Command::Tb(TbCommand::Probe {
+            position,
+            dir,
+            json,
+        }) => tb::probe(&position, &dir, json),
+        Command::Play(a) => {
+            let kind = GameKind::parse(&a.game)?;
+            let opts = play::Options {
+                depth: a.engine_depth,
+                time_ms: a.engine_time_ms,
+                engine_first: a.engine_first,
+                tt_bytes: error::parse_size(&a.tt)?,
+            };
+            with_spec!(kind, spec => play::run(spec, &a.position, &opts))
+        }
+        Command::Verify(a) => verify::run(a.json),
+    }
+}
+
+/// Checks a thread count (1 to 256).
+fn check_threads(n: usize) -> Result<usize> {
+    if (1..=256).contains(&n) {
+        Ok(n)
+    } else {
+        Err(CliError::input(format!(
+            "bad thread count {n}: expected 1 to 256"
+        )))
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            return match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    let _ = e.print();
+                    ExitCode::SUCCESS
+                }
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    let _ = e.print();
+                    ExitCode::from(2)
+                }
+                _ => {
+                    // clap's own message, shortened to its first line.
+                    let text = e.render().to_string();
+                    let first = text.lines().next().unwrap_or("bad arguments");
+                    eprintln!("{first} (try --help)");
+                    ExitCode::from(2)
+                }
+            };
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}

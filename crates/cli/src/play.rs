@@ -1,0 +1,167 @@
+//! `gametree play`: a game against the engine in the terminal.
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use game::{Game, Limits, Outcome};
+
+use crate::analyse::{searcher, uci_score};
+use crate::error::{CliError, Result};
+use crate::games::{CliGame, Spec, legal_moves_text};
+
+/// Engine time per move when neither limit is given.
+const DEFAULT_TIME_MS: u64 = 1000;
+
+/// Moves played, with what it takes to undo them.
+type History<G> = Vec<(<G as Game>::Move, <G as Game>::Undo)>;
+
+/// The options of a game.
+#[derive(Debug)]
+pub(crate) struct Options {
+    /// The engine searches this deep.
+    pub(crate) depth: Option<u32>,
+    /// Or this long per move.
+    pub(crate) time_ms: Option<u64>,
+    /// The engine has the first move.
+    pub(crate) engine_first: bool,
+    /// Table size.
+    pub(crate) tt_bytes: usize,
+}
+
+const HELP: &str = "commands: a move, moves (list legal moves), undo (take back your last move), hint, board, position (print it in the game's text format), help, quit";
+
+/// Plays one game, reading the human's moves from standard input.
+pub(crate) fn run<S: Spec>(spec: &S, position: &str, opts: &Options) -> Result<()> {
+    let mut g = spec.position(position)?;
+    let mut engine = searcher::<S::G>(1, opts.tt_bytes)?;
+    let limits = match opts.depth {
+        Some(d) => Limits::depth(d.max(1)),
+        None => Limits::none().with_time(Duration::from_millis(
+            opts.time_ms.unwrap_or(DEFAULT_TIME_MS),
+        )),
+    };
+    // The engine deepens by itself here.
+    let engine_side = if opts.engine_first {
+        g.side_to_move()
+    } else {
+        g.side_to_move().opponent()
+    };
+    let mut history: History<S::G> = Vec::new();
+    println!("{HELP}");
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    print!("{}", g.board());
+    loop {
+        if let Some(o) = g.outcome() {
+            let mover = g.side_to_move();
+            let text = match o {
+                Outcome::Draw => "draw".to_owned(),
+                Outcome::Loss => format!("{} wins", g.player_name(mover.opponent())),
+                Outcome::Win => format!("{} wins", g.player_name(mover)),
+            };
+            let you = match (o, mover == engine_side) {
+                (Outcome::Draw, _) => "",
+                (Outcome::Loss, true) | (Outcome::Win, false) => " — you win!",
+                _ => " — the engine wins",
+            };
+            println!("game over: {text}{you}");
+            return Ok(());
+        }
+        if g.side_to_move() == engine_side {
+            let m = think(&mut engine, &mut g, &limits)?;
+            let undo = g.make(m);
+            history.push((m, undo));
+            print!("{}", g.board());
+            continue;
+        }
+        print!(
+            "{} to move ({})> ",
+            g.player_name(g.side_to_move()),
+            g.move_syntax()
+        );
+        let _ = std::io::stdout().flush();
+        let Some(line) = lines.next() else {
+            println!();
+            return Ok(());
+        };
+        let line = line.map_err(|e| CliError::input(format!("standard input: {e}")))?;
+        match line.trim() {
+            "" => {}
+            "quit" | "exit" | "q" => return Ok(()),
+            "help" | "?" => println!("{HELP}"),
+            "board" => print!("{}", g.board()),
+            "position" => println!("{}", g.text()),
+            "moves" => println!("legal moves: {}", legal_moves_text(&g, usize::MAX)),
+            "hint" => {
+                let m = think(&mut engine, &mut g, &limits)?;
+                println!("hint: {m}");
+            }
+            "undo" => {
+                // Take back to the human's previous turn.
+                let mut undone = 0;
+                while let Some((m, u)) = history.pop() {
+                    g.unmake(m, u);
+                    undone += 1;
+                    if g.side_to_move() != engine_side {
+                        break;
+                    }
+                }
+                if undone == 0 {
+                    println!("nothing to undo");
+                } else {
+                    print!("{}", g.board());
+                }
+            }
+            text => match g.parse_move(text) {
+                Ok(m) => {
+                    let undo = g.make(m);
+                    history.push((m, undo));
+                    print!("{}", g.board());
+                }
+                Err(e) => println!("{e}"),
+            },
+        }
+    }
+}
+
+fn think<G: CliGame>(
+    engine: &mut alphabeta::AlphaBeta<G>,
+    g: &mut G,
+    limits: &Limits,
+) -> Result<G::Move> {
+    // Deepen from 1 so a time limit always leaves a completed iteration.
+    let max = limits.depth.unwrap_or(alphabeta::MAX_PLY as u32 - 1);
+    let start = std::time::Instant::now();
+    let mut best = None;
+    for depth in 1..=max {
+        let mut l = Limits::depth(depth);
+        if let Some(t) = limits.time {
+            let left = t.saturating_sub(start.elapsed());
+            if left.is_zero() {
+                break;
+            }
+            l = l.with_time(left);
+        }
+        let r = engine.search(g, &l);
+        if !r.completed || r.stopped.is_some() {
+            break;
+        }
+        if let Some(m) = r.best {
+            best = Some((m, r.value));
+        }
+        if r.value.plies_to_end().is_some_and(|p| p <= depth) {
+            break;
+        }
+    }
+    let (m, value) = best
+        .or_else(|| {
+            let mut moves = G::Moves::default();
+            g.generate(&mut moves);
+            game::MoveBuffer::as_slice(&moves)
+                .first()
+                .map(|&m| (m, game::Score::DRAW))
+        })
+        .ok_or_else(|| CliError::input("the engine has no move"))?;
+    println!("engine plays {m} (score {})", uci_score(value).0);
+    Ok(m)
+}

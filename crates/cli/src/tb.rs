@@ -1,0 +1,535 @@
+//! `gametree tb`: endgame databases by retrograde analysis — tic-tac-toe
+//! (every reachable position) and pawnless chess endings.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+use game::{Game, IndexSpace, MoveBuffer, Outcome, Player};
+use games_chess::{Endgame, Position as Chess, Signature};
+use games_tictactoe::TicTacToe;
+use games_tictactoe::index::BoardIndex;
+use indicatif::ProgressBar;
+use retrograde::{Counts, Event, Generator, Label, Method, Table, Value};
+
+use crate::error::{CliError, Result};
+use crate::output::{Record, Value as Out};
+use crate::progress;
+
+/// The largest chess ending built (pieces, kings included).
+const MAX_CHESS_PIECES: usize = 5;
+/// The longest line printed by a probe.
+const MAX_PV: usize = 200;
+/// The index scheme written into chess database headers.
+const CHESS_SCHEME: &str = "pawnless-462-v1";
+/// The index scheme written into the tic-tac-toe database header.
+const TICTACTOE_SCHEME: &str = "base3-plain-v1";
+
+/// A position's value from a database, with a best move and line.
+#[derive(Debug)]
+pub(crate) struct Probe<M> {
+    /// The value (`None` never happens for a position inside a database).
+    pub(crate) value: Option<Value>,
+    /// A best move (none at the end of the game).
+    pub(crate) best: Option<M>,
+    /// The line of best moves to the end (at most 200 plies).
+    pub(crate) pv: Vec<M>,
+    /// Positions in the databases consulted.
+    pub(crate) positions: u64,
+}
+
+// ------------------------------------------------------------ tic-tac-toe
+
+fn tictactoe_label() -> Label {
+    Label::new("tictactoe", "all", TICTACTOE_SCHEME)
+}
+
+fn build_tictactoe(threads: usize, pb: Option<&ProgressBar>) -> Result<Table> {
+    let space = BoardIndex::plain();
+    let report = |e: &Event| report_event(pb, e);
+    let mut generator = Generator::new(&space)
+        .label(tictactoe_label())
+        .threads(threads);
+    if pb.is_some() {
+        generator = generator.progress(&report);
+    }
+    generator
+        .build(Method::Backward)
+        .map_err(|e| CliError::input(format!("building the tic-tac-toe database: {e}")))
+}
+
+fn tictactoe_table(threads: usize) -> Result<&'static Table> {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    if let Some(t) = TABLE.get() {
+        return Ok(t);
+    }
+    let t = build_tictactoe(threads, None)?;
+    Ok(TABLE.get_or_init(|| t))
+}
+
+fn tictactoe_value(table: &Table, g: &TicTacToe) -> Option<Value> {
+    match g.outcome() {
+        Some(Outcome::Loss) => Some(Value::Loss(0)),
+        Some(Outcome::Draw) => Some(Value::Draw),
+        Some(Outcome::Win) => Some(Value::Win(0)),
+        None => table.get(BoardIndex::plain().index_of(g)?),
+    }
+}
+
+/// The tic-tac-toe database's answer for `g`.
+pub(crate) fn probe_tictactoe(
+    g: &TicTacToe,
+    threads: usize,
+) -> Result<Probe<games_tictactoe::Square>> {
+    let table = tictactoe_table(threads)?;
+    let mut probe = line(g, |p| tictactoe_value(table, p))?;
+    probe.positions = table.counts().positions();
+    Ok(probe)
+}
+
+/// Follows best moves by the values of the successors.
+fn line<G: Game>(g: &G, value: impl Fn(&G) -> Option<Value>) -> Result<Probe<G::Move>> {
+    let missing = || CliError::input("the position is not in the database");
+    let root = value(g).ok_or_else(missing)?;
+    let mut pos = g.clone();
+    let mut pv = Vec::new();
+    while pos.outcome().is_none() && pv.len() < MAX_PV {
+        let mut moves = G::Moves::default();
+        pos.generate(&mut moves);
+        let mut best: Option<(G::Move, Value)> = None;
+        for &m in moves.as_slice() {
+            let mut child = pos.clone();
+            child.make(m);
+            let v = value(&child).ok_or_else(missing)?.parent();
+            if best.is_none_or(|(_, b)| better(v, b)) {
+                best = Some((m, v));
+            }
+        }
+        let Some((m, _)) = best else { break };
+        pv.push(m);
+        pos.make(m);
+        if root == Value::Draw && pv.len() >= 20 {
+            break;
+        }
+    }
+    Ok(Probe {
+        value: Some(root),
+        best: pv.first().copied(),
+        pv,
+        positions: 0,
+    })
+}
+
+/// Is `a` better than `b` for the side to move? Faster wins, slower losses.
+fn better(a: Value, b: Value) -> bool {
+    fn rank(v: Value) -> i64 {
+        match v {
+            Value::Win(d) => 100_000 - i64::from(d),
+            Value::Draw => 0,
+            Value::Loss(d) => -100_000 + i64::from(d),
+        }
+    }
+    rank(a) > rank(b)
+}
+
+// ------------------------------------------------------------------ chess
+
+/// Built or loaded chess databases by material.
+#[derive(Debug, Default)]
+struct ChessTables {
+    tables: HashMap<String, (Endgame, Table)>,
+}
+
+impl ChessTables {
+    /// The value of a chess position from the tables (or from the rules
+    /// when the game is over).
+    fn value(&self, p: &Chess) -> Option<Value> {
+        match p.outcome() {
+            Some(Outcome::Loss) => return Some(Value::Loss(0)),
+            Some(Outcome::Draw) => return Some(Value::Draw),
+            Some(Outcome::Win) => return Some(Value::Win(0)),
+            None => {}
+        }
+        let sig = Signature::of(p)?;
+        let (space, table) = self.tables.get(&sig.to_string())?;
+        table.get(space.index_of(p)?)
+    }
+
+    /// Makes sure the database of `sig` and of every ending it captures
+    /// into is present: loaded from `dir` when there, else built (and
+    /// written to `dir` when given).
+    fn ensure(
+        &mut self,
+        sig: &Signature,
+        dir: Option<&Path>,
+        threads: usize,
+        verbose: bool,
+    ) -> Result<()> {
+        let name = sig.to_string();
+        if self.tables.contains_key(&name) {
+            return Ok(());
+        }
+        if sig.piece_count() > MAX_CHESS_PIECES {
+            return Err(CliError::unavailable(format!(
+                "{name}: databases of more than {MAX_CHESS_PIECES} pieces are not available (memory)"
+            )));
+        }
+        for sub in captures(sig) {
+            self.ensure(&sub, dir, threads, verbose)?;
+        }
+        let space = Endgame::from_signature(sig.clone());
+        let label = Label::new("chess", name.clone(), CHESS_SCHEME);
+        if let Some(dir) = dir {
+            let path = table_path(dir, &name);
+            if path.exists() {
+                let table = Table::read(&path, &label)
+                    .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+                self.tables.insert(name, (space, table));
+                return Ok(());
+            }
+        }
+        let pb = if verbose {
+            Some(progress::bar(0, format!("building {name}")))
+        } else {
+            None
+        };
+        let report = |e: &Event| report_event(pb.as_ref(), e);
+        let resolve = |p: &Chess| self.value(p);
+        let mut generator = Generator::new(&space)
+            .label(label)
+            .threads(threads)
+            .resolver(&resolve);
+        if pb.is_some() {
+            generator = generator.progress(&report);
+        }
+        let table = generator
+            .build(Method::Backward)
+            .map_err(|e| CliError::input(format!("building {name}: {e}")))?;
+        if let Some(pb) = &pb {
+            pb.finish_and_clear();
+        }
+        if let Some(dir) = dir {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| CliError::input(format!("{}: {e}", dir.display())))?;
+            let path = table_path(dir, &name);
+            table
+                .write(&path)
+                .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+        }
+        self.tables.insert(name, (space, table));
+        Ok(())
+    }
+}
+
+/// The endings one capture leads to (kings are never captured; an ending
+/// with kings only is drawn by rule and needs no table).
+fn captures(sig: &Signature) -> Vec<Signature> {
+    let text = sig.to_string();
+    let Some((white, black)) = text.split_once('v') else {
+        return Vec::new();
+    };
+    let mut out: Vec<Signature> = Vec::new();
+    let mut push = |w: String, b: String| {
+        if w.len() + b.len() > 2
+            && let Ok(s) = format!("{w}v{b}").parse::<Signature>()
+            && !out.contains(&s)
+        {
+            out.push(s);
+        }
+    };
+    for i in 1..white.len() {
+        push(
+            format!("{}{}", &white[..i], &white[i + 1..]),
+            black.to_owned(),
+        );
+    }
+    for i in 1..black.len() {
+        push(
+            white.to_owned(),
+            format!("{}{}", &black[..i], &black[i + 1..]),
+        );
+    }
+    out
+}
+
+fn table_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}.gtb"))
+}
+
+fn chess_tables() -> &'static Mutex<ChessTables> {
+    static TABLES: OnceLock<Mutex<ChessTables>> = OnceLock::new();
+    TABLES.get_or_init(|| Mutex::new(ChessTables::default()))
+}
+
+/// The chess databases' answer for `p`, building the tables it needs (in
+/// memory, or loaded from and kept in `dir`).
+pub(crate) fn probe_chess(
+    p: &Chess,
+    threads: usize,
+    dir: Option<&Path>,
+) -> Result<Probe<games_chess::Move>> {
+    let sig = chess_signature(p)?;
+    let mut tables = chess_tables()
+        .lock()
+        .map_err(|_| CliError::input("database cache poisoned"))?;
+    tables.ensure(&sig, dir, threads, progress::enabled())?;
+    let mut probe = line(p, |q| tables.value(q))?;
+    probe.positions = tables.tables.values().map(|(_, t)| t.len()).sum();
+    Ok(probe)
+}
+
+fn chess_signature(p: &Chess) -> Result<Signature> {
+    if p.castling_rights() != 0 {
+        return Err(CliError::input(
+            "the position has castling rights; databases cover positions without them",
+        ));
+    }
+    let sig = Signature::of(p)
+        .ok_or_else(|| CliError::unavailable("only pawnless chess endings have databases"))?;
+    if sig.piece_count() > MAX_CHESS_PIECES {
+        return Err(CliError::unavailable(format!(
+            "{sig}: databases of more than {MAX_CHESS_PIECES} pieces are not available (memory)"
+        )));
+    }
+    Ok(sig)
+}
+
+// --------------------------------------------------------------- progress
+
+fn report_event(pb: Option<&ProgressBar>, e: &Event) {
+    let Some(pb) = pb else { return };
+    match *e {
+        Event::Start { size, .. } => {
+            pb.set_length(size);
+            pb.set_position(0);
+        }
+        Event::Initialised { valid, decided } => {
+            pb.set_length(valid);
+            pb.set_position(decided);
+        }
+        Event::Level {
+            total_decided,
+            valid,
+            ..
+        } => {
+            pb.set_length(valid);
+            pb.set_position(total_decided);
+        }
+        _ => {}
+    }
+}
+
+// ------------------------------------------------------------- subcommands
+
+/// What `tb` commands accept as material.
+enum Material {
+    TicTacToe,
+    Chess(Signature),
+}
+
+fn parse_material(text: &str) -> Result<Material> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("tictactoe") {
+        return Ok(Material::TicTacToe);
+    }
+    if t.to_ascii_lowercase().starts_with("connect4") {
+        return Err(CliError::unavailable(format!(
+            "{t}: Connect Four databases are not available yet (the game has no position index)"
+        )));
+    }
+    let sig: Signature = t.parse().map_err(|e| {
+        CliError::input(format!(
+            "bad material {t:?}: {e} (expected e.g. KQvKR, or tictactoe)"
+        ))
+    })?;
+    if sig.piece_count() > MAX_CHESS_PIECES {
+        return Err(CliError::unavailable(format!(
+            "{sig}: databases of more than {MAX_CHESS_PIECES} pieces are not available (memory)"
+        )));
+    }
+    Ok(Material::Chess(sig))
+}
+
+/// `tb build`.
+pub(crate) fn build(material: &str, out: &str, threads: usize) -> Result<()> {
+    let dir = Path::new(out);
+    match parse_material(material)? {
+        Material::TicTacToe => {
+            let pb = progress::enabled().then(|| progress::bar(0, "building tictactoe"));
+            let table = build_tictactoe(threads, pb.as_ref())?;
+            if let Some(pb) = pb {
+                pb.finish_and_clear();
+            }
+            std::fs::create_dir_all(dir)
+                .map_err(|e| CliError::input(format!("{}: {e}", dir.display())))?;
+            let path = table_path(dir, "tictactoe");
+            table
+                .write(&path)
+                .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+            println!("{}", path.display());
+        }
+        Material::Chess(sig) => {
+            let mut tables = ChessTables::default();
+            tables.ensure(&sig, Some(dir), threads, progress::enabled())?;
+            println!("{}", table_path(dir, &sig.to_string()).display());
+        }
+    }
+    Ok(())
+}
+
+fn wdl(c: &Counts, weight: u64) -> Out {
+    let mut r = Record::new();
+    r.int("win", c.wins * weight)
+        .int("draw", c.draws * weight)
+        .int("loss", c.losses * weight);
+    Out::Object(r)
+}
+
+/// `tb stats`.
+pub(crate) fn stats(material: &str, dir: &str, json: bool) -> Result<()> {
+    let dir = Path::new(dir);
+    let mut r = Record::new();
+    match parse_material(material)? {
+        Material::TicTacToe => {
+            let path = table_path(dir, "tictactoe");
+            let table = if path.exists() {
+                Table::read(&path, &tictactoe_label())
+                    .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?
+            } else {
+                build_tictactoe(1, None)?
+            };
+            let space = BoardIndex::plain();
+            let side = |i: u64| space.position(i).map(|p| p.side_to_move());
+            let first = table.counts_where(|i| side(i) == Some(Player::First));
+            let second = table.counts_where(|i| side(i) == Some(Player::Second));
+            let all = table.counts();
+            r.str("material", "tictactoe")
+                .push("wtm", wdl(&first, 1))
+                .push("btm", wdl(&second, 1))
+                .push("raw_wtm", wdl(&first, 1))
+                .push("raw_btm", wdl(&second, 1));
+            longest(&mut r, all.longest_win, |i| {
+                space.position(i).map(|p| p.to_string())
+            });
+        }
+        Material::Chess(sig) => {
+            let mut tables = ChessTables::default();
+            tables.ensure(&sig, Some(dir), 1, progress::enabled())?;
+            let (space, table) = &tables.tables[&sig.to_string()];
+            let half = space.size() / 2;
+            let wtm = table.counts_where(|i| i < half);
+            let btm = table.counts_where(|i| i >= half);
+            let weight = syzygy_weight(&sig);
+            r.str("material", sig.to_string())
+                .push("wtm", wdl(&wtm, weight))
+                .push("btm", wdl(&btm, weight))
+                .push("raw_wtm", wdl(&wtm, 1))
+                .push("raw_btm", wdl(&btm, 1));
+            longest(&mut r, table.counts().longest_win, |i| {
+                space.position(i).map(|p| p.to_string())
+            });
+        }
+    }
+    if json {
+        println!("{}", r.json());
+    } else {
+        print!("{}", r.lines());
+    }
+    Ok(())
+}
+
+fn longest(r: &mut Record, win: Option<(u16, u64)>, fen: impl Fn(u64) -> Option<String>) {
+    match win {
+        Some((plies, index)) => {
+            r.int("longest_win_plies", plies);
+            r.push("longest_win_fen", fen(index).map_or(Out::Null, Out::Str));
+        }
+        None => {
+            r.int("longest_win_plies", 0);
+            r.push("longest_win_fen", Out::Null);
+        }
+    }
+}
+
+/// The Syzygy generator counts identical pieces as distinguishable: each
+/// of our positions (identical pieces on increasing squares) stands for
+/// `k!` of its for every group of `k` identical pieces.
+fn syzygy_weight(sig: &Signature) -> u64 {
+    let pieces: Vec<_> = sig.pieces().collect();
+    let mut weight = 1u64;
+    let mut seen: Vec<_> = Vec::new();
+    for p in &pieces {
+        if seen.contains(p) {
+            continue;
+        }
+        seen.push(*p);
+        let k = pieces.iter().filter(|q| *q == p).count() as u64;
+        weight *= (1..=k).product::<u64>();
+    }
+    weight
+}
+
+/// `tb probe`.
+pub(crate) fn probe(position: &str, dir: &str, json: bool) -> Result<()> {
+    let t = position.trim();
+    let mut r = Record::new();
+    if t.chars().count() == 9 && !t.contains('/') {
+        let g: TicTacToe = t
+            .parse()
+            .map_err(|e| CliError::input(format!("bad tic-tac-toe position {t:?}: {e}")))?;
+        let p = probe_tictactoe(&g, 1)?;
+        fill_probe(&mut r, &p);
+    } else {
+        let g: Chess = if t.is_empty() || t == "startpos" {
+            Chess::startpos()
+        } else {
+            t.parse()
+                .map_err(|e| CliError::input(format!("bad chess FEN {t:?}: {e}")))?
+        };
+        let p = probe_chess(&g, 1, Some(Path::new(dir)))?;
+        fill_probe(&mut r, &p);
+    }
+    if json {
+        println!("{}", r.json());
+    } else {
+        print!("{}", r.lines());
+    }
+    Ok(())
+}
+
+fn fill_probe<M: std::fmt::Display>(r: &mut Record, p: &Probe<M>) {
+    let v = p.value.unwrap_or(Value::Draw);
+    r.str("value", v.outcome());
+    r.push(
+        "distance",
+        v.plies().map_or(Out::Null, |d| Out::Int(i64::from(d))),
+    );
+    r.push(
+        "best",
+        p.best
+            .as_ref()
+            .map_or(Out::Null, |m| Out::Str(m.to_string())),
+    );
+    r.push(
+        "pv",
+        Out::List(p.pv.iter().map(ToString::to_string).collect()),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capture_targets() {
+        let s: Signature = "KQvKR".parse().unwrap();
+        let subs: Vec<String> = captures(&s).iter().map(ToString::to_string).collect();
+        assert_eq!(subs, ["KvKR", "KQvK"]);
+        let kqk: Signature = "KQvK".parse().unwrap();
+        assert!(captures(&kqk).is_empty());
+        let kbb: Signature = "KBBvK".parse().unwrap();
+        assert_eq!(captures(&kbb).len(), 1);
+        assert_eq!(syzygy_weight(&kbb), 2);
+        assert_eq!(syzygy_weight(&s), 1);
+    }
+}

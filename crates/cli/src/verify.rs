@@ -1,0 +1,320 @@
+//! `gametree verify`: a compact run of the project's correctness checks
+//! through the libraries (`cargo xtask verify` in a checkout is the full
+//! run).
+
+use std::collections::HashSet;
+use std::fmt::Debug;
+use std::time::Instant;
+
+use alphabeta::{AlphaBeta, Config, negamax, negamax_solve, variants};
+use game::{Game, Limits, Outcome};
+use games_tictactoe::TicTacToe;
+
+use crate::error::{CliError, Result};
+use crate::games::{AtaxxSpec, ChessSpec, CliGame, Connect4Spec, MnkSpec, Spec, TicTacToeSpec};
+use crate::output::Record;
+
+/// Cases run and the first mismatch.
+type CheckResult = (u64, Option<String>);
+
+/// A named check.
+type Check = (&'static str, fn() -> CheckResult);
+
+/// One row of the table: a check, how many cases it ran, and the first
+/// mismatch.
+struct Row {
+    name: &'static str,
+    cases: u64,
+    failure: Option<String>,
+    ms: u128,
+}
+
+/// Runs every check and prints a table (or JSON lines).
+pub(crate) fn run(json: bool) -> Result<()> {
+    let checks: [Check; 7] = [
+        (
+            "alpha-beta variants = negamax (tictactoe, fixed depth)",
+            variants_equal_negamax,
+        ),
+        (
+            "solvers agree (tictactoe: alpha-beta, weak, PNS, PN2, df-pn, CNS, retrograde)",
+            solvers_agree,
+        ),
+        ("perft tictactoe (published counts)", perft_tictactoe),
+        ("perft chess (published CPW counts)", perft_chess),
+        ("perft ataxx (published libataxx counts)", perft_ataxx),
+        (
+            "perft connect4 (generic = bitboard; OEIS A212693)",
+            perft_connect4,
+        ),
+        (
+            "make/unmake and hash oracles on random playouts (every game)",
+            oracles,
+        ),
+    ];
+    let mut failed = 0;
+    if !json {
+        println!("{:<80} {:>8} {:>8} {:>8}", "check", "cases", "result", "ms");
+    }
+    for (name, check) in checks {
+        let start = Instant::now();
+        let (cases, failure) = check();
+        let row = Row {
+            name,
+            cases,
+            failure,
+            ms: start.elapsed().as_millis(),
+        };
+        if row.failure.is_some() {
+            failed += 1;
+        }
+        if json {
+            let mut r = Record::new();
+            r.str("check", row.name)
+                .int("cases", row.cases)
+                .str("result", if row.failure.is_some() { "fail" } else { "ok" })
+                .push(
+                    "detail",
+                    row.failure
+                        .clone()
+                        .map_or(crate::output::Value::Null, crate::output::Value::Str),
+                )
+                .int("time_ms", row.ms);
+            println!("{}", r.json());
+        } else {
+            let result = if row.failure.is_some() { "FAIL" } else { "ok" };
+            println!(
+                "{:<80} {:>8} {:>8} {:>8}",
+                row.name, row.cases, result, row.ms
+            );
+            if let Some(f) = &row.failure {
+                println!("    {f}");
+            }
+        }
+    }
+    if failed > 0 {
+        return Err(CliError::mismatch(format!("{failed} check(s) failed")));
+    }
+    if !json {
+        println!("all checks passed (the full run is `cargo xtask verify` in a checkout)");
+    }
+    Ok(())
+}
+
+/// Every distinct tic-tac-toe position up to `plies` marks.
+fn tictactoe_positions(plies: u32) -> Vec<TicTacToe> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    let mut frontier = vec![TicTacToe::new()];
+    for ply in 0..=plies {
+        let mut next = Vec::new();
+        for g in frontier {
+            if !seen.insert(g.hash()) {
+                continue;
+            }
+            if ply < plies && g.outcome().is_none() {
+                let mut moves = <TicTacToe as Game>::Moves::default();
+                g.generate(&mut moves);
+                for &m in moves.as_slice() {
+                    let mut c = g;
+                    c.make(m);
+                    next.push(c);
+                }
+            }
+            out.push(g);
+        }
+        frontier = next;
+    }
+    out
+}
+
+fn variants_equal_negamax() -> CheckResult {
+    let positions = tictactoe_positions(3);
+    let mut cases = 0;
+    for v in variants::covering_set(1 << 16, 1) {
+        let mut searcher = match AlphaBeta::<TicTacToe>::new(v.config) {
+            Ok(s) => s.with_tactics(),
+            Err(e) => return (cases, Some(format!("{}: {e}", v.name))),
+        };
+        for g in &positions {
+            for depth in [1, 2, 4, 9] {
+                let mut a = *g;
+                let mut b = *g;
+                let want = negamax(&mut a, depth).value;
+                let got = searcher.search(&mut b, &Limits::depth(depth)).value;
+                cases += 1;
+                if got != want || b != *g {
+                    return (
+                        cases,
+                        Some(format!(
+                            "{} at {g} depth {depth}: {got}, negamax {want}",
+                            v.name
+                        )),
+                    );
+                }
+            }
+        }
+    }
+    (cases, None)
+}
+
+fn solvers_agree() -> CheckResult {
+    let positions = tictactoe_positions(2);
+    let mut cases = 0;
+    let mut ab = match AlphaBeta::<TicTacToe>::new(Config::default()) {
+        Ok(s) => s.with_tactics(),
+        Err(e) => return (0, Some(e.to_string())),
+    };
+    for g in &positions {
+        let mut p = *g;
+        let reference = negamax_solve(&mut p);
+        let expected = reference.value.outcome().unwrap_or(Outcome::Draw);
+        cases += 1;
+        let solved = ab.solve(&mut p, &Limits::none());
+        if solved.value != reference.value {
+            return (
+                cases,
+                Some(format!(
+                    "alpha-beta solve at {g}: {}, negamax {}",
+                    solved.value, reference.value
+                )),
+            );
+        }
+        let weak = ab.solve_weak(&mut p, &Limits::none());
+        if weak.outcome != Some(expected) {
+            return (
+                cases,
+                Some(format!(
+                    "weak solve at {g}: {:?}, negamax {expected}",
+                    weak.outcome
+                )),
+            );
+        }
+        if g.outcome().is_none()
+            && let Err(e) = pns_conspiracy::agree::solvers_agree(&mut p, expected, &Limits::none())
+        {
+            return (cases, Some(format!("at {g}: {e}")));
+        }
+        match crate::tb::probe_tictactoe(g, 1) {
+            Ok(probe) if probe.value.map(|v| v.to_score()) == Some(reference.value) => {}
+            Ok(probe) => {
+                return (
+                    cases,
+                    Some(format!(
+                        "retrograde at {g}: {:?}, negamax {}",
+                        probe.value, reference.value
+                    )),
+                );
+            }
+            Err(e) => return (cases, Some(format!("retrograde: {e}"))),
+        }
+    }
+    (cases, None)
+}
+
+/// Compares perft from `spec`'s start position with published counts.
+fn perft_rows<S: Spec>(spec: &S, fen: &str, counts: &[u64]) -> CheckResult {
+    let mut g = match spec.position(fen) {
+        Ok(g) => g,
+        Err(e) => return (0, Some(e.to_string())),
+    };
+    for (i, &want) in counts.iter().enumerate() {
+        let depth = i as u32 + 1;
+        let generic = game::perft(&mut g, depth);
+        let fast = g.fast_perft(depth);
+        if generic != want || fast != want {
+            return (
+                depth.into(),
+                Some(format!(
+                    "{fen:?} depth {depth}: generic {generic}, fast {fast}, published {want}"
+                )),
+            );
+        }
+    }
+    (counts.len() as u64, None)
+}
+
+fn perft_tictactoe() -> CheckResult {
+    // Leaves at each depth: 255,168 games in all; 127,872 reach ply 9.
+    perft_rows(
+        &TicTacToeSpec,
+        "",
+        &[9, 72, 504, 3024, 15120, 54720, 148_176, 200_448, 127_872],
+    )
+}
+
+fn perft_chess() -> CheckResult {
+    // Chess Programming Wiki, "Perft Results": initial position and Kiwipete.
+    let (a, fa) = perft_rows(&ChessSpec, "startpos", &[20, 400, 8902, 197_281]);
+    let (b, fb) = perft_rows(
+        &ChessSpec,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        &[48, 2039, 97_862],
+    );
+    (a + b, fa.or(fb))
+}
+
+fn perft_ataxx() -> CheckResult {
+    match games_ataxx::verify_published(2_000_000) {
+        Ok(n) => (n as u64, None),
+        Err(e) => (0, Some(e.to_string())),
+    }
+}
+
+fn perft_connect4() -> CheckResult {
+    let mut cases = 0;
+    for size in ["7x6", "4x4", "5x4"] {
+        let size = size.parse().expect("valid size");
+        match games_connect4::verify_perft(size, 7) {
+            Ok(rows) => cases += rows.len() as u64,
+            Err(e) => return (cases, Some(e.to_string())),
+        }
+    }
+    match games_connect4::verify_position_counts(8) {
+        Ok(rows) => (cases + rows.len() as u64, None),
+        Err(e) => (cases, Some(e.to_string())),
+    }
+}
+
+/// A deterministic stream of choices (xorshift64*).
+fn choices(seed: u64) -> impl Iterator<Item = u64> {
+    let mut x = seed | 1;
+    std::iter::repeat_with(move || {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    })
+}
+
+fn playouts<S: Spec>(spec: &S, games: u64, plies: usize) -> CheckResult
+where
+    S::G: Eq + Debug,
+{
+    let start = spec.start();
+    for seed in 0..games {
+        if let Err(e) = game::check::playout(&start, &mut choices(seed + 1), plies) {
+            return (seed + 1, Some(format!("seed {}: {e}", seed + 1)));
+        }
+    }
+    (games, None)
+}
+
+fn oracles() -> CheckResult {
+    let mut cases = 0;
+    let runs: [fn() -> CheckResult; 5] = [
+        || playouts(&TicTacToeSpec, 50, 9),
+        || playouts(&Connect4Spec(games_connect4::Size::STANDARD), 50, 42),
+        || playouts(&MnkSpec(7, 7, 4), 20, 49),
+        || playouts(&AtaxxSpec, 10, 100),
+        || playouts(&ChessSpec, 10, 150),
+    ];
+    for run in runs {
+        let (n, f) = run();
+        cases += n;
+        if f.is_some() {
+            return (cases, f);
+        }
+    }
+    (cases, None)
+}
