@@ -96,13 +96,11 @@ pub struct DfPn {
     config: DfPnConfig,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
-struct Entry {
-    key: u64,
-    phi: u32,
-    delta: u32,
-    work: u32,
-}
+/// A table entry: `[key, φ << 32 | δ, work]` (φ and δ packed to 32 bits,
+/// `u32::MAX` standing for infinity; work 0 marks an empty slot). Plain
+/// integers so that a new table is zeroed memory straight from the
+/// allocator, which costs nothing for the pages a search never touches.
+type Entry = [u64; 3];
 
 fn pack(n: Number) -> u32 {
     if n >= INFINITE {
@@ -138,7 +136,7 @@ impl Table {
             buckets.next_power_of_two() / 2
         };
         Table {
-            entries: vec![Entry::default(); buckets * BUCKET],
+            entries: vec![[0; 3]; buckets * BUCKET],
             mask: buckets - 1,
             stores: 0,
             replacements: 0,
@@ -153,8 +151,8 @@ impl Table {
     fn get(&self, key: u64) -> Option<(Number, Number)> {
         self.entries[self.bucket(key)]
             .iter()
-            .find(|e| e.work != 0 && e.key == key)
-            .map(|e| (unpack(e.phi), unpack(e.delta)))
+            .find(|e| e[2] != 0 && e[0] == key)
+            .map(|e| (unpack((e[1] >> 32) as u32), unpack(e[1] as u32)))
     }
 
     fn put(&mut self, key: u64, phi: Number, delta: Number, work: u64) {
@@ -163,22 +161,21 @@ impl Table {
         let slots = &mut self.entries[range];
         let i = slots
             .iter()
-            .position(|e| e.work != 0 && e.key == key)
-            .or_else(|| slots.iter().position(|e| e.work == 0))
+            .position(|e| e[2] != 0 && e[0] == key)
+            .or_else(|| slots.iter().position(|e| e[2] == 0))
             .unwrap_or_else(|| {
                 self.replacements += 1;
-                (0..BUCKET).min_by_key(|&i| slots[i].work).unwrap_or(0)
+                (0..BUCKET).min_by_key(|&i| slots[i][2]).unwrap_or(0)
             });
-        slots[i] = Entry {
+        slots[i] = [
             key,
-            phi: pack(phi),
-            delta: pack(delta),
-            work: work.clamp(1, u64::from(u32::MAX)) as u32,
-        };
+            u64::from(pack(phi)) << 32 | u64::from(pack(delta)),
+            work.max(1),
+        ];
     }
 
     fn used(&self) -> usize {
-        self.entries.iter().filter(|e| e.work != 0).count()
+        self.entries.iter().filter(|e| e[2] != 0).count()
     }
 
     fn bytes(&self) -> usize {
