@@ -7,15 +7,42 @@
 //! Prints the memory needed (before the build), one line per level, the
 //! build time, the win/draw/loss counts for each side to move (classes under
 //! symmetry, as the index stores them) and the longest mate with its
-//! position. Captures into smaller endings must lead to insufficient
-//! material (3-man endings, KBBvK, KBNvK, KNNvK); bigger endings need a
-//! resolver over the sub-tables.
+//! position. The endings a capture leads to are built first (smallest
+//! first) and probed through a resolver made of their tables.
 
 use std::time::Instant;
 
 use game::IndexSpace;
 use games_chess::Endgame;
-use retrograde::{Event, Generator, Label, Method};
+use retrograde::{Event, Generator, Label, Method, Table, TableProbe};
+
+/// Every ending reachable from `material` by captures, smallest first,
+/// `material` itself excluded.
+fn sub_endings(material: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut todo = vec![material.to_string()];
+    while let Some(m) = todo.pop() {
+        let Some((w, b)) = m.split_once('v') else {
+            continue;
+        };
+        for (side, text) in [(0, w), (1, b)] {
+            for i in 1..text.len() {
+                let less = format!("{}{}", &text[..i], &text[i + 1..]);
+                let sub = if side == 0 {
+                    format!("{less}v{b}")
+                } else {
+                    format!("{w}v{less}")
+                };
+                if !out.contains(&sub) {
+                    out.push(sub.clone());
+                    todo.push(sub);
+                }
+            }
+        }
+    }
+    out.sort_by_key(|m| (m.len(), m.clone()));
+    out
+}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -25,6 +52,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         _ => Method::Backward,
     };
     let threads: usize = args.get(2).map_or(Ok(0), |t| t.parse())?;
+    // The sub-endings, quietly, single pass each.
+    let mut subs: Vec<(Endgame, Table)> = Vec::new();
+    for sub in sub_endings(material) {
+        let space = Endgame::new(&sub)?;
+        let probes: Vec<TableProbe<'_, Endgame>> = subs
+            .iter()
+            .map(|(s, t)| TableProbe::new(s, t))
+            .collect::<Result<_, _>>()?;
+        let table = Generator::new(&space).resolver(&probes).build(method)?;
+        println!("built {sub}: {}", table.counts());
+        drop(probes);
+        subs.push((space, table));
+    }
+    let probes: Vec<TableProbe<'_, Endgame>> = subs
+        .iter()
+        .map(|(s, t)| TableProbe::new(s, t))
+        .collect::<Result<_, _>>()?;
     let space = Endgame::new(material)?;
     let report = |e: &Event| match e {
         Event::Start {
@@ -49,6 +93,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut generator = Generator::new(&space)
         .label(Label::new("chess", material, "games-chess-endgame-v1"))
+        .resolver(&probes)
         .progress(&report);
     if threads > 0 {
         generator = generator.threads(threads);

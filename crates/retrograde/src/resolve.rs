@@ -17,8 +17,8 @@ use crate::{Table, Value};
 /// build with [`BuildError::Unresolved`](crate::BuildError::Unresolved).
 ///
 /// Closures `Fn(&G) -> Option<Value>` are resolvers; so are [`NoExits`],
-/// [`TableProbe`] (an already built database over its own space) and a
-/// slice of resolvers (the first `Some` wins).
+/// [`TableProbe`] (an already built database over its own space) and an
+/// array or `Vec` of resolvers (the first `Some` wins).
 pub trait Resolve<G> {
     /// The value of `position`, a successor outside the space, or `None`
     /// when this resolver does not know it.
@@ -31,7 +31,14 @@ impl<G, F: Fn(&G) -> Option<Value>> Resolve<G> for F {
     }
 }
 
-impl<G, R: Resolve<G>> Resolve<G> for [R] {
+impl<G, R: Resolve<G>, const N: usize> Resolve<G> for [R; N] {
+    /// Asks each resolver in turn; the first `Some` wins.
+    fn resolve(&self, position: &G) -> Option<Value> {
+        self.iter().find_map(|r| r.resolve(position))
+    }
+}
+
+impl<G, R: Resolve<G>> Resolve<G> for Vec<R> {
     /// Asks each resolver in turn; the first `Some` wins.
     fn resolve(&self, position: &G) -> Option<Value> {
         self.iter().find_map(|r| r.resolve(position))

@@ -227,3 +227,23 @@ fn wdl_table_matches_the_distance_table() {
         (b.wins, b.draws, b.losses, b.invalid)
     );
 }
+
+/// The generic enumerated space gives the same values as the closed-form
+/// index, position by position.
+#[test]
+fn reachable_space_agrees_with_the_board_index() {
+    let key = |b: &TicTacToe| {
+        let c = b.canonical();
+        u64::from(c.x_mask()) << 16 | u64::from(c.o_mask())
+    };
+    let reachable = retrograde::Reachable::new(TicTacToe::new(), key).unwrap();
+    assert_eq!(reachable.positions(), 765);
+    let (table, _) = verify::methods_agree(&reachable, &retrograde::NoExits).unwrap();
+    let space = BoardIndex::symmetric();
+    let reference = build(&space, Method::Backward);
+    let probe = TableProbe::new(&space, &reference).unwrap();
+    for i in 0..reachable.size() {
+        let p = reachable.position(i).unwrap();
+        assert_eq!(table.get(i), probe.probe(&p), "{p}");
+    }
+}
