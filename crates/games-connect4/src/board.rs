@@ -142,12 +142,6 @@ pub struct Board {
     pub(crate) history: [u8; 64],
 }
 
-/// `p >> s`, or 0 when `s ≥ 64`.
-#[inline(always)]
-pub(crate) const fn shr(p: u64, s: u32) -> u64 {
-    if s < 64 { p >> s } else { 0 }
-}
-
 /// `p << s`, or 0 when `s ≥ 64`.
 #[inline(always)]
 pub(crate) const fn shl(p: u64, s: u32) -> u64 {
@@ -157,13 +151,22 @@ pub(crate) const fn shl(p: u64, s: u32) -> u64 {
 /// Has `stones` four in a row on a board with column stride `stride`?
 #[inline]
 pub(crate) const fn has_four(stones: u64, stride: u32) -> bool {
-    // vertical, diagonal down-right, horizontal, diagonal up-right
-    let shifts = [1, stride - 1, stride, stride + 1];
+    let m = stones & (stones >> 1);
+    if m & (m >> 2) != 0 {
+        return true; // vertical
+    }
+    // A stride above 20 means at most 3 columns: only vertical fours fit
+    // (and the shifts below could reach 64).
+    if stride > 20 {
+        return false;
+    }
+    // diagonal down-right, horizontal, diagonal up-right
+    let shifts = [stride - 1, stride, stride + 1];
     let mut i = 0;
-    while i < 4 {
+    while i < 3 {
         let s = shifts[i];
-        let m = stones & shr(stones, s);
-        if m & shr(m, 2 * s) != 0 {
+        let m = stones & (stones >> s);
+        if m & (m >> (2 * s)) != 0 {
             return true;
         }
         i += 1;

@@ -7,7 +7,7 @@
 
 use game::{Evaluate, ProofHints, Score, Tactical};
 
-use crate::board::{Board, Column, Moves, centre_order, shl, shr};
+use crate::board::{Board, Column, Moves, centre_order, shl};
 
 /// The empty cells of the board (`full & !mask`) where a stone would
 /// complete four in a row for the player owning `stones`, on a board with
@@ -18,18 +18,22 @@ pub const fn winning_cells(stones: u64, mask: u64, full: u64, stride: u32) -> u6
     let p = stones;
     // vertical: three stones below
     let mut r = (p << 1) & (p << 2) & (p << 3);
-    let shifts = [stride - 1, stride, stride + 1];
-    let mut i = 0;
-    while i < 3 {
-        let s = shifts[i];
-        // two stones on one side ...
-        let left2 = shl(p, s) & shl(p, 2 * s);
-        r |= left2 & shl(p, 3 * s); // ... and a third beyond them
-        r |= left2 & shr(p, s); // ... and one on the other side
-        let right2 = shr(p, s) & shr(p, 2 * s);
-        r |= right2 & shl(p, s);
-        r |= right2 & shr(p, 3 * s);
-        i += 1;
+    // A stride above 20 means at most 3 columns (width · stride ≤ 64): no
+    // horizontal or diagonal four fits, and the shifts below could reach 64.
+    if stride <= 20 {
+        let shifts = [stride - 1, stride, stride + 1];
+        let mut i = 0;
+        while i < 3 {
+            let s = shifts[i];
+            // two stones on one side ...
+            let left2 = (p << s) & (p << (2 * s));
+            r |= left2 & (p << (3 * s)); // ... and a third beyond them
+            r |= left2 & (p >> s); // ... and one on the other side
+            let right2 = (p >> s) & (p >> (2 * s));
+            r |= right2 & (p << s);
+            r |= right2 & (p >> (3 * s));
+            i += 1;
+        }
     }
     r & full & !mask
 }

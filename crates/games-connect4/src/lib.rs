@@ -49,6 +49,7 @@
 #![deny(missing_docs)]
 
 mod board;
+mod forcing;
 pub mod knowledge;
 mod notation;
 mod perft;

@@ -1,0 +1,72 @@
+//! [`Forcing`] and [`OrderHint`]: the Connect Four knowledge a generic
+//! alpha-beta searcher needs to solve positions quickly (immediate wins,
+//! moves that do not hand the opponent a win, threat-count ordering).
+
+use game::{Forcing, Game, MoveBuffer, OrderHint};
+
+use crate::{Board, Column, Moves};
+
+impl Forcing for Board {
+    /// A column that connects four now (centre first), if any.
+    #[inline]
+    fn winning_move(&self) -> Option<Column> {
+        if self.is_over() {
+            return None;
+        }
+        let wins = self.winning_moves();
+        (wins != 0).then(|| self.column_of_cell(wins & wins.wrapping_neg()))
+    }
+
+    /// [`Board::non_losing_moves`] as columns, centre first.
+    #[inline]
+    fn non_losing_moves(&self, out: &mut Moves) {
+        out.clear();
+        if self.is_over() {
+            return;
+        }
+        self.columns_of(Board::non_losing_moves(self), out);
+    }
+}
+
+impl OrderHint for Board {
+    /// The number of threats the side to move owns after the move
+    /// ([`Board::threats_after`]).
+    #[inline]
+    fn order_hint(&self, m: Column) -> i32 {
+        if !self.can_play(m) {
+            return i32::MIN / 2;
+        }
+        self.threats_after(self.landing_cell(m)) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forcing_agrees_with_brute_force() {
+        for moves in [
+            "",
+            "4",
+            "4455",
+            "445566",
+            "41516",
+            "3344556",
+            "4444441111112222",
+        ] {
+            let b: Board = moves.parse().unwrap();
+            game::check::forcing(&b).unwrap();
+        }
+        let _ = Board::standard().side_to_move();
+    }
+
+    #[test]
+    fn hint_counts_threats() {
+        let b: Board = "445566".parse().unwrap();
+        let mut moves = Moves::new();
+        b.generate(&mut moves);
+        assert_eq!(moves.len(), 7);
+        assert!(moves.as_slice().iter().all(|&m| b.order_hint(m) >= 0));
+    }
+}
