@@ -2,12 +2,12 @@
 //! alpha-beta searcher needs to solve positions quickly (immediate wins,
 //! moves that do not hand the opponent a win, threat-count ordering).
 
-use game::{Forcing, Game, MoveBuffer, OrderHint};
+use game::{Forcing, OrderHint};
 
 use crate::{Board, Column, Moves};
 
 impl Forcing for Board {
-    /// A column that connects four now (centre first), if any.
+    /// A column that connects four now (the leftmost), if any.
     #[inline]
     fn winning_move(&self) -> Option<Column> {
         if self.is_over() {
@@ -43,6 +43,7 @@ impl OrderHint for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use game::Game;
 
     #[test]
     fn forcing_agrees_with_brute_force() {

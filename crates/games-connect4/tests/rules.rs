@@ -183,6 +183,7 @@ fn random_playouts_agree_with_naive() {
             loop {
                 compare(&b, &mut n);
                 check::position(&b, b.plies()).unwrap();
+                check::forcing(&b).unwrap();
                 if let Some(prev) = by_key.insert(b.key(), n.clone()) {
                     assert_eq!(prev, n, "two positions share key {:#x}", b.key());
                 }
