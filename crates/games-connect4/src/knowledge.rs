@@ -310,7 +310,7 @@ impl Evaluate for Board {
     /// the weights in the source: good-parity threats count triple), minus
     /// a little for each opponent threat the side to move must block now.
     /// A decisive position is not recognised here; searches score it from
-    /// [`Game::outcome`] and immediate wins from the move list.
+    /// [`game::Game::outcome`] and immediate wins from the move list.
     fn evaluate(&self) -> Score {
         let first_to_move = self.plies & 1 == 0;
         let mine = self.threat_value(self.own_threats(), first_to_move);

@@ -6,8 +6,12 @@
 //! * [`Board`] implements [`game::Game`] (moves are [`Column`]s, generated
 //!   centre first), [`game::Evaluate`] (threat count with the zugzwang
 //!   parity rule), [`game::Tactical`] (immediate wins, then forced blocks),
-//!   [`game::ProofHints`], and its moves [`game::MoveIndex`] and
-//!   [`game::PackMove`].
+//!   [`game::ProofHints`], [`game::Forcing`] (immediate win, non-losing
+//!   moves) and [`game::OrderHint`] (threat count after the move); its moves
+//!   implement [`game::MoveIndex`] and [`game::PackMove`]. (The inherent
+//!   [`Board::non_losing_moves`] returns a bitboard; the trait method of the
+//!   same name fills a move list: call it as
+//!   `Forcing::non_losing_moves(&board, &mut moves)` on a concrete board.)
 //! * [`Game::hash`](game::Game::hash) is an incremental Zobrist hash (the
 //!   `zobrist` crate); [`Board::key`] is a provably unique 64-bit key and
 //!   [`Board::symmetric_key`] the same for a position and its mirror image.
