@@ -20,7 +20,7 @@
 //!   [`TableProbe`] over an already built sub-database.
 //! * Values ([`Value`]) take one byte per index ([`Table`]) or two bits
 //!   without distances ([`WdlTable`]). Invalid indices are marked as such.
-//! * An on-disk format ([`format`]) with a checksummed header (game,
+//! * An on-disk format ([`format`](mod@format)) with a checksummed header (game,
 //!   material, index scheme, encoding, counts), written atomically and
 //!   refused with a typed [`LoadError`] when truncated, corrupted, of
 //!   another version or for other material.

@@ -61,6 +61,10 @@ pub enum VerifyError {
     Build(BuildError),
     /// The two methods gave different values.
     Disagree(Disagreement),
+    /// The predecessor generator is not the inverse of move generation.
+    Predecessors(PredecessorFault),
+    /// A value does not follow from its successors'.
+    Inconsistent(Inconsistency),
 }
 
 impl fmt::Display for VerifyError {
@@ -70,6 +74,8 @@ impl fmt::Display for VerifyError {
             VerifyError::Disagree(d) => {
                 write!(f, "forward sweeps and the backward method disagree at {d}")
             }
+            VerifyError::Predecessors(e) => write!(f, "predecessors: {e}"),
+            VerifyError::Inconsistent(e) => write!(f, "inconsistent value: {e}"),
         }
     }
 }
@@ -97,6 +103,47 @@ where
     let backward = generator.backward().map_err(VerifyError::Build)?;
     let n = compare(&forward, &backward).map_err(VerifyError::Disagree)?;
     Ok((backward, n))
+}
+
+/// What [`database`] checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DatabaseReport {
+    /// Indices compared between the two methods.
+    pub indices: u64,
+    /// Valid positions whose predecessors and value were checked.
+    pub positions: u64,
+    /// The table's counts.
+    pub counts: crate::Counts,
+}
+
+/// The full `cargo xtask verify` row for one database: builds it by both
+/// methods and compares them index by index ([`methods_agree`]), checks the
+/// predecessor generator over the whole space ([`check_predecessors`]) and
+/// checks every value against its successors' ([`locally_consistent`]).
+///
+/// # Errors
+///
+/// The first failure, as a [`VerifyError`].
+pub fn database<S>(
+    space: &S,
+    resolver: &(dyn Resolve<S::Game> + Sync),
+) -> Result<(Table, DatabaseReport), VerifyError>
+where
+    S: Predecessors + Sync,
+{
+    let (table, indices) = methods_agree(space, resolver)?;
+    let all = 0..space.size();
+    let positions = check_predecessors(space, all.clone()).map_err(VerifyError::Predecessors)?;
+    locally_consistent(space, &table, resolver, all).map_err(VerifyError::Inconsistent)?;
+    let counts = table.counts();
+    Ok((
+        table,
+        DatabaseReport {
+            indices,
+            positions,
+            counts,
+        },
+    ))
 }
 
 /// A fault of a predecessor generator found by [`check_predecessors`].

@@ -130,6 +130,21 @@ fn progress_reports_memory_first_and_levels_in_order() {
 }
 
 #[test]
+fn the_verify_row_passes() {
+    let space = BoardIndex::symmetric();
+    let (_, report) = verify::database(&space, &retrograde::NoExits).unwrap();
+    assert_eq!(report.indices, 19_683);
+    assert_eq!(report.positions, 765);
+    assert_eq!(report.counts.positions(), 765);
+    let broken = Faulty {
+        inner: space,
+        drop: 3,
+        spurious: false,
+    };
+    assert!(verify::database(&broken, &retrograde::NoExits).is_err());
+}
+
+#[test]
 fn predecessor_generators_are_exact() {
     for space in [BoardIndex::plain(), BoardIndex::symmetric()] {
         let n = verify::check_predecessors(&space, 0..space.size()).unwrap();
