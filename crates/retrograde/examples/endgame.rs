@@ -84,10 +84,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             decided,
             total_decided,
             valid,
-        } => {
-            if level % 10 == 0 || *decided == 0 {
-                println!("  level {level:3}: {decided} decided, {total_decided}/{valid}");
-            }
+        } if level % 10 == 0 || *decided == 0 => {
+            println!("  level {level:3}: {decided} decided, {total_decided}/{valid}");
         }
         _ => {}
     };
