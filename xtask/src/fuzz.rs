@@ -19,7 +19,7 @@ use anyhow::{Context, Result, bail};
 
 /// Options of `cargo xtask fuzz`.
 #[derive(clap::Args)]
-pub struct Options {
+pub(crate) struct Options {
     /// Seconds per target.
     #[arg(long, default_value_t = 10)]
     time: u64,
@@ -101,7 +101,8 @@ fn prerequisites() -> Result<()> {
 
 /// The targets of `fuzz/Cargo.toml` (its `[[bin]]` names).
 fn all_targets(fuzz: &Path) -> Result<Vec<String>> {
-    let manifest = std::fs::read_to_string(fuzz.join("Cargo.toml")).context("reading fuzz/Cargo.toml")?;
+    let manifest =
+        std::fs::read_to_string(fuzz.join("Cargo.toml")).context("reading fuzz/Cargo.toml")?;
     let mut targets = Vec::new();
     let mut in_bin = false;
     for line in manifest.lines().map(str::trim) {
@@ -122,8 +123,9 @@ fn show(n: Option<u64>) -> String {
 }
 
 /// Runs the task; `Ok(false)` when a target crashed.
-pub fn run(opts: &Options) -> Result<bool> {
-    let fuzz = crate::project_root().join("fuzz");
+pub(crate) fn run(opts: &Options) -> Result<bool> {
+    let root = crate::project_root();
+    let fuzz = root.join("fuzz");
     let all = all_targets(&fuzz)?;
     if opts.list {
         for t in &all {
@@ -149,7 +151,7 @@ pub fn run(opts: &Options) -> Result<bool> {
             .arg("build")
             .args(flags)
             .arg(t)
-            .current_dir(&fuzz)
+            .current_dir(&root)
             .status()
             .context("running cargo fuzz build")?;
         if !status.success() {
@@ -173,7 +175,7 @@ pub fn run(opts: &Options) -> Result<bool> {
             .arg(format!("-max_total_time={}", opts.time))
             .arg(format!("-timeout={}", opts.timeout))
             .arg("-print_final_stats=1")
-            .current_dir(&fuzz);
+            .current_dir(&root);
         eprintln!("fuzzing {t} for {} s", opts.time);
         let started = Instant::now();
         let out = cmd.output().context("running cargo fuzz run")?;
@@ -256,7 +258,10 @@ mod tests {
         let targets = all_targets(&fuzz).unwrap();
         assert!(targets.iter().any(|t| t == "tictactoe_playout"));
         for t in &targets {
-            assert!(fuzz.join("fuzz_targets").join(format!("{t}.rs")).is_file(), "{t}");
+            assert!(
+                fuzz.join("fuzz_targets").join(format!("{t}.rs")).is_file(),
+                "{t}"
+            );
         }
     }
 }

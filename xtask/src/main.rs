@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod fuzz;
 mod verify;
 
 #[derive(Parser)]
@@ -27,6 +28,10 @@ enum Task {
     /// Measure: `ordering` (nodes per ordering heuristic), `alphabeta`
     /// (nodes and time per variant against negamax).
     Bench(bench::Options),
+    /// Run the cargo-fuzz targets of `fuzz/` (needs nightly; installs
+    /// cargo-fuzz if missing); prints runs, coverage and crashes per target
+    /// and exits non-zero on a crash.
+    Fuzz(fuzz::Options),
 }
 
 /// The workspace root (xtask lives one level below it).
@@ -40,6 +45,7 @@ fn main() -> ExitCode {
     let result = match cli.task {
         Task::Verify(opts) => verify::run(&opts),
         Task::Bench(opts) => bench::run(&opts).map(|()| true),
+        Task::Fuzz(opts) => fuzz::run(&opts),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
