@@ -123,6 +123,7 @@ const BUCKET: usize = 4;
 struct Table {
     entries: Vec<Entry>,
     mask: usize,
+    used: usize,
     stores: u64,
     replacements: u64,
 }
@@ -138,6 +139,7 @@ impl Table {
         Table {
             entries: vec![[0; 3]; buckets * BUCKET],
             mask: buckets - 1,
+            used: 0,
             stores: 0,
             replacements: 0,
         }
@@ -162,7 +164,11 @@ impl Table {
         let i = slots
             .iter()
             .position(|e| e[2] != 0 && e[0] == key)
-            .or_else(|| slots.iter().position(|e| e[2] == 0))
+            .or_else(|| {
+                let empty = slots.iter().position(|e| e[2] == 0);
+                self.used += usize::from(empty.is_some());
+                empty
+            })
             .unwrap_or_else(|| {
                 self.replacements += 1;
                 (0..BUCKET).min_by_key(|&i| slots[i][2]).unwrap_or(0)
@@ -174,8 +180,10 @@ impl Table {
         ];
     }
 
+    /// Occupied entries, counted as they fill (scanning the table would
+    /// touch every page of it).
     fn used(&self) -> usize {
-        self.entries.iter().filter(|e| e[2] != 0).count()
+        self.used
     }
 
     fn bytes(&self) -> usize {
@@ -212,15 +220,17 @@ impl Child {
     }
 }
 
-struct Searcher<G: Game> {
-    table: Table,
+struct Searcher<'t, G: Game> {
+    table: &'t mut Table,
+    /// XORed into table keys: the two questions of a solve share a table.
+    salt: u64,
     children: Vec<Child>,
     hashes: Vec<u64>,
     epsilon: f64,
     hints: Hints<G>,
 }
 
-impl<G: Game> Searcher<G> {
+impl<G: Game> Searcher<'_, G> {
     fn child_value(&self, game: &G, needs_win: bool) -> (Number, Number) {
         if let Some(o) = game.outcome() {
             solved(success(o, needs_win))
@@ -228,7 +238,7 @@ impl<G: Game> Searcher<G> {
             solved(success(Outcome::Draw, needs_win))
         } else {
             self.table
-                .get(game.hash())
+                .get(game.hash() ^ self.salt)
                 .unwrap_or_else(|| self.hints.get(game))
         }
     }
@@ -255,7 +265,7 @@ impl<G: Game> Searcher<G> {
         th_delta: Number,
         budget: &mut Budget<'_>,
     ) -> (Number, Number) {
-        let key = game.hash();
+        let key = game.hash() ^ self.salt;
         if !budget.expand(self.table.bytes(), self.table.stores) {
             return self.table.get(key).unwrap_or_else(|| self.hints.get(game));
         }
@@ -267,7 +277,7 @@ impl<G: Game> Searcher<G> {
             self.table.put(key, phi, delta, 1);
             return (phi, delta);
         }
-        self.hashes.push(key);
+        self.hashes.push(game.hash());
         // This node's frame of the children stack: each child's hash, last
         // known numbers, and whether they are final (game over or repetition).
         let frame = self.children.len();
@@ -276,7 +286,7 @@ impl<G: Game> Searcher<G> {
             let fixed = game.outcome().is_some() || self.hashes.contains(&game.hash());
             let (cp, cd) = self.child_value(game, !needs_win);
             self.children.push(Child {
-                hash: game.hash(),
+                hash: game.hash() ^ self.salt,
                 phi: cp,
                 delta: cd,
                 fixed,
@@ -401,7 +411,9 @@ impl DfPn {
 
     /// Answers `question` about `game` (restored afterwards) within `limits`
     /// (nodes = expansions, time, cancel; the depth limit is ignored). The
-    /// table is allocated for this search and dropped after it.
+    /// table is allocated (zeroed) for this search and dropped after it, so
+    /// size it to the problem: for many small searches a large table costs
+    /// more to clear than to search.
     pub fn search<G: Game>(
         &self,
         game: &mut G,
@@ -421,7 +433,9 @@ impl DfPn {
         hints: Hints<G>,
         progress: &mut dyn FnMut(&Progress),
     ) -> Report<G::Move> {
-        self.run(game, question, limits, hints, progress, false).0
+        let mut table = Table::new(self.config.table_bytes);
+        self.run(game, question, limits, hints, progress, false, &mut table)
+            .0
     }
 
     /// Searches and, when the question is answered, extracts the proof tree
@@ -434,14 +448,37 @@ impl DfPn {
         question: Question,
         limits: &Limits,
     ) -> (Report<G::Move>, Option<Strategy<G::Move>>) {
-        self.run(game, question, limits, Hints::none(), &mut |_| {}, true)
+        let mut table = Table::new(self.config.table_bytes);
+        self.run(
+            game,
+            question,
+            limits,
+            Hints::none(),
+            &mut |_| {},
+            true,
+            &mut table,
+        )
     }
 
-    /// The value of `game` for its side to move by two searches.
+    /// The value of `game` for its side to move by two searches, which
+    /// share one table (keys are salted by the question).
     pub fn solve<G: Game>(&self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
-        solve_with(|q| self.search(game, q, limits))
+        let mut table = Table::new(self.config.table_bytes);
+        solve_with(|q| {
+            self.run(
+                game,
+                q,
+                limits,
+                Hints::none(),
+                &mut |_| {},
+                false,
+                &mut table,
+            )
+            .0
+        })
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn run<G: Game>(
         &self,
         game: &mut G,
@@ -450,10 +487,17 @@ impl DfPn {
         hints: Hints<G>,
         progress: &mut dyn FnMut(&Progress),
         with_strategy: bool,
+        table: &mut Table,
     ) -> (Report<G::Move>, Option<Strategy<G::Move>>) {
         let mut budget = Budget::new(limits, progress, self.config.progress_interval, None);
+        let (stores, replacements) = (table.stores, table.replacements);
         let mut searcher = Searcher {
-            table: Table::new(self.config.table_bytes),
+            table,
+            salt: if question.needs_win() {
+                0
+            } else {
+                0x9e37_79b9_7f4a_7c15
+            },
             children: Vec::new(),
             hashes: Vec::new(),
             epsilon: self.config.epsilon,
@@ -488,8 +532,8 @@ impl DfPn {
             table: TableUse {
                 capacity_bytes: searcher.table.bytes(),
                 used: searcher.table.used(),
-                stores: searcher.table.stores,
-                replacements: searcher.table.replacements,
+                stores: searcher.table.stores - stores,
+                replacements: searcher.table.replacements - replacements,
             },
             elapsed: budget.start.elapsed(),
         };
