@@ -1,0 +1,135 @@
+//! Win/draw/loss on Pons's `Test_L2_R1` set (1000 Connect Four positions):
+//! the `minimax` crate's `IterativeSearch` (the most used Rust peer)
+//! against this crate's generic `AlphaBeta::solve_weak`, in the same run,
+//! both checked against the file's score signs.
+//!
+//! ```sh
+//! cargo run --release -p gametree-alphabeta --example vs_minimax [-- DATA_DIR [LIMIT]]
+//! ```
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use alphabeta::{AlphaBeta, Config};
+use game::{Evaluate, Game, Limits, Outcome};
+use games_connect4::pons::TestSet;
+use games_connect4::{Board, Column};
+use minimax::{Evaluation, Evaluator, IterativeOptions, IterativeSearch, Strategy, Winner};
+
+/// `minimax`'s view of our board.
+struct C4;
+
+impl minimax::Game for C4 {
+    type S = Board;
+    type M = Column;
+
+    fn generate_moves(state: &Board, moves: &mut Vec<Column>) -> Option<Winner> {
+        if let Some(w) = Self::get_winner(state) {
+            return Some(w);
+        }
+        let mut buf = <Board as Game>::Moves::default();
+        state.generate(&mut buf);
+        moves.extend_from_slice(buf.as_slice());
+        None
+    }
+
+    fn apply(state: &mut Board, m: Column) -> Option<Board> {
+        state.make(m);
+        None
+    }
+
+    fn undo(state: &mut Board, m: Column) {
+        state.unmake(m, ());
+    }
+
+    fn get_winner(state: &Board) -> Option<Winner> {
+        match state.outcome()? {
+            Outcome::Loss => Some(Winner::PlayerJustMoved),
+            Outcome::Draw => Some(Winner::Draw),
+            Outcome::Win => Some(Winner::PlayerToMove),
+        }
+    }
+
+    fn zobrist_hash(state: &Board) -> u64 {
+        state.hash()
+    }
+}
+
+/// The same threat evaluation our searcher has.
+struct Threats;
+
+impl Evaluator for Threats {
+    type G = C4;
+    fn evaluate(&self, s: &Board) -> Evaluation {
+        s.evaluate().get().clamp(-30_000, 30_000) as Evaluation
+    }
+}
+
+fn sign(o: Outcome) -> i32 {
+    match o {
+        Outcome::Win => 1,
+        Outcome::Draw => 0,
+        Outcome::Loss => -1,
+    }
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let dir = args
+        .next()
+        .map_or_else(|| PathBuf::from("../shared/data/connect4"), PathBuf::from);
+    let limit: usize = args.next().map_or(Ok(1000), |s| s.parse())?;
+    let set = TestSet::L2_R1.load(&dir)?;
+    let set = &set[..limit.min(set.len())];
+    println!("{} positions of {}", set.len(), TestSet::L2_R1.file_name());
+
+    // minimax 0.6: iterative deepening to the end of the game.
+    let t0 = Instant::now();
+    let mut wrong = 0;
+    for t in set {
+        let mut s = IterativeSearch::new(
+            Threats,
+            IterativeOptions::new().with_table_byte_size(16 << 20),
+        );
+        s.set_max_depth((42 - t.board.plies()) as u8);
+        s.choose_move(&t.board);
+        let v = s.root_value();
+        let got = i32::from(v > 10_000) - i32::from(v < -10_000);
+        if got != t.score.signum() {
+            wrong += 1;
+        }
+    }
+    let minimax_secs = t0.elapsed().as_secs_f64();
+    println!("| solver | seconds | wrong signs | speed-up |");
+    println!("|---|---:|---:|---:|");
+    println!("| minimax 0.6 IterativeSearch | {minimax_secs:.3} | {wrong} | 1.0× |");
+
+    let configs: [(&str, Config, bool); 2] = [
+        ("AlphaBeta default (tactics only)", Config::default().forcing(false).order_hints(false), false),
+        ("AlphaBeta default + Forcing + OrderHint", Config::default(), true),
+    ];
+    for (name, config, knowledge) in configs {
+        let mut searcher = AlphaBeta::<Board>::new(config.tt_bytes(16 << 20))?.with_tactics();
+        if knowledge {
+            searcher = searcher.with_forcing().with_order_hints();
+        }
+        let t0 = Instant::now();
+        let mut wrong = 0;
+        let mut nodes = 0;
+        for t in set {
+            if std::env::var_os("NOCLEAR").is_none() { searcher.clear(); }
+            let r = searcher.solve_weak(&mut t.board.clone(), &Limits::none());
+            nodes += r.nodes;
+            if r.outcome.map(sign) != Some(t.score.signum()) {
+                wrong += 1;
+            }
+        }
+        let secs = t0.elapsed().as_secs_f64();
+        println!(
+            "| {name} | {secs:.3} | {wrong} | {:.1}× | ({} nodes/position)",
+            minimax_secs / secs,
+            nodes / set.len() as u64
+        );
+    }
+    Ok(())
+}
