@@ -2,7 +2,7 @@
 //! function runs this crate's solvers on one position and compares them with
 //! a value the caller computed with an independent solver (the alpha-beta
 //! solver, retrograde analysis, or a plain negamax), and replays every proof
-//! tree with [`verify`](crate::verify).
+//! tree with [`verify`].
 
 use std::error::Error;
 use std::fmt;
