@@ -348,8 +348,13 @@ fn main() -> ExitCode {
                 _ => {
                     // clap's own message, shortened to its first line.
                     let text = e.render().to_string();
-                    let first = text.lines().next().unwrap_or("bad arguments");
-                    eprintln!("{first} (try --help)");
+                    let message: Vec<&str> = text
+                        .lines()
+                        .map(str::trim)
+                        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more"))
+                        .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+                        .collect();
+                    eprintln!("{} (try --help)", message.join(" "));
                     ExitCode::from(2)
                 }
             };

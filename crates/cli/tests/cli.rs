@@ -1,0 +1,287 @@
+//! Runs the `gametree` binary on every subcommand, the error paths included.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use predicates::str::contains;
+
+fn gametree() -> Command {
+    Command::cargo_bin("gametree").expect("the binary is built")
+}
+
+/// The value of a `key: value` line of the output.
+fn field(out: &str, key: &str) -> String {
+    out.lines()
+        .find_map(|l| l.strip_prefix(&format!("{key}: ")))
+        .unwrap_or_else(|| panic!("no {key} in {out}"))
+        .to_owned()
+}
+
+fn stdout(cmd: &mut Command) -> String {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    String::from_utf8(out).expect("utf-8")
+}
+
+#[test]
+fn solve_tictactoe_every_algorithm_agrees() {
+    for algo in ["alphabeta", "pns", "pn2", "dfpn", "cns", "retrograde"] {
+        let out = stdout(gametree().args(["solve", "tictactoe", "", "--algo", algo]));
+        assert_eq!(field(&out, "value"), "draw", "{algo}");
+        // X has a forced win after O's edge reply.
+        let out = stdout(gametree().args(["solve", "tictactoe", "XO.......", "--algo", algo]));
+        assert_eq!(field(&out, "value"), "win", "{algo}");
+        for key in ["score", "best", "pv", "nodes", "time_ms"] {
+            field(&out, key);
+        }
+    }
+    // The exact scores agree between alpha-beta and the database.
+    let ab = stdout(gametree().args(["solve", "tictactoe", "XO......."]));
+    let tb = stdout(gametree().args(["solve", "tictactoe", "XO.......", "--algo", "retrograde"]));
+    assert_eq!(field(&ab, "score"), field(&tb, "score"));
+}
+
+#[test]
+fn solve_connect4_matches_pons_scores() {
+    // Lines of Pons's Test_L3_R1 with his published scores (position score).
+    let lines = "2252576253462244111563365343671351441 -1\n\
+                 7422341735647741166133573473242566 1\n\
+                 23163416124767223154467471272416755633 0\n";
+    let out = stdout(
+        gametree()
+            .args(["solve", "connect4", "-", "--json"])
+            .write_stdin(lines),
+    );
+    let got: Vec<&str> = out.lines().collect();
+    assert_eq!(got.len(), 3);
+    for (line, json) in lines.lines().zip(&got) {
+        let (moves, score) = line.split_once(' ').unwrap();
+        assert!(
+            json.contains(&format!("\"position\": \"{moves}\"")),
+            "{json}"
+        );
+        assert!(json.contains(&format!("\"score\": {score},")), "{json}");
+    }
+}
+
+#[test]
+fn solve_weak_and_json_schema() {
+    let out = stdout(gametree().args(["solve", "mnk:3,3,3", "b2", "--weak", "--json"]));
+    assert!(
+        out.starts_with("{\"value\": \"draw\", \"score\": null, \"best\": "),
+        "{out}"
+    );
+    for key in ["\"pv\": [", "\"nodes\": ", "\"time_ms\": "] {
+        assert!(out.contains(key), "{out}");
+    }
+    // Small Connect Four by df-pn with a table size.
+    let out =
+        stdout(gametree().args(["solve", "connect4:4x4", "", "--algo", "dfpn", "--tt", "8M"]));
+    assert_eq!(field(&out, "value"), "draw");
+}
+
+#[test]
+fn solve_chess_ending_by_database() {
+    let out = stdout(gametree().args([
+        "solve",
+        "chess",
+        "8/8/8/8/8/2k5/8/1K1Q4 w - - 0 1",
+        "--algo",
+        "retrograde",
+    ]));
+    assert_eq!(field(&out, "value"), "win");
+    let pv = field(&out, "pv");
+    // A mate: the line has an odd number of plies, the winner's last.
+    assert_eq!(pv.split(' ').count() % 2, 1, "{pv}");
+}
+
+#[test]
+fn bad_inputs_are_one_line_errors_with_exit_code_2() {
+    let cases: &[&[&str]] = &[
+        &["solve", "go", ""],
+        &["solve", "connect4", "48"],
+        &["solve", "connect4:0x4", ""],
+        &["solve", "mnk:3,3", ""],
+        &["solve", "chess", "not a fen"],
+        &["solve", "tictactoe", "XXX", "--tt", "12Q"],
+        &["solve", "tictactoe", "", "--tt", "0"],
+        &["solve", "tictactoe", "", "--threads", "0"],
+        &["solve", "tictactoe", "", "--algo", "magic"],
+        &["solve", "connect4", "", "--algo", "retrograde"],
+        &["analyse", "ataxx", "xyz", "--depth", "2"],
+        &["perft", "chess", "startpos", "deep"],
+        &["tb", "stats", "KPvK"],
+        &["tb", "build", "connect4:4x4"],
+        &["tb", "probe", "not a position"],
+        &["play", "hex"],
+        &["solve"],
+    ];
+    for args in cases {
+        let out = gametree().args(*args).assert().code(2).get_output().clone();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    // Named problems.
+    gametree()
+        .args(["solve", "go", ""])
+        .assert()
+        .stderr(contains("unknown game \"go\""));
+    gametree()
+        .args(["solve", "connect4", "4448"])
+        .assert()
+        .stderr(contains("column 8"));
+}
+
+#[test]
+fn stdin_positions_answer_one_line_each_and_report_bad_lines() {
+    let out = gametree()
+        .args(["solve", "tictactoe", "-"])
+        .write_stdin("XO.......\nbad\n.........\n")
+        .assert()
+        .code(2)
+        .stderr(contains("line 2"))
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with("position: XO.......; value: win; "));
+    assert!(lines[1].contains("value: draw"));
+}
+
+#[test]
+fn perft_counts_are_the_last_line() {
+    let cases = [
+        (vec!["perft", "tictactoe", "", "9"], "127872"),
+        (vec!["perft", "chess", "startpos", "3"], "8902"),
+        (vec!["perft", "connect4", "", "4"], "2401"),
+        (vec!["perft", "ataxx", "startpos", "2"], "256"),
+        (vec!["perft", "mnk:3,3,3", "", "2"], "72"),
+    ];
+    for (args, want) in cases {
+        let out = stdout(gametree().args(&args));
+        assert_eq!(out.lines().last(), Some(want), "{args:?}");
+    }
+    let out = stdout(gametree().args(["perft", "chess", "startpos", "2", "--divide"]));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 21);
+    assert!(lines.contains(&"e2e4: 20"));
+    assert_eq!(lines[20], "400");
+}
+
+#[test]
+fn analyse_prints_one_line_per_depth() {
+    let out = stdout(gametree().args(["analyse", "chess", "startpos", "--depth", "3"]));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    for (i, l) in lines[..3].iter().enumerate() {
+        assert!(
+            l.starts_with(&format!("info depth {} score cp ", i + 1)),
+            "{l}"
+        );
+        assert!(
+            l.contains(" nodes ") && l.contains(" nps ") && l.contains(" pv "),
+            "{l}"
+        );
+    }
+    assert!(lines[3].starts_with("bestmove "));
+    // A mate in one is found at depth 1 and stops the deepening.
+    let out = stdout(gametree().args([
+        "analyse",
+        "chess",
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        "--depth",
+        "5",
+        "--json",
+    ]));
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(
+        out.contains("\"mate\": 1") && out.contains("\"pv\": [\"a1a8\"]"),
+        "{out}"
+    );
+    let out = stdout(gametree().args(["analyse", "connect4", "", "--time-ms", "200"]));
+    assert!(out.lines().last().unwrap().starts_with("bestmove "));
+}
+
+#[test]
+fn tb_build_stats_probe() {
+    let dir = std::env::temp_dir().join(format!("gametree-cli-test-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let out = stdout(gametree().args(["tb", "build", "tictactoe", "--out", d]));
+    assert!(out.trim_end().ends_with("tictactoe.gtb"));
+    // The Syzygy generator's published KQvK statistics.
+    let out = stdout(gametree().args(["tb", "stats", "KQvK", "--dir", d, "--json"]));
+    assert!(
+        out.starts_with(
+            "{\"material\": \"KQvK\", \"wtm\": {\"win\": 18081, \"draw\": 0, \"loss\": 0}, \
+         \"btm\": {\"win\": 0, \"draw\": 2896, \"loss\": 25160}"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("\"longest_win_plies\": 19"), "{out}");
+    assert!(dir.join("KQvK.gtb").exists());
+    let out =
+        stdout(gametree().args(["tb", "probe", "8/8/8/8/8/2k5/8/1K1Q4 b - - 0 1", "--dir", d]));
+    assert_eq!(field(&out, "value"), "loss");
+    let out = stdout(gametree().args(["tb", "probe", "XX.OO....", "--dir", d]));
+    assert_eq!(field(&out, "value"), "win");
+    assert_eq!(field(&out, "distance"), "1");
+    assert_eq!(field(&out, "best"), "2");
+    // A corrupted file is refused with a one-line error.
+    std::fs::write(dir.join("KQvK.gtb"), b"not a database").unwrap();
+    gametree()
+        .args(["tb", "stats", "KQvK", "--dir", d])
+        .assert()
+        .code(2)
+        .stderr(contains("KQvK.gtb"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn play_a_game_with_errors_and_undo() {
+    let out = gametree()
+        .args(["play", "tictactoe", "--engine-depth", "9"])
+        .write_stdin("9\nfoo\nmoves\n4\nundo\n4\n4\n")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("bad move \"9\""), "{text}");
+    assert!(text.contains("bad move \"foo\""), "{text}");
+    assert!(text.contains("legal moves: 0 1 2 3 4 5 6 7 8"), "{text}");
+    assert_eq!(text.matches("engine plays").count(), 2, "{text}");
+    assert!(text.contains("illegal move \"4\""), "{text}");
+    // The engine moving first, played to the end: X never loses.
+    let out = gametree()
+        .args(["play", "tictactoe", "--engine-first", "--engine-depth", "9"])
+        .write_stdin("0\n1\n2\n3\n5\n6\n7\n8\n")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("game over"), "{text}");
+    assert!(!text.contains("you win"), "{text}");
+}
+
+#[test]
+fn verify_passes_and_help_names_the_full_run() {
+    gametree()
+        .arg("verify")
+        .assert()
+        .success()
+        .stdout(contains("all checks passed"));
+    gametree()
+        .args(["verify", "--help"])
+        .assert()
+        .success()
+        .stdout(contains("cargo xtask verify"));
+    for sub in ["solve", "analyse", "perft", "play", "tb"] {
+        gametree()
+            .args([sub, "--help"])
+            .assert()
+            .success()
+            .stdout(contains("Example").or(contains("Commands")));
+    }
+}
