@@ -6,7 +6,10 @@
 use games_ataxx::{Move, Position, Square};
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|input: (Option<&str>, Vec<u16>, Vec<(u8, u8)>)| {
+/// A FEN (else the start), playout choices, candidate moves.
+type Input<'a> = (Option<&'a str>, Vec<u16>, Vec<(u8, u8)>);
+
+fuzz_target!(|input: Input<'_>| {
     let (fen, choices, candidates) = input;
     let start = fen
         .and_then(|f| f.parse::<Position>().ok())

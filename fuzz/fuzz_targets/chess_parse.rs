@@ -3,7 +3,7 @@
 //! `check::position`; a move `parse_uci` accepts is generated.
 #![no_main]
 
-use game::{Game, MoveBuffer};
+use game::Game;
 use games_chess::{Move, Position, Signature};
 use libfuzzer_sys::fuzz_target;
 

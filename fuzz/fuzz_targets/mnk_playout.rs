@@ -5,7 +5,10 @@
 use games_mnk::{Mnk, Move};
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|input: ((u8, u8, u8), Vec<u16>, Vec<(u8, u8)>)| {
+/// Board size `(m, n, k)`, playout choices, candidate squares.
+type Input = ((u8, u8, u8), Vec<u16>, Vec<(u8, u8)>);
+
+fuzz_target!(|input: Input| {
     let ((m, n, k), choices, candidates) = input;
     let Ok(start) = Mnk::new(1 + m % 19, 1 + n % 19, 1 + k % 19) else {
         return;
