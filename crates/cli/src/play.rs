@@ -48,6 +48,11 @@ pub(crate) fn run<S: Spec>(spec: &S, position: &str, opts: &Options) -> Result<(
     };
     let mut history: History<S::G> = Vec::new();
     println!("{HELP}");
+    println!(
+        "you play {}; moves are {}",
+        g.player_name(engine_side.opponent()),
+        g.move_syntax()
+    );
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     print!("{}", g.board());
@@ -74,11 +79,7 @@ pub(crate) fn run<S: Spec>(spec: &S, position: &str, opts: &Options) -> Result<(
             print!("{}", g.board());
             continue;
         }
-        print!(
-            "{} to move ({})> ",
-            g.player_name(g.side_to_move()),
-            g.move_syntax()
-        );
+        print!("{} to move> ", g.player_name(g.side_to_move()));
         let _ = std::io::stdout().flush();
         let Some(line) = lines.next() else {
             println!();
