@@ -88,6 +88,11 @@ pub use shared::SharedTable;
 pub use single::TranspositionTable;
 pub use stats::Stats;
 
+// The README's example runs as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 /// The size of a bucket: one cache line.
 pub const BUCKET_BYTES: usize = 64;
 
