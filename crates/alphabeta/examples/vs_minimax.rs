@@ -105,8 +105,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("| minimax 0.6 IterativeSearch | {minimax_secs:.3} | {wrong} | 1.0× |");
 
     let configs: [(&str, Config, bool); 2] = [
-        ("AlphaBeta default (tactics only)", Config::default().forcing(false).order_hints(false), false),
-        ("AlphaBeta default + Forcing + OrderHint", Config::default(), true),
+        (
+            "AlphaBeta default (tactics only)",
+            Config::default().forcing(false).order_hints(false),
+            false,
+        ),
+        (
+            "AlphaBeta default + Forcing + OrderHint",
+            Config::default(),
+            true,
+        ),
     ];
     for (name, config, knowledge) in configs {
         let mut searcher = AlphaBeta::<Board>::new(config.tt_bytes(16 << 20))?.with_tactics();
@@ -117,7 +125,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut wrong = 0;
         let mut nodes = 0;
         for t in set {
-            if std::env::var_os("NOCLEAR").is_none() { searcher.clear(); }
+            if std::env::var_os("NOCLEAR").is_none() {
+                searcher.clear();
+            }
             let r = searcher.solve_weak(&mut t.board.clone(), &Limits::none());
             nodes += r.nodes;
             if r.outcome.map(sign) != Some(t.score.signum()) {

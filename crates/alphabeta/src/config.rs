@@ -16,6 +16,11 @@ pub enum Algorithm {
     /// each starting from the previous bounds kept in the transposition
     /// table. Always fail-soft (fail-hard would move one point per pass).
     Mtdf,
+    /// Null-window bisection: like MTD(f), but each test is placed in the
+    /// middle of the remaining interval (the first at the previous value,
+    /// or 0), so wide ranges (distance-to-win scores) close in a
+    /// logarithmic number of passes. Always fail-soft.
+    Bisection,
 }
 
 /// How the transposition table is used.

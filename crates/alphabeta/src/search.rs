@@ -572,6 +572,7 @@ where
     fn iteration(&mut self, game: &mut G, depth: u32, previous: Option<Score>) -> Score {
         match self.config.algorithm {
             Algorithm::Mtdf => self.mtdf(game, depth, previous.unwrap_or(Score::DRAW)),
+            Algorithm::Bisection => self.bisection(game, depth, previous.unwrap_or(Score::DRAW)),
             Algorithm::AlphaBeta | Algorithm::Pvs => match (self.config.aspiration, previous) {
                 (Some(delta), Some(prev)) if !prev.is_decisive() => {
                     let alpha = Score::new(prev.get() - delta);
@@ -620,11 +621,56 @@ where
         g
     }
 
+    /// Null-window bisection: each test at the middle of `[lower, upper)`,
+    /// the first at `guess`.
+    fn bisection(&mut self, game: &mut G, depth: u32, guess: Score) -> Score {
+        let (mut lower, mut upper) = (-Score::INFINITY, Score::INFINITY);
+        let mut best = None;
+        let mut line = Vec::new();
+        let mut test = guess;
+        while lower < upper {
+            // The test value x decides "value > x?": x in [lower, upper).
+            let x = test.clamp(lower, Score::new(upper.get() - 1));
+            let g = self.root(game, depth, x, Score::new(x.get() + 1));
+            if self.stopped {
+                return g;
+            }
+            if g <= x {
+                upper = g;
+            } else {
+                lower = g;
+                best = self.root_best;
+                line.clear();
+                line.extend_from_slice(self.pv.line(0));
+            }
+            self.stats.mtdf_passes += 1;
+            let (mut lo, mut hi) = (lower.get(), upper.get());
+            if self.to_end {
+                // Solving: every value is 0 or decisive, so bisect inside
+                // the decisive range, not across empty heuristic values.
+                if lo >= 1 {
+                    lo = lo.max(Score::MAX_HEURISTIC);
+                }
+                if hi <= -1 {
+                    hi = hi.min(-Score::MAX_HEURISTIC);
+                }
+            }
+            test = Score::new(lo / 2 + hi / 2);
+        }
+        self.root_best = best;
+        self.pv.set_root(&line);
+        lower
+    }
+
     /// The root search: like [`Self::node`], but never cut by the table,
     /// and it records the best move.
     fn root(&mut self, game: &mut G, depth: u32, alpha: Score, beta: Score) -> Score {
         self.root_best = None;
-        let fail_soft = self.config.fail_soft || self.config.algorithm == Algorithm::Mtdf;
+        let fail_soft = self.config.fail_soft
+            || matches!(
+                self.config.algorithm,
+                Algorithm::Mtdf | Algorithm::Bisection
+            );
         self.search(game, depth, 0, alpha, beta, None, fail_soft)
     }
 
@@ -690,7 +736,7 @@ where
         depth: u32,
         ply: u32,
         mut alpha: Score,
-        beta: Score,
+        mut beta: Score,
         previous: Option<G::Move>,
         fail_soft: bool,
     ) -> Score {
@@ -714,7 +760,36 @@ where
         if ply as usize >= MAX_PLY - 1 {
             return game.evaluate();
         }
-        let alpha_start = alpha;
+        // Mate-distance pruning: whatever happens below, the value lies
+        // between a loss and a win on the next ply (tighter with the game's
+        // forcing knowledge), so the window can be narrowed to that range
+        // without changing any value.
+        let forcing = self.forcing;
+        let (alpha0, beta0) = (alpha, beta);
+        let bounded = |v: Score| if fail_soft { v } else { v.clamp(alpha0, beta0) };
+        let mut best_possible = Score::win_in(ply + 1);
+        if let Some(f) = forcing {
+            if let Some(m) = (f.winning)(game) {
+                self.stats.forced += 1;
+                return self.forced_result(ply, m, Score::win_in(ply + 1), alpha, beta, fail_soft);
+            }
+            // No win now: the earliest is after the opponent's reply.
+            best_possible = Score::win_in(ply + 3);
+        }
+        if beta > best_possible {
+            beta = best_possible;
+            if alpha >= beta {
+                return bounded(beta);
+            }
+        }
+        // (Not at the root, which must find a move reaching its value.)
+        let worst_possible = Score::loss_in(ply + 1);
+        if ply > 0 && alpha < worst_possible {
+            alpha = worst_possible;
+            if alpha >= beta {
+                return bounded(alpha);
+            }
+        }
         let tt_on = self.config.tt != TtUse::Off;
         let key = game.hash();
         let tt_depth = self.tt_depth(depth);
@@ -732,12 +807,8 @@ where
         }
 
         let mut moves = G::Moves::default();
-        if let Some(f) = self.forcing {
-            if let Some(m) = (f.winning)(game) {
-                self.stats.forced += 1;
-                return self.forced_result(ply, m, Score::win_in(ply + 1), alpha, beta, fail_soft);
-            }
-            if self.to_end || depth >= 2 {
+        match forcing {
+            Some(f) if self.to_end || depth >= 2 => {
                 (f.non_losing)(game, &mut moves);
                 if moves.is_empty() {
                     self.stats.forced += 1;
@@ -752,12 +823,18 @@ where
                         fail_soft,
                     );
                 }
-            } else {
-                game.generate(&mut moves);
+                // Not lost on the next ply: the earliest loss is two moves away.
+                let worst = Score::loss_in(ply + 4);
+                if ply > 0 && alpha < worst {
+                    alpha = worst;
+                    if alpha >= beta {
+                        return bounded(alpha);
+                    }
+                }
             }
-        } else {
-            game.generate(&mut moves);
+            _ => game.generate(&mut moves),
         }
+        let alpha_start = alpha;
         debug_assert!(!moves.is_empty(), "a non-terminal position must have moves");
         let side = game.side_to_move();
         let plyu = ply as usize;
@@ -869,7 +946,11 @@ where
                 key,
                 ply,
                 Entry {
-                    best_move: best_move.map(PackMove::pack),
+                    best_move: if bound == Bound::Upper {
+                        None
+                    } else {
+                        best_move.map(PackMove::pack)
+                    },
                     value: value.get(),
                     depth: tt_depth,
                     bound,

@@ -27,7 +27,12 @@ pub struct Variant {
 /// with that many threads when above 1. `tt_bytes` sizes each table.
 #[must_use]
 pub fn covering_set(tt_bytes: usize, threads: usize) -> Vec<Variant> {
-    let algorithms = [Algorithm::AlphaBeta, Algorithm::Pvs, Algorithm::Mtdf];
+    let algorithms = [
+        Algorithm::AlphaBeta,
+        Algorithm::Pvs,
+        Algorithm::Mtdf,
+        Algorithm::Bisection,
+    ];
     let tts = [TtUse::Off, TtUse::Ordering, TtUse::Cutoffs];
     let histories = [
         None,
@@ -43,9 +48,9 @@ pub fn covering_set(tt_bytes: usize, threads: usize) -> Vec<Variant> {
             .aspiration(Some(25)),
     );
     for i in 0..12usize {
-        let algorithm = algorithms[i % 3];
+        let algorithm = algorithms[i % 4];
         // MTD(f) without a table would repeat every pass from scratch.
-        let tt = if algorithm == Algorithm::Mtdf {
+        let tt = if matches!(algorithm, Algorithm::Mtdf | Algorithm::Bisection) {
             TtUse::Cutoffs
         } else {
             tts[(i / 3 + i) % 3]
@@ -105,8 +110,10 @@ pub fn name(c: &Config) -> String {
         Algorithm::AlphaBeta => "ab",
         Algorithm::Pvs => "pvs",
         Algorithm::Mtdf => "mtdf",
+        Algorithm::Bisection => "bisect",
     };
-    let soft = c.fail_soft || c.algorithm == Algorithm::Mtdf; // MTD(f) is always fail-soft
+    // MTD(f) and bisection are always fail-soft
+    let soft = c.fail_soft || matches!(c.algorithm, Algorithm::Mtdf | Algorithm::Bisection);
     let mut s = format!("{algorithm} {}", if soft { "soft" } else { "hard" });
     if c.iterative_deepening {
         s += " id";

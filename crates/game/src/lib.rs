@@ -346,6 +346,12 @@ pub trait Tactical: Game {
 /// end a node without expanding it, and to skip moves that hand the opponent
 /// an immediate win; both keep the exact negamax value (at remaining depth
 /// 2 or more, where plain negamax sees the same thing).
+///
+/// Contract beyond the two methods: the game ends only with the player who
+/// just moved winning, or with a draw ([`Game::outcome`] is never
+/// [`Outcome::Win`]). Searchers rely on it to bound values by distance
+/// (no win before the side to move's next-but-one move when
+/// [`winning_move`](Self::winning_move) is `None`).
 pub trait Forcing: Game {
     /// A move that wins on the spot (the game ends with the side to move
     /// winning), if there is one.
