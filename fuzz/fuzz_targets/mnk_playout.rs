@@ -18,6 +18,13 @@ fuzz_target!(|input: Input| {
         .take(8)
         .filter_map(|&(c, r)| Move::new(c % 19, r % 19))
         .collect();
-    gametree_fuzz::games::playout(&start, &choices, 40, &candidates);
-    gametree_fuzz::games::forcing(&start, &choices, 40);
+    // Every oracle call costs about squares² make/unmakes: keep an input
+    // to a few million of them on large boards.
+    let squares = usize::from(start.m()) * usize::from(start.n());
+    // `check::forcing` costs about squares² make/outcome calls per position.
+    let plies = (40_000 / (squares * squares)).clamp(1, 40);
+    gametree_fuzz::games::playout(&start, &choices, plies, &candidates);
+    if squares <= 64 {
+        gametree_fuzz::games::forcing(&start, &choices, plies.min(12));
+    }
 });
