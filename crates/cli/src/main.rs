@@ -56,7 +56,8 @@ enum Command {
         "  gametree solve connect4 2252576253462244111563365343671351441\n",
         "  gametree solve connect4:5x4 \"\" --algo dfpn --tt 64M\n",
         "  gametree solve mnk:4,4,3 startpos --weak --json\n",
-        "  gametree solve chess \"8/8/8/8/8/8/1k6/K6q w - - 0 1\"\n",
+        "  gametree solve chess \"8/8/8/8/8/2k5/8/1K1Q4 w - - 0 1\" --algo retrograde\n",
+        "  gametree solve connect4 44 --time-ms 10000\n",
         "  cut -d' ' -f1 Test_L3_R1 | gametree solve connect4 - --json"
     ))]
     Solve(SolveArgs),
@@ -140,6 +141,12 @@ struct SolveArgs {
     /// Search threads (Lazy SMP for alpha-beta; rayon workers for retrograde).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Give up after this many milliseconds per position (value null, exit code 2).
+    #[arg(long)]
+    time_ms: Option<u64>,
+    /// Give up after this many nodes per position (value null, exit code 2).
+    #[arg(long)]
+    max_nodes: Option<u64>,
     /// One JSON object per position.
     #[arg(long)]
     json: bool,
@@ -273,7 +280,13 @@ fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Solve(a) => {
             let kind = GameKind::parse(&a.game)?;
-            let opts = solve::Options::new(a.algo, a.weak, a.tt.as_deref(), a.threads, a.json)?;
+            let mut opts = solve::Options::new(a.algo, a.weak, a.tt.as_deref(), a.threads, a.json)?;
+            if let Some(t) = a.time_ms {
+                opts.limits = opts.limits.with_time(std::time::Duration::from_millis(t));
+            }
+            if let Some(n) = a.max_nodes {
+                opts.limits = opts.limits.with_nodes(n);
+            }
             with_spec!(kind, spec => solve::run(spec, kind, &a.position, &opts))
         }
         Command::Analyse(a) => {

@@ -27,6 +27,8 @@ pub(crate) struct Options {
     tt: Option<usize>,
     threads: usize,
     json: bool,
+    /// Node and time limits per position.
+    pub(crate) limits: Limits,
 }
 
 impl Options {
@@ -44,6 +46,7 @@ impl Options {
             tt: tt.map(parse_size).transpose()?,
             threads: check_threads(threads)?,
             json,
+            limits: Limits::none(),
         })
     }
 }
@@ -104,7 +107,7 @@ pub(crate) fn run<S: Spec>(spec: &S, kind: GameKind, arg: &str, opts: &Options) 
         }
         if solved.outcome.is_none() {
             return Err(CliError::input(
-                "the solver stopped before finding the value",
+                "the solver stopped before finding the value (a limit was reached)",
             ));
         }
         Ok(())
@@ -134,7 +137,7 @@ fn solve_one<G: CliGame>(
             nodes: 0,
         });
     }
-    let limits = Limits::none();
+    let limits = &opts.limits;
     let tree_bytes = opts.tt.unwrap_or(TREE_BYTES);
     let table_bytes = opts.tt.unwrap_or(TABLE_BYTES);
     match opts.algo {
@@ -150,9 +153,9 @@ fn solve_one<G: CliGame>(
             let s = searcher.as_mut().expect("just built");
             s.clear();
             let report = if opts.weak {
-                s.solve_weak(g, &limits)
+                s.solve_weak(g, limits)
             } else {
-                s.solve(g, &limits)
+                s.solve(g, limits)
             };
             let outcome = report.outcome.or_else(|| {
                 if report.completed {
@@ -175,7 +178,7 @@ fn solve_one<G: CliGame>(
             })
         }
         Algo::Pns => Ok(from_solution(
-            Pns::new(PnsConfig::new().with_memory(tree_bytes)).solve(g, &limits),
+            Pns::new(PnsConfig::new().with_memory(tree_bytes)).solve(g, limits),
         )),
         Algo::Pn2 => Ok(from_solution(
             Pns::new(
@@ -183,14 +186,14 @@ fn solve_one<G: CliGame>(
                     .with_second_level(SecondLevel::default())
                     .with_memory(tree_bytes),
             )
-            .solve(g, &limits),
+            .solve(g, limits),
         )),
         Algo::Dfpn => Ok(from_solution(
-            DfPn::new(DfPnConfig::new().with_table_bytes(table_bytes)).solve(g, &limits),
+            DfPn::new(DfPnConfig::new().with_table_bytes(table_bytes)).solve(g, limits),
         )),
         Algo::Cns => {
             let report = Conspiracy::new(ConspiracyConfig::new().with_memory(tree_bytes))
-                .search(g, &limits)
+                .search(g, limits)
                 .map_err(|e| CliError::input(format!("conspiracy-number search: {e}")))?;
             let outcome = report.outcome();
             Ok(Solved {

@@ -94,6 +94,33 @@ fn solve_chess_ending_by_database() {
 }
 
 #[test]
+fn solve_limits_give_up_cleanly() {
+    let out = gametree()
+        .args(["solve", "connect4", "", "--max-nodes", "2000"])
+        .assert()
+        .code(2)
+        .stderr(contains("limit"))
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(field(&text, "value"), "-");
+    gametree()
+        .args([
+            "solve",
+            "connect4",
+            "",
+            "--algo",
+            "dfpn",
+            "--time-ms",
+            "50",
+            "--json",
+        ])
+        .assert()
+        .code(2)
+        .stdout(contains("\"value\": null"));
+}
+
+#[test]
 fn bad_inputs_are_one_line_errors_with_exit_code_2() {
     let cases: &[&[&str]] = &[
         &["solve", "go", ""],
