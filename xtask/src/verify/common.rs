@@ -18,7 +18,6 @@ pub(crate) fn rng(seed: u64) -> Pcg64 {
 
 /// Up to `count` distinct non-terminal positions reached by random playouts
 /// of 0 to `max_plies` moves from `start`.
-#[allow(dead_code, reason = "used by the rows of games too large to enumerate")]
 pub(crate) fn random_positions<G: Game>(
     start: &G,
     rng: &mut Pcg64,

@@ -12,8 +12,11 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 
 mod ataxx;
+mod chess;
 pub(crate) mod common;
+mod connect4;
 mod mnk;
+mod solvers;
 mod tictactoe;
 
 /// Options of `cargo xtask verify`.
@@ -74,7 +77,6 @@ pub(crate) struct Ctx {
     /// The row's seed (the global seed mixed with the row's name).
     pub(crate) seed: u64,
     /// Shared data directory (may not exist).
-    #[allow(dead_code, reason = "read by the data-driven rows (Connect Four)")]
     pub(crate) data: PathBuf,
 }
 
@@ -128,7 +130,6 @@ impl Tally {
     }
 
     /// A row that could not run here, with the reason.
-    #[allow(dead_code, reason = "used by data-driven rows")]
     pub(crate) fn skip(reason: impl Into<String>) -> Tally {
         Tally {
             skipped: Some(reason.into()),
@@ -168,6 +169,9 @@ fn registry() -> Vec<Check> {
     checks.extend(tictactoe::checks());
     checks.extend(mnk::checks());
     checks.extend(ataxx::checks());
+    checks.extend(connect4::checks());
+    checks.extend(chess::checks());
+    checks.extend(solvers::checks());
     checks
 }
 

@@ -1,0 +1,231 @@
+//! Connect Four rows: perft (generic = bitboard), position counts (OEIS
+//! A212693), Pons's benchmark sets solved exactly, small boards drawn,
+//! every alpha-beta variant equals negamax, the oracles.
+
+use alphabeta::{Algorithm, AlphaBeta, Config, alpha_beta_solve};
+use game::{Limits, Outcome};
+use games_connect4::pons::TestSet;
+use games_connect4::{Board, Size};
+
+use super::common::{
+    forcing_playouts, oracle_playouts, random_positions, rng, searcher_rows, solvers_agree,
+};
+use super::{Check, Ctx, Family, Tally};
+
+/// The Connect Four solver: the generic searcher with the game's knowledge.
+fn solver(tt_bytes: usize) -> AlphaBeta<Board> {
+    AlphaBeta::<Board>::new(
+        Config::default()
+            .algorithm(Algorithm::Bisection)
+            .iterative_deepening(false)
+            .killers(0)
+            .history(None)
+            .counter_moves(false)
+            .tt_bytes(tt_bytes),
+    )
+    .expect("table")
+    .with_tactics()
+    .with_forcing()
+    .with_order_hints()
+}
+
+fn pons_row(ctx: &Ctx, set: TestSet, quick: usize, full: usize, weak: bool) -> Tally {
+    if ctx.quick && quick == 0 {
+        return Tally::skip("deep row: full run only (cargo xtask verify)");
+    }
+    let dir = ctx.data.join("connect4");
+    if !dir.is_dir() {
+        return Tally::skip(format!("{}: no data directory (use --data)", dir.display()));
+    }
+    let positions = match set.load(&dir) {
+        Ok(p) => p,
+        Err(e) => return Tally::skip(format!("cannot load {}: {e}", set.file_name())),
+    };
+    let n = ctx.pick(quick, full).min(positions.len());
+    let mut s = solver(if set.published_mean_nodes() < 1000.0 {
+        1 << 20
+    } else {
+        64 << 20
+    });
+    let mut t = Tally::default();
+    for p in &positions[..n] {
+        s.clear();
+        let mut b = p.board;
+        if weak {
+            let r = s.solve_weak(&mut b, &Limits::none());
+            let got = r.outcome.map_or(99, |o| match o {
+                Outcome::Win => 1,
+                Outcome::Draw => 0,
+                Outcome::Loss => -1,
+            });
+            t.compare(&p.moves, None, p.score.signum(), got);
+        } else {
+            let r = s.solve(&mut b, &Limits::none());
+            let got = p
+                .board
+                .pons_score(r.value)
+                .map_or("none".into(), |v| v.to_string());
+            t.compare(&p.moves, None, p.score.to_string(), got);
+        }
+    }
+    t
+}
+
+pub(crate) fn checks() -> Vec<Check> {
+    let mut rows = vec![
+        Check::new(
+            "connect4",
+            Family::Published,
+            "perft 7x6 depth 1..9 (generic = bitboard)",
+            |ctx| {
+                let mut t = Tally::default();
+                match games_connect4::verify_perft(Size::STANDARD, ctx.pick(8, 10)) {
+                    Ok(rows) => {
+                        // Generic = bitboard inside verify_perft; below ply 7 no
+                        // game can end and no column can overflow: 7^d.
+                        for r in rows {
+                            let expected = if r.depth <= 6 {
+                                7u64.pow(r.depth)
+                            } else {
+                                r.nodes
+                            };
+                            t.compare("7x6", Some(r.depth), expected, r.nodes);
+                        }
+                    }
+                    Err(e) => {
+                        t.compare("7x6", None, "agreement".to_string(), e.to_string());
+                    }
+                }
+                t
+            },
+        ),
+        Check::new(
+            "connect4",
+            Family::Published,
+            "positions per ply = OEIS A212693",
+            |ctx| {
+                let mut t = Tally::default();
+                match games_connect4::verify_position_counts(ctx.pick(8, 11)) {
+                    Ok(counts) => {
+                        for (ply, c) in counts.iter().enumerate() {
+                            t.compare(
+                                "7x6",
+                                Some(ply as u32),
+                                games_connect4::LEGAL_POSITIONS_7X6[ply],
+                                *c,
+                            );
+                        }
+                    }
+                    Err(e) => {
+                        t.compare("7x6", None, "A212693".to_string(), e.to_string());
+                    }
+                }
+                t
+            },
+        ),
+        Check::new(
+            "connect4",
+            Family::Published,
+            "Test_L3_R1 exact Pons scores",
+            |ctx| pons_row(ctx, TestSet::L3_R1, 1000, 1000, false),
+        ),
+        Check::new(
+            "connect4",
+            Family::Published,
+            "Test_L2_R1 exact Pons scores",
+            |ctx| pons_row(ctx, TestSet::L2_R1, 300, 1000, false),
+        ),
+        Check::new(
+            "connect4",
+            Family::Published,
+            "Test_L2_R2 exact Pons scores",
+            |ctx| pons_row(ctx, TestSet::L2_R2, 10, 1000, false),
+        ),
+        Check::new(
+            "connect4",
+            Family::Published,
+            "Test_L1_R1 exact Pons scores",
+            |ctx| pons_row(ctx, TestSet::L1_R1, 10, 1000, false),
+        ),
+        Check::new(
+            "connect4",
+            Family::Published,
+            "Test_L1_R2 win/draw/loss",
+            |ctx| pons_row(ctx, TestSet::L1_R2, 2, 1000, true),
+        ),
+        Check::new(
+            "connect4",
+            Family::Published,
+            "Test_L1_R3 win/draw/loss (first 100)",
+            |ctx| pons_row(ctx, TestSet::L1_R3, 0, 100, true),
+        ),
+        Check::new(
+            "connect4",
+            Family::Published,
+            "4x4 5x4 4x5 (5x5 full) are draws",
+            |ctx| {
+                let mut t = Tally::default();
+                let mut sizes = vec![(4, 4), (5, 4), (4, 5)];
+                if !ctx.quick {
+                    sizes.push((5, 5));
+                }
+                for (w, h) in sizes {
+                    let b = Board::new(Size::new(w, h).expect("size"));
+                    let r = solver(64 << 20).solve_weak(&mut b.clone(), &Limits::none());
+                    let got = r.outcome.map_or("unknown".into(), |o| o.to_string());
+                    t.compare(format!("{w}x{h}"), None, "draw".to_string(), got);
+                }
+                t
+            },
+        ),
+        Check::new(
+            "connect4",
+            Family::Solvers,
+            "4x4 random positions: solver = plain alpha-beta",
+            |ctx| {
+                let start = Board::new(Size::new(4, 4).expect("size"));
+                let ps = random_positions(&start, &mut rng(ctx.seed), ctx.pick(30, 300), 10);
+                let mut s = solver(16 << 20);
+                solvers_agree(
+                    &ps,
+                    |g| alpha_beta_solve(g).value,
+                    |g| s.solve(g, &Limits::none()).value,
+                )
+            },
+        ),
+        Check::new(
+            "connect4",
+            Family::Oracles,
+            "make/unmake, hash, legality; 7x6 and 8x7",
+            |ctx| {
+                let mut t = oracle_playouts(&Board::standard(), ctx.seed, ctx.pick(100, 1000), 42);
+                let wide = Board::new(Size::new(8, 7).expect("size"));
+                let r = oracle_playouts(&wide, ctx.seed + 1, ctx.pick(20, 200), 63);
+                t.positions += r.positions;
+                t.agreements += r.agreements;
+                t.mismatches.extend(r.mismatches);
+                t
+            },
+        ),
+        Check::new(
+            "connect4",
+            Family::Oracles,
+            "Forcing = 2-ply brute force on playouts",
+            |ctx| forcing_playouts(&Board::standard(), ctx.seed, ctx.pick(100, 1000), 42),
+        ),
+    ];
+    rows.extend(searcher_rows(
+        "connect4",
+        |ctx| {
+            random_positions(
+                &Board::standard(),
+                &mut rng(ctx.seed),
+                ctx.pick(40, 300),
+                20,
+            )
+        },
+        |ctx| (1..=ctx.pick(6, 8)).collect(),
+        |s| s.with_tactics().with_forcing().with_order_hints(),
+    ));
+    rows
+}

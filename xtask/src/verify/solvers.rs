@@ -1,0 +1,217 @@
+//! Family 2 across crates: proof-number and conspiracy-number search,
+//! retrograde databases and the alpha-beta solver agree.
+
+use alphabeta::{AlphaBeta, Config, negamax};
+use game::{Limits, Outcome};
+use games_connect4::pons::TestSet;
+use games_connect4::{Board, Size};
+use games_mnk::Mnk;
+use games_tictactoe::TicTacToe;
+use retrograde::NoExits;
+
+use super::common::{random_positions, reachable, rng};
+use super::{Check, Family, Tally};
+
+fn outcome_str(o: Outcome) -> String {
+    o.to_string()
+}
+
+/// Every proof-number solver and CNS on each position, against the
+/// outcome the alpha-beta solver finds.
+fn pns_rows<G>(positions: &[G], mut reference: impl FnMut(&mut G) -> Outcome) -> Tally
+where
+    G: game::Evaluate + std::fmt::Display,
+{
+    let mut t = Tally::default();
+    let limits = Limits::none().with_nodes(20_000_000);
+    for p in positions {
+        let expected = reference(&mut p.clone());
+        let got = match pns_conspiracy::agree::solvers_agree(&mut p.clone(), expected, &limits) {
+            Ok(_) => outcome_str(expected),
+            Err(e) => e.to_string(),
+        };
+        t.compare(p, None, outcome_str(expected), got);
+    }
+    t
+}
+
+fn ab_outcome<G>(searcher: &mut AlphaBeta<G>, g: &mut G) -> Outcome
+where
+    G: game::Evaluate + Send,
+    G::Move: game::PackMove + game::MoveIndex + Send + Sync,
+{
+    searcher
+        .solve_weak(g, &Limits::none())
+        .outcome
+        .expect("no limit")
+}
+
+pub(crate) fn checks() -> Vec<Check> {
+    vec![
+        Check::new(
+            "tictactoe",
+            Family::Solvers,
+            "PNS, PN2, df-pn, CNS = alpha-beta (all positions)",
+            |ctx| {
+                let (all, _) = reachable(&TicTacToe::new());
+                let step = ctx.pick(5, 1);
+                let ps: Vec<_> = all
+                    .into_iter()
+                    .filter(|p| game::Game::outcome(p).is_none())
+                    .step_by(step)
+                    .collect();
+                let mut s = AlphaBeta::<TicTacToe>::new(Config::default().tt_bytes(1 << 20))
+                    .expect("table");
+                pns_rows(&ps, |g| ab_outcome(&mut s, g))
+            },
+        ),
+        Check::new(
+            "mnk",
+            Family::Solvers,
+            "PNS, PN2, df-pn, CNS: 3,3,3 4,4,3 (4,4,4 full)",
+            |ctx| {
+                let mut sizes = vec![(3, 3, 3), (4, 4, 3)];
+                if !ctx.quick {
+                    sizes.push((4, 4, 4));
+                }
+                let ps: Vec<Mnk> = sizes
+                    .iter()
+                    .map(|&(m, n, k)| Mnk::new(m, n, k).expect("size"))
+                    .collect();
+                let mut s =
+                    AlphaBeta::<Mnk>::new(Config::default().tt_bytes(16 << 20)).expect("table");
+                pns_rows(&ps, |g| ab_outcome(&mut s, g))
+            },
+        ),
+        Check::new(
+            "connect4",
+            Family::Solvers,
+            "PNS, PN2, df-pn, CNS: 4x4 random positions",
+            |ctx| {
+                let start = Board::new(Size::new(4, 4).expect("size"));
+                let ps = random_positions(&start, &mut rng(ctx.seed), ctx.pick(10, 100), 8);
+                let mut s =
+                    AlphaBeta::<Board>::new(Config::default().tt_bytes(16 << 20)).expect("table");
+                pns_rows(&ps, |g| ab_outcome(&mut s, g))
+            },
+        ),
+        Check::new(
+            "connect4",
+            Family::Solvers,
+            "PNS, PN2, df-pn, CNS: Test_L3_R1 (w/d/l)",
+            |ctx| {
+                let dir = ctx.data.join("connect4");
+                let Ok(set) = TestSet::L3_R1.load(&dir) else {
+                    return Tally::skip(format!(
+                        "{}: no Connect Four data (use --data)",
+                        dir.display()
+                    ));
+                };
+                let n = ctx.pick(100, 1000);
+                let mut t = Tally::default();
+                let limits = Limits::none().with_nodes(20_000_000);
+                for p in set.iter().take(n) {
+                    let expected = match p.score.signum() {
+                        1 => Outcome::Win,
+                        0 => Outcome::Draw,
+                        _ => Outcome::Loss,
+                    };
+                    let got = match pns_conspiracy::agree::solvers_agree(
+                        &mut p.board.clone(),
+                        expected,
+                        &limits,
+                    ) {
+                        Ok(_) => outcome_str(expected),
+                        Err(e) => e.to_string(),
+                    };
+                    t.compare(&p.moves, None, outcome_str(expected), got);
+                }
+                t
+            },
+        ),
+        Check::new(
+            "tictactoe",
+            Family::Solvers,
+            "CNS depth-limited = negamax(d)",
+            |ctx| {
+                let (all, _) = reachable(&TicTacToe::new());
+                let mut t = Tally::default();
+                let limits = Limits::none();
+                for p in all
+                    .iter()
+                    .filter(|p| game::Game::outcome(*p).is_none())
+                    .step_by(ctx.pick(7, 1))
+                {
+                    for d in 1..=3 {
+                        let expected = negamax(&mut p.clone(), d).value;
+                        let got = match pns_conspiracy::agree::cns_matches_negamax(
+                            &mut p.clone(),
+                            d,
+                            -8..=8,
+                            expected,
+                            &limits,
+                        ) {
+                            Ok(_) => expected.to_string(),
+                            Err(e) => e.to_string(),
+                        };
+                        t.compare(p, Some(d), expected.to_string(), got);
+                    }
+                }
+                t
+            },
+        ),
+        Check::new(
+            "tictactoe",
+            Family::Solvers,
+            "retrograde: both methods, un-moves, consistency",
+            |_| {
+                let mut t = Tally::default();
+                for (name, space) in [
+                    ("plain", games_tictactoe::index::BoardIndex::plain()),
+                    ("symmetric", games_tictactoe::index::BoardIndex::symmetric()),
+                ] {
+                    let got = match retrograde::verify::database(&space, &NoExits) {
+                        Ok((_, report)) => format!("{} positions", report.positions),
+                        Err(e) => e.to_string(),
+                    };
+                    let expected = if name == "plain" {
+                        "5478 positions"
+                    } else {
+                        "765 positions"
+                    };
+                    t.compare(name, None, expected.to_string(), got);
+                }
+                t
+            },
+        ),
+        Check::new(
+            "tictactoe",
+            Family::Solvers,
+            "retrograde values = alpha-beta solve (all positions)",
+            |_| {
+                let space = games_tictactoe::index::BoardIndex::plain();
+                let mut t = Tally::default();
+                let table = match retrograde::Generator::new(&space).backward() {
+                    Ok(table) => table,
+                    Err(e) => {
+                        t.compare("build", None, "a table".to_string(), e.to_string());
+                        return t;
+                    }
+                };
+                let (all, _) = reachable(&TicTacToe::new());
+                for p in &all {
+                    let Some(i) = game::IndexSpace::index_of(&space, p) else {
+                        t.compare(p, None, "an index".to_string(), "none".to_string());
+                        continue;
+                    };
+                    let expected = alphabeta::alpha_beta_solve(&mut p.clone()).value;
+                    let got = table
+                        .get(i)
+                        .map_or("invalid".to_string(), |v| v.to_score().to_string());
+                    t.compare(p, None, expected.to_string(), got);
+                }
+                t
+            },
+        ),
+    ]
+}
