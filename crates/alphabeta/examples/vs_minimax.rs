@@ -104,7 +104,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("|---|---:|---:|---:|");
     println!("| minimax 0.6 IterativeSearch | {minimax_secs:.3} | {wrong} | 1.0× |");
 
-    let configs: [(&str, Config, bool); 2] = [
+    let solver = Config::default()
+        .algorithm(alphabeta::Algorithm::Bisection)
+        .iterative_deepening(false)
+        .killers(0)
+        .history(None)
+        .counter_moves(false);
+    let configs: [(&str, Config, bool); 3] = [
         (
             "AlphaBeta default (tactics only)",
             Config::default().forcing(false).order_hints(false),
@@ -115,9 +121,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Config::default(),
             true,
         ),
+        ("AlphaBeta bisection, threat order + Forcing", solver, true),
     ];
     for (name, config, knowledge) in configs {
-        let mut searcher = AlphaBeta::<Board>::new(config.tt_bytes(16 << 20))?.with_tactics();
+        // 1 MiB: the table is cleared per position, as for minimax's fresh one.
+        let mut searcher = AlphaBeta::<Board>::new(config.tt_bytes(1 << 20))?.with_tactics();
         if knowledge {
             searcher = searcher.with_forcing().with_order_hints();
         }
