@@ -152,11 +152,26 @@ fn ordering(opts: &Options) -> Result<()> {
     println!("(each value checked against plain alpha-beta; table cleared per position)");
     let n = if opts.quick { 5 } else { 30 };
     ordering_table("tic-tac-toe", &tictactoe_positions(), 7)?;
-    let c4 = random_positions(&games_connect4::Board::standard(), &mut rng(opts.seed), n, 12);
+    let c4 = random_positions(
+        &games_connect4::Board::standard(),
+        &mut rng(opts.seed),
+        n,
+        12,
+    );
     ordering_table("Connect Four 7x6", &c4, 9)?;
-    let ataxx = random_positions(&games_ataxx::Position::startpos(), &mut rng(opts.seed), n, 20);
+    let ataxx = random_positions(
+        &games_ataxx::Position::startpos(),
+        &mut rng(opts.seed),
+        n,
+        20,
+    );
     ordering_table("Ataxx", &ataxx, 4)?;
-    let chess = random_positions(&games_chess::Position::startpos(), &mut rng(opts.seed), n, 20);
+    let chess = random_positions(
+        &games_chess::Position::startpos(),
+        &mut rng(opts.seed),
+        n,
+        20,
+    );
     ordering_table("chess", &chess, 5)?;
     Ok(())
 }
