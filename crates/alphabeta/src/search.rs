@@ -257,7 +257,6 @@ where
     pub fn solve_weak(&mut self, game: &mut G, limits: &Limits) -> Report<G::Move> {
         let start = Instant::now();
         let stop = AtomicBool::new(false);
-        let mut stats = Stats::default();
         self.new_search();
         let mut worker = self.worker(limits, &stop, start, None);
         worker.to_end = true;
@@ -284,9 +283,8 @@ where
         };
         report.best = worker.root_best;
         report.pv = report.best.into_iter().collect();
-        stats.nodes = worker.stats.nodes;
         report.stopped = worker.stop_reason;
-        report.stats = worker.finish_stats(stats);
+        report.stats = worker.finish_stats();
         report.nodes = report.stats.nodes;
         report
     }
@@ -500,20 +498,12 @@ where
         }
     }
 
-    fn finish_stats(&self, mut s: Stats) -> Stats {
-        s.nodes = self.stats.nodes;
-        s.beta_cutoffs = self.stats.beta_cutoffs;
-        s.first_move_cutoffs = self.stats.first_move_cutoffs;
-        s.tt_cutoffs = self.stats.tt_cutoffs;
-        s.tt_probes = self.stats.tt_probes;
-        s.tt_hits = self.stats.tt_hits;
-        s.pvs_researches = self.stats.pvs_researches;
-        s.aspiration_researches = self.stats.aspiration_researches;
-        s.mtdf_passes = self.stats.mtdf_passes;
-        s.forced = self.stats.forced;
+    /// The counters, with the table's occupancy at the end.
+    fn finish_stats(&self) -> Stats {
+        let mut s = self.stats;
         s.hashfull = match (&self.table, self.shared) {
             (Some(t), _) => t.hashfull(),
-            (None, Some(s)) => s.hashfull(),
+            (None, Some(t)) => t.hashfull(),
             (None, None) => 0,
         };
         s
@@ -563,7 +553,7 @@ where
             report.outcome = report.value.outcome();
         }
         report.stopped = self.stop_reason;
-        report.stats = self.finish_stats(Stats::default());
+        report.stats = self.finish_stats();
         report.nodes = report.stats.nodes;
         report
     }

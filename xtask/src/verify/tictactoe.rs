@@ -8,6 +8,15 @@ use games_tictactoe::TicTacToe;
 use super::common::{equals_negamax, oracle_playouts, reachable, searcher_rows, solvers_agree};
 use super::{Check, Family, Tally};
 
+/// The alpha-beta solver with all of tic-tac-toe's knowledge.
+fn solver() -> AlphaBeta<TicTacToe> {
+    AlphaBeta::<TicTacToe>::new(Config::default().tt_bytes(1 << 20))
+        .expect("1 MiB table")
+        .with_tactics()
+        .with_forcing()
+        .with_order_hints()
+}
+
 pub(crate) fn checks() -> Vec<Check> {
     let mut rows = vec![
         Check::new(
@@ -158,11 +167,7 @@ pub(crate) fn checks() -> Vec<Check> {
         "AlphaBeta solve (normal TT) = negamax solve",
         |_| {
             let (all, _) = reachable(&TicTacToe::new());
-            let mut s = AlphaBeta::<TicTacToe>::new(Config::default().tt_bytes(1 << 20))
-                .expect("1 MiB table")
-                .with_tactics()
-                .with_forcing()
-                .with_order_hints();
+            let mut s = solver();
             solvers_agree(
                 &all,
                 |g| negamax_solve(g).value,
@@ -176,11 +181,7 @@ pub(crate) fn checks() -> Vec<Check> {
         "AlphaBeta weak solve = negamax outcome",
         |_| {
             let (all, _) = reachable(&TicTacToe::new());
-            let mut s = AlphaBeta::<TicTacToe>::new(Config::default().tt_bytes(1 << 20))
-                .expect("1 MiB table")
-                .with_tactics()
-                .with_forcing()
-                .with_order_hints();
+            let mut s = solver();
             solvers_agree(
                 &all,
                 |g| format!("{:?}", negamax_solve(g).value.outcome()),
