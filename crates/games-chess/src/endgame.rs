@@ -211,8 +211,7 @@ impl Signature {
 
 /// Maps a square through symmetry `t` (bit 0: mirror files, bit 1: mirror
 /// ranks, bit 2: swap files and ranks).
-#[inline]
-fn transform(t: usize, sq: usize) -> usize {
+const fn transform(t: usize, sq: usize) -> usize {
     let (mut f, mut r) = (sq % 8, sq / 8);
     if t & 1 != 0 {
         f = 7 - f;
@@ -221,9 +220,132 @@ fn transform(t: usize, sq: usize) -> usize {
         r = 7 - r;
     }
     if t & 4 != 0 {
-        core::mem::swap(&mut f, &mut r);
+        let x = f;
+        f = r;
+        r = x;
     }
     r * 8 + f
+}
+
+/// `TRANSFORM[t][sq]`: [`transform`] as a table.
+static TRANSFORM: [[u8; 64]; 8] = {
+    let mut out = [[0u8; 64]; 8];
+    let mut t = 0;
+    while t < 8 {
+        let mut sq = 0;
+        while sq < 64 {
+            out[t][sq] = transform(t, sq) as u8;
+            sq += 1;
+        }
+        t += 1;
+    }
+    out
+};
+
+/// No second symmetry (see [`KingSymmetry`]).
+const NO_SYMMETRY: u8 = u8::MAX;
+
+/// For one placement of the two kings (any squares): the canonical king
+/// placement number and the symmetries that produce it. Two symmetries do
+/// exactly when both kings end on the long diagonal a1–h8; then the
+/// smaller of the two indices is canonical.
+#[derive(Clone, Copy)]
+struct KingSymmetry {
+    /// The canonical placement number, or `NO_PAIR` for adjacent or equal squares.
+    kings: u16,
+    /// The first symmetry that makes the kings canonical.
+    first: u8,
+    /// The second, or `NO_SYMMETRY`.
+    second: u8,
+}
+
+/// [`KingSymmetry`] for every `white king × 64 + black king`, found by trying
+/// the 8 symmetries on each pair once.
+static KING_SYMMETRY: LazyLock<Vec<KingSymmetry>> = LazyLock::new(|| {
+    let mut out = vec![
+        KingSymmetry {
+            kings: NO_PAIR,
+            first: NO_SYMMETRY,
+            second: NO_SYMMETRY,
+        };
+        64 * 64
+    ];
+    for wk in 0..64 {
+        for bk in 0..64 {
+            let entry = &mut out[wk * 64 + bk];
+            for t in 0..8 {
+                let Some(kings) = king_pair_index(transform(t, wk), transform(t, bk)) else {
+                    continue;
+                };
+                if entry.first == NO_SYMMETRY {
+                    *entry = KingSymmetry {
+                        kings: kings as u16,
+                        first: t as u8,
+                        second: NO_SYMMETRY,
+                    };
+                } else {
+                    debug_assert_eq!(entry.kings as usize, kings);
+                    debug_assert_eq!(entry.second, NO_SYMMETRY);
+                    entry.second = t as u8;
+                }
+            }
+        }
+    }
+    out
+});
+
+/// The canonical index of a placement: `pieces` are the non-king piece
+/// numbers in index order, `runs` the `(start, end)` ranges of identical
+/// pieces among them, `squares` their squares (any order within a run).
+/// `None` when the kings are equal or adjacent squares.
+#[inline]
+pub(crate) fn canonical_index(
+    runs: &[(u8, u8)],
+    side: usize,
+    wk: usize,
+    bk: usize,
+    squares: &[u8],
+) -> Option<u64> {
+    let sym = KING_SYMMETRY[wk * 64 + bk];
+    if sym.kings == NO_PAIR {
+        return None;
+    }
+    let base = (side * KING_PLACEMENTS + sym.kings as usize) as u64;
+    let encode = |t: u8| -> u64 {
+        let table = &TRANSFORM[t as usize];
+        let mut sq = [0u8; MAX_PIECES];
+        let n = squares.len();
+        for (out, &s) in sq.iter_mut().zip(squares) {
+            *out = table[s as usize];
+        }
+        for &(start, end) in runs {
+            sq[start as usize..end as usize].sort_unstable();
+        }
+        sq[..n].iter().fold(base, |i, &s| i * 64 + u64::from(s))
+    };
+    let i = encode(sym.first);
+    if sym.second == NO_SYMMETRY {
+        Some(i)
+    } else {
+        Some(i.min(encode(sym.second)))
+    }
+}
+
+/// The `(start, end)` ranges of runs of two or more equal piece numbers.
+pub(crate) fn identical_runs(pieces: &[usize]) -> ArrayVec<(u8, u8), MAX_PIECES> {
+    let mut runs = ArrayVec::new();
+    let mut start = 0;
+    while start < pieces.len() {
+        let mut end = start + 1;
+        while end < pieces.len() && pieces[end] == pieces[start] {
+            end += 1;
+        }
+        if end - start > 1 {
+            runs.push((start as u8, end as u8));
+        }
+        start = end;
+    }
+    runs
 }
 
 struct KingTable {
@@ -283,6 +405,8 @@ pub struct Endgame {
     signature: Signature,
     /// Piece numbers (`colour × 6 + role`) of the non-king pieces, in index order.
     pieces: ArrayVec<usize, MAX_PIECES>,
+    /// Runs of identical pieces in `pieces`, as `(start, end)`.
+    runs: ArrayVec<(u8, u8), MAX_PIECES>,
     size: u64,
 }
 
@@ -304,6 +428,7 @@ impl Endgame {
         let size = 2 * KING_PLACEMENTS as u64 * 64u64.pow(pieces.len() as u32);
         Endgame {
             signature,
+            runs: identical_runs(&pieces),
             pieces,
             size,
         }
@@ -315,42 +440,21 @@ impl Endgame {
         &self.signature
     }
 
-    /// The index of a placement, already canonical for the kings.
-    fn encode(&self, side: usize, kings: usize, squares: &[usize]) -> u64 {
-        let mut i = (side * KING_PLACEMENTS + kings) as u64;
-        for &s in squares {
-            i = i * 64 + s as u64;
-        }
-        i
+    /// The non-king piece numbers (`colour × 6 + role`), in index order.
+    pub(crate) fn piece_numbers(&self) -> &[usize] {
+        &self.pieces
     }
 
-    /// Sorts the squares of identical pieces (runs of equal piece numbers).
-    fn sort_groups(&self, squares: &mut [usize]) {
-        let mut start = 0;
-        while start < squares.len() {
-            let mut end = start + 1;
-            while end < squares.len() && self.pieces[end] == self.pieces[start] {
-                end += 1;
-            }
-            squares[start..end].sort_unstable();
-            start = end;
-        }
-    }
-
-    /// The minimum index over the symmetries that make the kings canonical.
-    fn canonical(&self, side: usize, wk: usize, bk: usize, squares: &[usize]) -> Option<u64> {
-        let mut best: Option<u64> = None;
-        for t in 0..8 {
-            let Some(kings) = king_pair_index(transform(t, wk), transform(t, bk)) else {
-                continue;
-            };
-            let mut sq: ArrayVec<usize, MAX_PIECES> =
-                squares.iter().map(|&s| transform(t, s)).collect();
-            self.sort_groups(&mut sq);
-            let i = self.encode(side, kings, &sq);
-            best = Some(best.map_or(i, |b| b.min(i)));
-        }
-        best
+    /// The canonical index of a placement (see [`canonical_index`]).
+    #[inline]
+    pub(crate) fn canonical(
+        &self,
+        side: usize,
+        wk: usize,
+        bk: usize,
+        squares: &[u8],
+    ) -> Option<u64> {
+        canonical_index(&self.runs, side, wk, bk, squares)
     }
 }
 
@@ -366,10 +470,10 @@ impl IndexSpace for Endgame {
             return None;
         }
         let n = self.pieces.len();
-        let mut squares: ArrayVec<usize, MAX_PIECES> = ArrayVec::new();
+        let mut squares: ArrayVec<u8, MAX_PIECES> = ArrayVec::new();
         let mut rest = index;
         for _ in 0..n {
-            squares.push((rest % 64) as usize);
+            squares.push((rest % 64) as u8);
             rest /= 64;
         }
         squares.reverse();
@@ -378,10 +482,11 @@ impl IndexSpace for Endgame {
         let (wk, bk) = king_pair(kings)?;
         let mut occ = (1u64 << wk) | (1u64 << bk);
         for (i, &s) in squares.iter().enumerate() {
+            let s = s as usize;
             if occ & (1u64 << s) != 0 {
                 return None;
             }
-            if i > 0 && self.pieces[i] == self.pieces[i - 1] && squares[i - 1] > s {
+            if i > 0 && self.pieces[i] == self.pieces[i - 1] && squares[i - 1] as usize > s {
                 return None;
             }
             occ |= 1u64 << s;
@@ -390,7 +495,7 @@ impl IndexSpace for Endgame {
         p.put(wk, KING_R);
         p.put(bk, 6 + KING_R);
         for (&piece, &s) in self.pieces.iter().zip(&squares) {
-            p.put(s, piece);
+            p.put(s as usize, piece);
         }
         p.side = if side == 0 {
             Color::White
@@ -416,7 +521,7 @@ impl IndexSpace for Endgame {
         if position.castling != 0 || Signature::of(position).as_ref() != Some(&self.signature) {
             return None;
         }
-        let mut squares: ArrayVec<usize, MAX_PIECES> = ArrayVec::new();
+        let mut squares: ArrayVec<u8, MAX_PIECES> = ArrayVec::new();
         let mut last = usize::MAX;
         let mut from = 0u64;
         for &piece in &self.pieces {
@@ -424,7 +529,7 @@ impl IndexSpace for Endgame {
                 from = position.by_color[piece / 6] & position.by_role[piece % 6];
                 last = piece;
             }
-            squares.push(from.trailing_zeros() as usize);
+            squares.push(from.trailing_zeros() as u8);
             from &= from - 1;
         }
         self.canonical(

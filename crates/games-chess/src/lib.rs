@@ -74,6 +74,7 @@ mod eval;
 mod fen;
 mod movegen;
 mod mv;
+pub mod placement;
 mod position;
 pub mod suite;
 mod types;
@@ -84,6 +85,7 @@ pub use endgame::{
 pub use eval::PIECE_VALUES;
 pub use fen::{FenError, FenErrorKind};
 pub use mv::{Move, UciError, UciErrorKind};
+pub use placement::{FastEndgame, Placement, PlacementMove};
 pub use position::{Position, Undo};
 pub use types::{Color, Piece, Role, Square, SquareError};
 

@@ -13,7 +13,7 @@
 use std::time::Instant;
 
 use game::IndexSpace;
-use games_chess::Endgame;
+use games_chess::FastEndgame as Endgame;
 use retrograde::{Event, Generator, Label, Method, Table, TableProbe};
 
 /// Every ending reachable from `material` by captures, smallest first,
@@ -70,7 +70,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(|(s, t)| TableProbe::new(s, t))
         .collect::<Result<_, _>>()?;
     let space = Endgame::new(material)?;
+    let clock = Instant::now();
     let report = |e: &Event| match e {
+        Event::Initialised { valid, decided } => println!(
+            "  initialised at {:.3} s: {valid} positions, {decided} decided",
+            clock.elapsed().as_secs_f64()
+        ),
         Event::Start {
             memory,
             size,
@@ -85,7 +90,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             total_decided,
             valid,
         } if level % 10 == 0 || *decided == 0 => {
-            println!("  level {level:3}: {decided} decided, {total_decided}/{valid}");
+            println!(
+                "  level {level:3} at {:.3} s: {decided} decided, {total_decided}/{valid}",
+                clock.elapsed().as_secs_f64()
+            );
         }
         _ => {}
     };

@@ -1,0 +1,752 @@
+//! A pawnless position as a short list of pieces ([`Placement`]), a
+//! [`Game`] with no history, counters or hash to maintain, and
+//! [`FastEndgame`]: the same index as [`Endgame`] over placements, for
+//! building endgame databases quickly.
+//!
+//! [`Endgame`] numbers full [`Position`]s; every step of a retrograde
+//! build through it (index → position, move generation, making a move,
+//! position → index) carries the full position's board array, hash,
+//! history and general move generator. A [`Placement`] is at most seven
+//! `(piece, square)` slots, two occupancy masks and the side to move
+//! (40 bytes, `Copy`); its moves are generated and made on those slots,
+//! and its index is computed from the slots through the same precomputed
+//! symmetry tables. The numbering is identical, so a table built over
+//! [`FastEndgame`] is probed through [`Endgame`] and vice versa (the tests
+//! build both and compare them index by index).
+//!
+//! ```
+//! use game::{Game, IndexSpace};
+//! use games_chess::{Endgame, FastEndgame, Placement, Position};
+//!
+//! let fast = FastEndgame::new("KQvK")?;
+//! let p: Position = "8/8/8/8/8/2k5/8/1K1Q4 b - - 0 1".parse()?;
+//! let placement = Placement::from_position(&p).unwrap();
+//! let i = fast.index_of(&placement).unwrap();
+//! assert_eq!(Endgame::new("KQvK")?.index_of(&p), Some(i));
+//! let mut moves = Default::default();
+//! placement.generate(&mut moves);
+//! assert_eq!(moves.len(), p.legal_moves().len());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use core::fmt;
+
+use arrayvec::ArrayVec;
+use game::{Game, IndexSpace, Outcome, Player, Predecessors};
+
+use crate::attacks::{KING, KNIGHT, tables};
+use crate::endgame::{Endgame, MAX_PIECES, SignatureError};
+use crate::position::{BISHOP_R, KING_R, KNIGHT_R, PAWN_R, Position, QUEEN_R, ROOK_R};
+use crate::types::Color;
+
+/// A pawnless position without castling rights or en-passant square, as
+/// at most [`MAX_PIECES`] slots of `(piece, square)`: slot 0 is the White
+/// king, slot 1 the Black king, then the other pieces in the order of
+/// their material signature (White's, then Black's, each Q, R, B, N;
+/// identical pieces in increasing squares when built by
+/// [`from_position`](Self::from_position)). A captured piece keeps its
+/// slot, marked dead, so that [`Game::unmake`] restores it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Placement {
+    /// Piece number (`colour × 6 + role`) per slot.
+    piece: [u8; MAX_PIECES],
+    /// Square per slot.
+    square: [u8; MAX_PIECES],
+    /// Slots in use.
+    len: u8,
+    /// One bit per slot whose piece is on the board.
+    alive: u8,
+    /// `0` White to move, `1` Black.
+    side: u8,
+    /// Occupancy by colour.
+    by_color: [u64; 2],
+}
+
+/// A move of a [`Placement`]: which slot moves, from where, to where.
+/// Printed in UCI notation (`a1b2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PlacementMove {
+    slot: u8,
+    from: u8,
+    to: u8,
+}
+
+impl PlacementMove {
+    /// The square the piece leaves, `0` (a1) to `63` (h8).
+    #[must_use]
+    pub fn from(self) -> usize {
+        self.from as usize
+    }
+
+    /// The square the piece reaches.
+    #[must_use]
+    pub fn to(self) -> usize {
+        self.to as usize
+    }
+}
+
+fn square_name(sq: u8) -> [char; 2] {
+    [char::from(b'a' + sq % 8), char::from(b'1' + sq / 8)]
+}
+
+impl fmt::Display for PlacementMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [a, b] = square_name(self.from);
+        let [c, d] = square_name(self.to);
+        write!(f, "{a}{b}{c}{d}")
+    }
+}
+
+/// No capture (the [`Game::Undo`] of a [`Placement`] is the captured slot
+/// or this).
+const NO_CAPTURE: u8 = u8::MAX;
+
+/// The pieces of one colour by the way they attack.
+#[derive(Clone, Copy, Default)]
+struct Attackers {
+    /// Bishops and queens.
+    diagonal: u64,
+    /// Rooks and queens.
+    straight: u64,
+    /// Knights.
+    leap: u64,
+    /// The king.
+    king: u64,
+}
+
+impl Attackers {
+    #[inline]
+    fn add(&mut self, piece: usize, sq: usize) {
+        let b = 1u64 << sq;
+        match piece % 6 {
+            KNIGHT_R => self.leap |= b,
+            BISHOP_R => self.diagonal |= b,
+            ROOK_R => self.straight |= b,
+            QUEEN_R => {
+                self.diagonal |= b;
+                self.straight |= b;
+            }
+            _ => self.king |= b,
+        }
+    }
+
+    /// The same without any piece on `sq` (captured there).
+    #[inline]
+    fn without(self, sq: usize) -> Attackers {
+        let keep = !(1u64 << sq);
+        Attackers {
+            diagonal: self.diagonal & keep,
+            straight: self.straight & keep,
+            leap: self.leap & keep,
+            king: self.king & keep,
+        }
+    }
+
+    /// Does one of these pieces attack `sq` with occupancy `occ`?
+    #[inline]
+    fn hit(&self, sq: usize, occ: u64) -> bool {
+        if (KING[sq] & self.king) | (KNIGHT[sq] & self.leap) != 0 {
+            return true;
+        }
+        let t = tables();
+        (self.diagonal != 0 && t.bishop(sq, occ) & self.diagonal != 0)
+            || (self.straight != 0 && t.rook(sq, occ) & self.straight != 0)
+    }
+}
+
+/// Light squares (a1 is dark).
+const LIGHT: u64 = 0x55AA_55AA_55AA_55AA;
+
+impl Placement {
+    /// The placement of a pawnless position without castling rights and with
+    /// at most [`MAX_PIECES`] pieces (one king each), or `None`.
+    /// The en-passant square, counters and history are dropped.
+    #[must_use]
+    pub fn from_position(position: &Position) -> Option<Placement> {
+        if position.by_role[PAWN_R] != 0
+            || position.castling != 0
+            || position.piece_count() as usize > MAX_PIECES
+        {
+            return None;
+        }
+        let mut p = Placement {
+            piece: [0; MAX_PIECES],
+            square: [0; MAX_PIECES],
+            len: 0,
+            alive: 0,
+            side: position.side.index() as u8,
+            by_color: position.by_color,
+        };
+        for color in 0..2 {
+            if position.pieces(color, KING_R).count_ones() != 1 {
+                return None;
+            }
+            p.push(color * 6 + KING_R, position.king_sq(color));
+        }
+        for color in 0..2 {
+            for role in [QUEEN_R, ROOK_R, BISHOP_R, KNIGHT_R] {
+                let mut bb = position.pieces(color, role);
+                while bb != 0 {
+                    p.push(color * 6 + role, bb.trailing_zeros() as usize);
+                    bb &= bb - 1;
+                }
+            }
+        }
+        Some(p)
+    }
+
+    fn push(&mut self, piece: usize, sq: usize) {
+        let slot = self.len as usize;
+        self.piece[slot] = piece as u8;
+        self.square[slot] = sq as u8;
+        self.alive |= 1 << slot;
+        self.len += 1;
+    }
+
+    /// The same position as a full [`Position`] (counters zero, no history).
+    #[must_use]
+    pub fn to_position(&self) -> Position {
+        let mut p = Position::empty();
+        for slot in self.live_slots() {
+            p.put(self.square[slot] as usize, self.piece[slot] as usize);
+        }
+        p.side = if self.side == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        p.hash = p.compute_hash();
+        p
+    }
+
+    /// The side to move.
+    #[must_use]
+    pub fn turn(&self) -> Color {
+        if self.side == 0 {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// The pieces on the board as `(piece number colour × 6 + role, square)`,
+    /// kings first.
+    pub fn pieces(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.live_slots()
+            .map(|s| (self.piece[s] as usize, self.square[s] as usize))
+    }
+
+    #[inline]
+    fn live_slots(&self) -> impl Iterator<Item = usize> + use<> {
+        let mut alive = self.alive;
+        core::iter::from_fn(move || {
+            (alive != 0).then(|| {
+                let s = alive.trailing_zeros() as usize;
+                alive &= alive - 1;
+                s
+            })
+        })
+    }
+
+    #[inline]
+    fn occupied(&self) -> u64 {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The pieces of `color` by the way they attack.
+    #[inline]
+    fn attackers(&self, color: usize) -> Attackers {
+        let mut a = Attackers::default();
+        let mut alive = self.alive;
+        while alive != 0 {
+            let slot = alive.trailing_zeros() as usize;
+            alive &= alive - 1;
+            let piece = self.piece[slot] as usize;
+            if piece / 6 == color {
+                a.add(piece, self.square[slot] as usize);
+            }
+        }
+        a
+    }
+
+    /// Is the king of `color` attacked?
+    #[inline]
+    fn king_attacked(&self, color: usize) -> bool {
+        self.attackers(color ^ 1)
+            .hit(self.square[color] as usize, self.occupied())
+    }
+
+    /// Squares a piece on `from` reaches given the occupancy (captures of
+    /// either colour included).
+    #[inline]
+    fn reach(piece: usize, from: usize, occ: u64) -> u64 {
+        let t = tables();
+        match piece % 6 {
+            KNIGHT_R => KNIGHT[from],
+            BISHOP_R => t.bishop(from, occ),
+            ROOK_R => t.rook(from, occ),
+            QUEEN_R => t.bishop(from, occ) | t.rook(from, occ),
+            _ => KING[from],
+        }
+    }
+
+    /// Calls `each` with every legal move until it returns `false`.
+    #[inline]
+    fn for_each_legal(&self, mut each: impl FnMut(PlacementMove) -> bool) {
+        let us = self.side as usize;
+        let them = us ^ 1;
+        let occ = self.occupied();
+        let enemy = self.attackers(them);
+        let king = self.square[us] as usize;
+        let in_check = enemy.hit(king, occ);
+        let t = tables();
+        // Squares on a line from our king through which an enemy slider could
+        // pin: a piece elsewhere moves legally when we are not in check.
+        let sliders = enemy.diagonal | enemy.straight;
+        let mut alive = self.alive;
+        while alive != 0 {
+            let slot = alive.trailing_zeros() as usize;
+            alive &= alive - 1;
+            let piece = self.piece[slot] as usize;
+            if piece / 6 != us {
+                continue;
+            }
+            let from = self.square[slot] as usize;
+            let mut targets = Self::reach(piece, from, occ) & !self.by_color[us];
+            let free = slot != us && !in_check && t.line(king, from) & sliders == 0;
+            while targets != 0 {
+                let to = targets.trailing_zeros() as usize;
+                targets &= targets - 1;
+                let m = PlacementMove {
+                    slot: slot as u8,
+                    from: from as u8,
+                    to: to as u8,
+                };
+                if !free {
+                    // Legal when our king is not attacked afterwards: the
+                    // moved piece's new occupancy, a captured piece removed.
+                    let after = (occ & !(1u64 << from)) | (1u64 << to);
+                    let target = if slot == us { to } else { king };
+                    if enemy.without(to).hit(target, after) {
+                        continue;
+                    }
+                }
+                if !each(m) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Marks the piece of `color` on `sq` dead; returns its slot.
+    #[inline]
+    fn capture_at(&mut self, color: usize, sq: usize) -> u8 {
+        let mut alive = self.alive;
+        while alive != 0 {
+            let slot = alive.trailing_zeros() as usize;
+            alive &= alive - 1;
+            if self.square[slot] as usize == sq && self.piece[slot] as usize / 6 == color {
+                self.alive &= !(1 << slot);
+                self.by_color[color] &= !(1u64 << sq);
+                return slot as u8;
+            }
+        }
+        NO_CAPTURE
+    }
+
+    /// Draw by insufficient material, as [`Position::is_insufficient_material`]
+    /// (no pawns here): no rook or queen, and at most one minor piece or
+    /// only bishops all on squares of one colour.
+    fn insufficient_material(&self) -> bool {
+        let (mut minors, mut knights, mut bishops) = (0u32, 0u32, 0u64);
+        for slot in self.live_slots() {
+            match self.piece[slot] as usize % 6 {
+                ROOK_R | QUEEN_R => return false,
+                KNIGHT_R => {
+                    minors += 1;
+                    knights += 1;
+                }
+                BISHOP_R => {
+                    minors += 1;
+                    bishops |= 1u64 << self.square[slot];
+                }
+                _ => {}
+            }
+        }
+        minors <= 1 || (knights == 0 && (bishops & LIGHT == 0 || bishops & !LIGHT == 0))
+    }
+}
+
+impl fmt::Display for Placement {
+    /// The position in FEN.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.to_position(), f)
+    }
+}
+
+impl fmt::Debug for Placement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Placement(\"{self}\")")
+    }
+}
+
+impl Game for Placement {
+    type Move = PlacementMove;
+    /// The captured slot, or `u8::MAX`.
+    type Undo = u8;
+    type Moves = ArrayVec<PlacementMove, 256>;
+
+    fn side_to_move(&self) -> Player {
+        if self.side == 0 {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
+    fn generate(&self, out: &mut Self::Moves) {
+        out.clear();
+        self.for_each_legal(|m| {
+            out.push(m);
+            true
+        });
+    }
+
+    #[inline]
+    fn make(&mut self, m: PlacementMove) -> u8 {
+        let us = self.side as usize;
+        let them = us ^ 1;
+        let captured = if self.by_color[them] & (1u64 << m.to) != 0 {
+            self.capture_at(them, m.to as usize)
+        } else {
+            NO_CAPTURE
+        };
+        self.square[m.slot as usize] = m.to;
+        self.by_color[us] ^= (1u64 << m.from) | (1u64 << m.to);
+        self.side ^= 1;
+        captured
+    }
+
+    #[inline]
+    fn unmake(&mut self, m: PlacementMove, captured: u8) {
+        self.side ^= 1;
+        let us = self.side as usize;
+        self.square[m.slot as usize] = m.from;
+        self.by_color[us] ^= (1u64 << m.from) | (1u64 << m.to);
+        if captured != NO_CAPTURE {
+            self.alive |= 1 << captured;
+            self.by_color[us ^ 1] |= 1u64 << m.to;
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let mut any = false;
+        self.for_each_legal(|_| {
+            any = true;
+            false
+        });
+        if !any {
+            return Some(if self.king_attacked(self.side as usize) {
+                Outcome::Loss
+            } else {
+                Outcome::Draw
+            });
+        }
+        self.insufficient_material().then_some(Outcome::Draw)
+    }
+
+    /// A hash of the pieces and the side to move (recomputed each time;
+    /// retrograde analysis does not use it).
+    fn hash(&self) -> u64 {
+        let mut h = 0x9E37_79B9_7F4A_7C15u64 ^ u64::from(self.side);
+        for (piece, sq) in self.pieces() {
+            h ^= ((piece as u64) << 6 | sq as u64).wrapping_add(0x632B_E59B_D9B4_E019);
+            h = h.rotate_left(23).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        }
+        h
+    }
+
+    fn recompute_hash(&self) -> u64 {
+        self.hash()
+    }
+}
+
+/// The positions of one pawnless material signature as [`Placement`]s,
+/// numbered exactly as [`Endgame`] numbers [`Position`]s: an
+/// [`IndexSpace`] and [`Predecessors`] for fast retrograde builds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FastEndgame {
+    inner: Endgame,
+    /// The non-king piece numbers, in index order.
+    pieces: ArrayVec<u8, MAX_PIECES>,
+}
+
+impl FastEndgame {
+    /// The index space of a signature such as `"KQvKR"`.
+    ///
+    /// # Errors
+    ///
+    /// A [`SignatureError`] when the text is not a pawnless signature with
+    /// at most [`MAX_PIECES`] pieces.
+    pub fn new(signature: &str) -> Result<FastEndgame, SignatureError> {
+        Ok(FastEndgame::from_endgame(Endgame::new(signature)?))
+    }
+
+    /// The same numbering over placements as `endgame` over positions.
+    #[must_use]
+    pub fn from_endgame(endgame: Endgame) -> FastEndgame {
+        let pieces = endgame.piece_numbers().iter().map(|&p| p as u8).collect();
+        FastEndgame {
+            inner: endgame,
+            pieces,
+        }
+    }
+
+    /// The [`Endgame`] with the same numbering.
+    #[must_use]
+    pub fn endgame(&self) -> &Endgame {
+        &self.inner
+    }
+
+    /// The squares of the non-king pieces of `p` in index order, if its
+    /// material is this space's.
+    #[inline]
+    fn squares(&self, p: &Placement) -> Option<ArrayVec<u8, MAX_PIECES>> {
+        let mut squares = ArrayVec::new();
+        let mut alive = p.alive & !0b11;
+        let mut expected = self.pieces.iter();
+        while alive != 0 {
+            let slot = alive.trailing_zeros() as usize;
+            alive &= alive - 1;
+            if expected.next() != Some(&p.piece[slot]) {
+                return None;
+            }
+            squares.push(p.square[slot]);
+        }
+        expected.next().is_none().then_some(squares)
+    }
+}
+
+impl IndexSpace for FastEndgame {
+    type Game = Placement;
+
+    fn size(&self) -> u64 {
+        self.inner.size()
+    }
+
+    fn position(&self, index: u64) -> Option<Placement> {
+        if index >= self.size() {
+            return None;
+        }
+        let n = self.pieces.len();
+        let mut square = [0u8; MAX_PIECES];
+        let mut rest = index;
+        for k in (2..2 + n).rev() {
+            square[k] = (rest % 64) as u8;
+            rest /= 64;
+        }
+        let kings = (rest % crate::KING_PLACEMENTS as u64) as usize;
+        let side = (rest / crate::KING_PLACEMENTS as u64) as usize;
+        let (wk, bk) = crate::king_pair(kings)?;
+        square[0] = wk as u8;
+        square[1] = bk as u8;
+        let mut piece = [0u8; MAX_PIECES];
+        piece[0] = KING_R as u8;
+        piece[1] = (6 + KING_R) as u8;
+        let mut by_color = [1u64 << wk, 1u64 << bk];
+        for k in 2..2 + n {
+            let s = square[k];
+            let b = 1u64 << s;
+            if (by_color[0] | by_color[1]) & b != 0 {
+                return None;
+            }
+            let pc = self.pieces[k - 2];
+            if k > 2 && pc == piece[k - 1] && square[k - 1] > s {
+                return None;
+            }
+            piece[k] = pc;
+            by_color[pc as usize / 6] |= b;
+        }
+        let p = Placement {
+            piece,
+            square,
+            len: (2 + n) as u8,
+            alive: ((1u16 << (2 + n)) - 1) as u8,
+            side: side as u8,
+            by_color,
+        };
+        if p.king_attacked(side ^ 1) {
+            return None;
+        }
+        // Both kings on the long diagonal: the smaller reflection is canonical.
+        if wk % 8 == wk / 8
+            && bk % 8 == bk / 8
+            && self.inner.canonical(side, wk, bk, &square[2..2 + n]) != Some(index)
+        {
+            return None;
+        }
+        Some(p)
+    }
+
+    #[inline]
+    fn index_of(&self, p: &Placement) -> Option<u64> {
+        let squares = self.squares(p)?;
+        self.inner.canonical(
+            p.side as usize,
+            p.square[0] as usize,
+            p.square[1] as usize,
+            &squares,
+        )
+    }
+}
+
+impl Predecessors for FastEndgame {
+    /// Un-moves every piece of the side that just moved to each empty square
+    /// it could have come from (no un-captures), keeping the positions where
+    /// the side to move now was not in check — as [`Endgame`] does.
+    fn predecessors(&self, p: &Placement, found: &mut dyn FnMut(u64)) {
+        if self.squares(p).is_none() {
+            return;
+        }
+        let side = p.side as usize;
+        let mover = side ^ 1;
+        if p.king_attacked(mover) {
+            return;
+        }
+        let occ = p.occupied();
+        let mut q = *p;
+        q.side = mover as u8;
+        let all = p.attackers(mover);
+        let target = p.square[side] as usize;
+        for slot in p.live_slots() {
+            let piece = p.piece[slot] as usize;
+            if piece / 6 != mover {
+                continue;
+            }
+            let to = p.square[slot] as usize;
+            // The mover's other pieces; this one is added on its origin.
+            let others = all.without(to);
+            let mut origins = Placement::reach(piece, to, occ) & !occ;
+            while origins != 0 {
+                let from = origins.trailing_zeros() as usize;
+                origins &= origins - 1;
+                // The side to move now (`side`) must not be in check in
+                // the predecessor, where it was not to move.
+                let before = occ ^ (1u64 << from) ^ (1u64 << to);
+                let mut attackers = others;
+                attackers.add(piece, from);
+                if attackers.hit(target, before) {
+                    continue;
+                }
+                q.square[slot] = from as u8;
+                if let Some(i) = self.index_of(&q) {
+                    found(i);
+                }
+            }
+            q.square[slot] = to as u8;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use game::{Game, IndexSpace, Predecessors};
+
+    use super::*;
+
+    /// The side to move and the sorted `(piece, square)` list.
+    type Material = (Color, Vec<(usize, usize)>);
+
+    fn sorted_pieces(p: &Placement) -> Material {
+        let mut v: Vec<_> = p.pieces().collect();
+        v.sort_unstable();
+        (p.turn(), v)
+    }
+
+    /// Everything a retrograde build asks of the two spaces agrees at
+    /// `index`: validity, the position, its outcome, its moves (and the
+    /// position and index each leads to) and its predecessors.
+    fn agree_at(fast: &FastEndgame, index: u64) -> bool {
+        let slow = fast.endgame();
+        let (Some(p), Some(q)) = (slow.position(index), fast.position(index)) else {
+            assert_eq!(
+                slow.position(index).is_none(),
+                fast.position(index).is_none()
+            );
+            return false;
+        };
+        assert_eq!(Placement::from_position(&p), Some(q), "{index}");
+        assert_eq!(fast.index_of(&q), Some(index));
+        assert_eq!(p.outcome(), q.outcome(), "{p}");
+        let mut slow_moves: Vec<(String, Option<u64>, Material)> = Vec::new();
+        let mut moves = <Position as Game>::Moves::default();
+        p.generate(&mut moves);
+        let mut child = p.clone();
+        for &m in moves.as_slice() {
+            let undo = child.make(m);
+            let placement = Placement::from_position(&child).unwrap();
+            slow_moves.push((
+                m.to_string(),
+                slow.index_of(&child),
+                sorted_pieces(&placement),
+            ));
+            child.unmake(m, undo);
+        }
+        let mut fast_moves = Vec::new();
+        let mut buffer = <Placement as Game>::Moves::default();
+        q.generate(&mut buffer);
+        let mut r = q;
+        for &m in buffer.as_slice() {
+            let undo = r.make(m);
+            fast_moves.push((m.to_string(), fast.index_of(&r), sorted_pieces(&r)));
+            r.unmake(m, undo);
+            assert_eq!(r, q);
+        }
+        slow_moves.sort();
+        fast_moves.sort();
+        assert_eq!(slow_moves, fast_moves, "{p}");
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        slow.predecessors(&p, &mut |i| a.push(i));
+        fast.predecessors(&q, &mut |i| b.push(i));
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b, "{p}");
+        true
+    }
+
+    #[test]
+    fn fast_space_agrees_with_the_position_space_on_every_3_man_index() {
+        for sig in ["KQvK", "KRvK", "KBvK", "KNvK", "KvKQ"] {
+            let fast = FastEndgame::new(sig).unwrap();
+            let valid = (0..fast.size()).filter(|&i| agree_at(&fast, i)).count();
+            assert!(valid > 20_000, "{sig}: {valid}");
+        }
+    }
+
+    #[test]
+    fn fast_space_agrees_with_the_position_space_on_sampled_4_and_5_man_indices() {
+        for sig in [
+            "KQvKR", "KBNvK", "KBBvK", "KNNvK", "KRvKB", "KQvKQ", "KQRvKR", "KBBvKN",
+        ] {
+            let fast = FastEndgame::new(sig).unwrap();
+            // A stride prime to 64 visits every square of every piece.
+            let valid = (0..fast.size())
+                .step_by(997)
+                .filter(|&i| agree_at(&fast, i))
+                .count();
+            assert!(valid > 500, "{sig}: {valid}");
+        }
+    }
+
+    #[test]
+    fn conversions_round_trip() {
+        let p: Position = "8/8/3k4/8/2n5/8/1Q6/K6Q w - - 0 1".parse().unwrap();
+        let q = Placement::from_position(&p).unwrap();
+        assert_eq!(q.to_position().to_string(), p.to_string());
+        assert_eq!(q.to_string(), p.to_string());
+        assert_eq!(q.hash(), q.recompute_hash());
+        let with_pawn: Position = "8/8/3k4/8/2p5/8/1Q6/K7 w - - 0 1".parse().unwrap();
+        assert_eq!(Placement::from_position(&with_pawn), None);
+        assert_eq!(FastEndgame::new("KQvKN").unwrap().index_of(&q), None);
+    }
+}
