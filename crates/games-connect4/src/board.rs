@@ -407,6 +407,18 @@ pub(crate) const fn centre_order(w: usize, i: usize) -> usize {
     if i % 2 == 1 { half - step } else { half + step }
 }
 
+/// The position of column `c` in the centre-first order of a board `w`
+/// columns wide: the inverse of `centre_order`.
+#[inline]
+pub(crate) const fn centre_rank(w: usize, c: usize) -> usize {
+    let half = w / 2;
+    if c < half {
+        2 * (half - c) - 1
+    } else {
+        2 * (c - half)
+    }
+}
+
 impl Game for Board {
     type Move = Column;
     type Undo = ();
@@ -494,6 +506,11 @@ mod tests {
             assert_eq!(seen[0], w / 2);
             seen.sort_unstable();
             assert_eq!(seen, (0..w).collect::<Vec<_>>(), "width {w}");
+        }
+        for w in 1..=32 {
+            for i in 0..w {
+                assert_eq!(centre_rank(w, centre_order(w, i)), i, "width {w}");
+            }
         }
         let seven: Vec<usize> = (0..7).map(|i| centre_order(7, i)).collect();
         assert_eq!(seven, [3, 2, 4, 1, 5, 0, 6]);

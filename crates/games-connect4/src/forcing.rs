@@ -4,6 +4,7 @@
 
 use game::{Forcing, OrderHint};
 
+use crate::board::centre_rank;
 use crate::{Board, Column, Moves};
 
 impl Forcing for Board {
@@ -30,13 +31,17 @@ impl Forcing for Board {
 
 impl OrderHint for Board {
     /// The number of threats the side to move owns after the move
-    /// ([`Board::threats_after`]).
+    /// ([`Board::threats_after`]), times 64, plus a centre bonus that breaks
+    /// ties (63 for the centre column, one less per step of the centre-first
+    /// order), so that equal threat counts are tried centre first whatever
+    /// the picker's selection order.
     #[inline]
     fn order_hint(&self, m: Column) -> i32 {
         if !self.can_play(m) {
             return i32::MIN / 2;
         }
-        self.threats_after(self.landing_cell(m)) as i32
+        let threats = self.threats_after(self.landing_cell(m)) as i32;
+        threats * 64 + 63 - centre_rank(self.size().width(), m.index()) as i32
     }
 }
 
