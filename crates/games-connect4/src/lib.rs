@@ -54,6 +54,7 @@
 
 mod board;
 mod forcing;
+pub mod index;
 pub mod knowledge;
 mod notation;
 mod perft;
@@ -61,6 +62,7 @@ pub mod pons;
 mod size;
 
 pub use board::{Board, Column, Moves, zobrist_keys};
+pub use index::{BoardIndex, IndexTooLarge};
 pub use knowledge::non_losing_columns;
 pub use notation::{NotationError, NotationErrorKind};
 pub use perft::{
