@@ -319,7 +319,14 @@ pub(crate) fn canonical_index(
             *out = table[s as usize];
         }
         for &(start, end) in runs {
-            sq[start as usize..end as usize].sort_unstable();
+            // Insertion sort: runs are two to five squares long.
+            for k in start as usize + 1..end as usize {
+                let mut j = k;
+                while j > start as usize && sq[j - 1] > sq[j] {
+                    sq.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
         }
         sq[..n].iter().fold(base, |i, &s| i * 64 + u64::from(s))
     };

@@ -2,7 +2,7 @@
 //! method, both level-synchronous so that they compute exact distances.
 
 use core::fmt;
-use std::sync::atomic::{AtomicU8, AtomicU16, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, Ordering};
 
 use game::{Game, IndexSpace, MoveBuffer, Outcome, Predecessors};
 use rayon::prelude::*;
@@ -12,6 +12,40 @@ use crate::{Label, NoExits, Resolve, Table, Value};
 
 /// Indices handled by one parallel task.
 const CHUNK: u64 = 4096;
+
+/// The backward method's counter byte: the low bits count the undecided
+/// distinct successors, this bit marks a position with a move out of the
+/// space into a position the opponent wins (only those need their exits
+/// re-examined when the last move in the space is refuted).
+const LOSING_EXIT: u8 = 0x80;
+
+/// The most distinct successors the backward method's counters hold.
+const MAX_COUNT: usize = (LOSING_EXIT - 1) as usize;
+
+/// One bit per distance modulo 64 for each chunk: set when a position of the
+/// chunk is decided at that distance, so that a level scans only the chunks
+/// that can hold its frontier.
+struct LevelMask(Vec<AtomicU64>);
+
+impl LevelMask {
+    fn new(chunks: u64) -> LevelMask {
+        LevelMask((0..chunks).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    #[inline]
+    fn mark(&self, index: u64, distance: u16) {
+        let bit = 1u64 << (distance % 64);
+        let cell = &self.0[(index / CHUNK) as usize];
+        if cell.load(Ordering::Relaxed) & bit == 0 {
+            cell.fetch_or(bit, Ordering::Relaxed);
+        }
+    }
+
+    #[inline]
+    fn may_hold(&self, chunk: u64, distance: u16) -> bool {
+        self.0[chunk as usize].load(Ordering::Relaxed) & (1u64 << (distance % 64)) != 0
+    }
+}
 
 /// The two methods of the textbook.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -153,8 +187,9 @@ pub enum BuildError {
         /// The position's index.
         index: u64,
     },
-    /// A position has more than 254 distinct successors in the space (the
-    /// backward method's counters are bytes).
+    /// A position has more than 127 distinct successors in the space (the
+    /// backward method's counters are bytes, one bit of which flags moves
+    /// out of the space into lost positions).
     TooManyMoves {
         /// The position's index.
         index: u64,
@@ -209,7 +244,7 @@ impl fmt::Display for BuildError {
             ),
             BuildError::TooManyMoves { index } => write!(
                 f,
-                "index {index}: more than 254 distinct successors in the space"
+                "index {index}: more than {MAX_COUNT} distinct successors in the space"
             ),
             BuildError::InconsistentPredecessors { index, predecessor } => write!(
                 f,
@@ -610,9 +645,14 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
         let size = self.space.size();
         let codes = atomic_bytes(size);
         let counters = atomic_bytes(size);
+        let mask = LevelMask::new(self.chunks());
         let (valid, terminal) = self.classify(&codes)?;
+        for chunk in 0..self.chunks() {
+            // Terminal losses may sit anywhere.
+            mask.0[chunk as usize].store(1, Ordering::Relaxed);
+        }
         let longest = AtomicU16::new(0);
-        let exits = self.count_moves(&codes, &counters, &longest)?;
+        let exits = self.count_moves(&codes, &counters, &mask, &longest)?;
         let mut total = terminal + exits;
         self.emit(Event::Initialised {
             valid,
@@ -621,11 +661,11 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
         let mut level: u16 = 0;
         loop {
             level += 1;
-            let decided = self.propagate(&codes, &counters, &longest, level)?;
+            let decided = self.propagate(&codes, &counters, &mask, &longest, level)?;
             total += decided;
             self.emit(Event::Level {
                 level,
-                decided: self.count_level(&codes, level),
+                decided: self.count_level(&codes, &mask, level),
                 total_decided: total,
                 valid,
             });
@@ -638,15 +678,20 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
     }
 
     /// Positions now holding distance `level` (for progress reports).
-    fn count_level(&self, codes: &[AtomicU8], level: u16) -> u64 {
-        if level > Value::MAX_PLIES {
+    fn count_level(&self, codes: &[AtomicU8], mask: &LevelMask, level: u16) -> u64 {
+        if level > Value::MAX_PLIES || self.progress.is_none() {
             return 0;
         }
         let code = decisive_code(level);
-        codes
-            .par_iter()
-            .filter(|c| c.load(Ordering::Relaxed) == code)
-            .count() as u64
+        (0..self.chunks())
+            .into_par_iter()
+            .filter(|&chunk| mask.may_hold(chunk, level))
+            .map(|chunk| {
+                self.range(chunk)
+                    .filter(|&i| codes[i as usize].load(Ordering::Relaxed) == code)
+                    .count() as u64
+            })
+            .sum()
     }
 
     /// Second pass of the backward method: the counters of distinct
@@ -656,6 +701,7 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
         &self,
         codes: &[AtomicU8],
         counters: &[AtomicU8],
+        mask: &LevelMask,
         longest: &AtomicU16,
     ) -> Result<u64, BuildError> {
         (0..self.chunks())
@@ -695,11 +741,11 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
                     inside.sort_unstable();
                     inside.dedup();
                     let count = inside.len() + usize::from(exit_draw);
-                    let count = u8::try_from(count)
-                        .ok()
-                        .filter(|&c| c < u8::MAX)
-                        .ok_or(BuildError::TooManyMoves { index: i })?;
-                    counters[i as usize].store(count, Ordering::Relaxed);
+                    if count > MAX_COUNT {
+                        return Err(BuildError::TooManyMoves { index: i });
+                    }
+                    let flag = if exit_loss > 0 { LOSING_EXIT } else { 0 };
+                    counters[i as usize].store(count as u8 | flag, Ordering::Relaxed);
                     let value = match exit_win {
                         // Provisional: a shorter win in the space may replace it.
                         Some(w) => w,
@@ -710,6 +756,7 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
                         return Err(BuildError::TooFar { index: i });
                     }
                     codes[i as usize].store(decisive_code(value), Ordering::Relaxed);
+                    mask.mark(i, value);
                     longest.fetch_max(value, Ordering::Relaxed);
                     decided += 1;
                 }
@@ -738,6 +785,7 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
         &self,
         codes: &[AtomicU8],
         counters: &[AtomicU8],
+        mask: &LevelMask,
         longest: &AtomicU16,
         n: u16,
     ) -> Result<u64, BuildError> {
@@ -747,6 +795,7 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
         let frontier_lost = (n - 1).is_multiple_of(2);
         (0..self.chunks())
             .into_par_iter()
+            .filter(|&chunk| mask.may_hold(chunk, n - 1))
             .map_init(Vec::new, |preds: &mut Vec<u64>, chunk| {
                 let mut decided = 0u64;
                 for i in self.range(chunk) {
@@ -794,6 +843,7 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
                                 ) {
                                     Ok(_) => {
                                         decided += 1;
+                                        mask.mark(p, n);
                                         longest.fetch_max(n, Ordering::Relaxed);
                                         break;
                                     }
@@ -802,13 +852,19 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
                             }
                         } else {
                             let before = counters[p as usize].fetch_sub(1, Ordering::Relaxed);
-                            if before == 0 {
+                            if before & !LOSING_EXIT == 0 {
                                 return Err(bad);
                             }
-                            if before == 1 && cell.load(Ordering::Relaxed) == DRAW_CODE {
+                            if before & !LOSING_EXIT == 1
+                                && cell.load(Ordering::Relaxed) == DRAW_CODE
+                            {
                                 // Every move in the space loses: lost, at n or
                                 // later if a move out of the space lasts longer.
-                                let d = n.max(self.exit_loss(p)?);
+                                let d = if before & LOSING_EXIT != 0 {
+                                    n.max(self.exit_loss(p)?)
+                                } else {
+                                    n
+                                };
                                 if d > Value::MAX_PLIES {
                                     return Err(BuildError::TooFar { index: p });
                                 }
@@ -822,6 +878,7 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
                                     .is_ok()
                                 {
                                     decided += 1;
+                                    mask.mark(p, d);
                                     longest.fetch_max(d, Ordering::Relaxed);
                                 }
                             }
