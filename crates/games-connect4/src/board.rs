@@ -210,6 +210,15 @@ impl Board {
         self.plies as usize
     }
 
+    /// The number of empty cells: the most plies the game can still last
+    /// (a bound on the distance to any win, loss or draw, which searches
+    /// use to bound scores).
+    #[inline]
+    #[must_use]
+    pub const fn empty_cells(&self) -> usize {
+        self.size.cells() - self.plies()
+    }
+
     /// The stones of the side to move, as a bitboard.
     #[inline]
     #[must_use]
@@ -514,6 +523,17 @@ mod tests {
         }
         let seven: Vec<usize> = (0..7).map(|i| centre_order(7, i)).collect();
         assert_eq!(seven, [3, 2, 4, 1, 5, 0, 6]);
+    }
+
+    #[test]
+    fn empty_cells_count_down() {
+        let mut b = Board::new(Size::new(3, 2).unwrap());
+        for c in [0, 0, 1, 1, 2, 2] {
+            assert_eq!(b.empty_cells(), 6 - b.plies());
+            b.play(Column::new(c).unwrap());
+        }
+        assert_eq!(b.empty_cells(), 0);
+        assert_eq!(b.mask.count_ones(), 6);
     }
 
     #[test]

@@ -11,21 +11,23 @@ impl Forcing for Board {
     /// A column that connects four now (the leftmost), if any.
     #[inline]
     fn winning_move(&self) -> Option<Column> {
-        if self.is_over() {
+        let wins = self.winning_moves();
+        // The (dearer) end-of-game test only when there is a win to report.
+        if wins == 0 || self.is_over() {
             return None;
         }
-        let wins = self.winning_moves();
-        (wins != 0).then(|| self.column_of_cell(wins & wins.wrapping_neg()))
+        Some(self.column_of_cell(wins & wins.wrapping_neg()))
     }
 
     /// [`Board::non_losing_moves`] as columns, centre first.
     #[inline]
     fn non_losing_moves(&self, out: &mut Moves) {
-        out.clear();
-        if self.is_over() {
+        let cells = Board::non_losing_moves(self);
+        if cells != 0 && self.is_over() {
+            out.clear();
             return;
         }
-        self.columns_of(Board::non_losing_moves(self), out);
+        self.columns_of(cells, out);
     }
 }
 

@@ -152,13 +152,22 @@ impl Board {
 
     /// Writes the columns of the cells in `cells` (a subset of
     /// [`Board::possible`]) into `out`, centre first.
+    #[inline]
     pub fn columns_of(&self, cells: u64, out: &mut Moves) {
         out.clear();
+        if cells == 0 {
+            return;
+        }
         let w = self.size.width();
+        let stride = self.size.stride();
+        let column = shl(1, self.size.height() as u32).wrapping_sub(1);
         for i in 0..w {
             let c = centre_order(w, i);
-            if cells & self.size.column_mask(c) != 0 {
-                out.push(Column::new(c).expect("width ≤ 32"));
+            if (cells >> (c as u32 * stride)) & column != 0
+                && let Some(col) = Column::new(c)
+            {
+                // `c < width ≤ 32 = Moves::CAPACITY`: never full.
+                let _ = out.try_push(col);
             }
         }
     }
