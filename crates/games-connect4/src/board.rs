@@ -151,6 +151,17 @@ pub(crate) const fn shl(p: u64, s: u32) -> u64 {
 /// Has `stones` four in a row on a board with column stride `stride`?
 #[inline]
 pub(crate) const fn has_four(stones: u64, stride: u32) -> bool {
+    // The standard board gets its own copy with constant shifts.
+    if stride == 7 {
+        four_in_line(stones, 7)
+    } else {
+        four_in_line(stones, stride)
+    }
+}
+
+/// [`has_four`] for one stride, inlined so that a constant stride folds.
+#[inline(always)]
+const fn four_in_line(stones: u64, stride: u32) -> bool {
     let m = stones & (stones >> 1);
     if m & (m >> 2) != 0 {
         return true; // vertical

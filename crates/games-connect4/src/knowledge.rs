@@ -15,7 +15,19 @@ use crate::board::{Board, Column, Moves, centre_order, shl};
 #[inline]
 #[must_use]
 pub const fn winning_cells(stones: u64, mask: u64, full: u64, stride: u32) -> u64 {
-    let p = stones;
+    // The standard board gets its own copy with constant shifts.
+    let r = if stride == 7 {
+        aligned_threes(stones, 7)
+    } else {
+        aligned_threes(stones, stride)
+    };
+    r & full & !mask
+}
+
+/// The cells completing four with three of `p` (occupied or not), for a
+/// column stride `stride`; inlined so that a constant stride folds.
+#[inline(always)]
+const fn aligned_threes(p: u64, stride: u32) -> u64 {
     // vertical: three stones below
     let mut r = (p << 1) & (p << 2) & (p << 3);
     // A stride above 20 means at most 3 columns (width · stride ≤ 64): no
@@ -35,7 +47,7 @@ pub const fn winning_cells(stones: u64, mask: u64, full: u64, stride: u32) -> u6
             i += 1;
         }
     }
-    r & full & !mask
+    r
 }
 
 impl Board {
