@@ -54,6 +54,7 @@ pub(crate) fn run(opts: &Options) -> Result<()> {
         "ordering" => ordering(opts),
         "alphabeta" => alphabeta(opts),
         "connect4" => connect4(opts),
+        "retrograde" => crate::bench_retrograde::run(opts.quick),
         other => bail!("unknown bench task {other:?} (expected: ordering, alphabeta, connect4)"),
     }
 }

@@ -219,6 +219,45 @@ impl Placement {
         p
     }
 
+    /// The same position with the colours exchanged: every piece changes
+    /// colour and moves to the mirror square across the middle of the board
+    /// (a1 ↔ a8), and the other side is to move. Its value for the side to
+    /// move is the same, so a `KvKR` position is probed in a `KRvK` table.
+    /// The captured pieces are dropped and the slots put back in signature
+    /// order.
+    #[must_use]
+    pub fn flipped(&self) -> Placement {
+        let mut p = Placement {
+            piece: [0; MAX_PIECES],
+            square: [0; MAX_PIECES],
+            len: 0,
+            alive: 0,
+            side: self.side ^ 1,
+            by_color: [
+                self.by_color[1].swap_bytes(),
+                self.by_color[0].swap_bytes(),
+            ],
+        };
+        for color in 0..2 {
+            p.push(color * 6 + KING_R, self.square[color ^ 1] as usize ^ 56);
+        }
+        for color in 0..2 {
+            for role in [QUEEN_R, ROOK_R, BISHOP_R, KNIGHT_R] {
+                let old = (color ^ 1) * 6 + role;
+                let mut squares: ArrayVec<usize, MAX_PIECES> = self
+                    .live_slots()
+                    .filter(|&s| self.piece[s] as usize == old)
+                    .map(|s| self.square[s] as usize ^ 56)
+                    .collect();
+                squares.sort_unstable();
+                for sq in squares {
+                    p.push(color * 6 + role, sq);
+                }
+            }
+        }
+        p
+    }
+
     /// The side to move.
     #[must_use]
     pub fn turn(&self) -> Color {
@@ -748,5 +787,26 @@ mod tests {
         let with_pawn: Position = "8/8/3k4/8/2p5/8/1Q6/K7 w - - 0 1".parse().unwrap();
         assert_eq!(Placement::from_position(&with_pawn), None);
         assert_eq!(FastEndgame::new("KQvKN").unwrap().index_of(&q), None);
+        let flipped: Position = "k6q/1q6/8/2N5/8/3K4/8/8 b - - 0 1".parse().unwrap();
+        assert_eq!(q.flipped(), Placement::from_position(&flipped).unwrap());
+        assert_eq!(q.flipped().flipped(), q);
+    }
+
+    /// A position and its colour-flipped twin: valid in the flipped space,
+    /// same outcome, same number of moves (every 7th KRvK index).
+    #[test]
+    fn flipping_preserves_moves_and_outcomes() {
+        let krk = FastEndgame::new("KRvK").unwrap();
+        let kkr = FastEndgame::new("KvKR").unwrap();
+        for i in (0..krk.size()).step_by(7) {
+            let Some(p) = krk.position(i) else { continue };
+            let f = p.flipped();
+            assert!(kkr.index_of(&f).and_then(|j| kkr.position(j)).is_some());
+            assert_eq!(p.outcome(), f.outcome());
+            let (mut a, mut b) = (<Placement as Game>::Moves::default(), Default::default());
+            p.generate(&mut a);
+            f.generate(&mut b);
+            assert_eq!(a.len(), b.len());
+        }
     }
 }

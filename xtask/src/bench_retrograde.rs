@@ -1,0 +1,294 @@
+//! `cargo xtask bench retrograde`: generation time and memory of chess
+//! pawnless endgame databases (`games_chess::FastEndgame`, distance to mate
+//! in plies, one byte per position).
+//!
+//! For KQvK, KRvK, KBNvK and KQvKR: each method (Thompson's backward method;
+//! forward sweeps on the 3-man endings, and on the 4-man ones unless
+//! `--quick`) on one thread and on all threads, with wall time, CPU time
+//! (user + system of the whole process, from `/proc/self/stat`, so that the
+//! figure does not depend on the load of a shared machine), the memory the
+//! generator states before it starts, and the peak resident set of the build
+//! (`VmHWM`, reset through `/proc/self/clear_refs` before each build). The
+//! sub-endings a capture leads to are built first, untimed. Every build of an
+//! ending must give the same table (checked index by index).
+//!
+//! Then "all 24 3-4-man endings" (the 4 three-man and the 20 four-man
+//! pawnless endings with the stronger side White), built in order by the
+//! backward method, each capture valued through the smaller tables (colours
+//! flipped when needed), one total on one thread and on all threads.
+//!
+//! `GAMETREE_BENCH_FIVE=KQRvKR` (any pawnless 5-man signatures, separated by
+//! commas) also builds those, after their sub-endings, on all threads.
+
+use std::time::Instant;
+
+use anyhow::{Result, bail};
+use game::IndexSpace;
+use games_chess::{FastEndgame, Placement};
+use retrograde::{Generator, Label, Method, Resolve, Table, Value};
+
+/// The 3- and 4-man pawnless endings, the stronger side White, smallest first.
+const ALL_24: [&str; 24] = [
+    "KQvK", "KRvK", "KBvK", "KNvK", "KQQvK", "KQRvK", "KQBvK", "KQNvK", "KRRvK", "KRBvK", "KRNvK",
+    "KBBvK", "KBNvK", "KNNvK", "KQvKQ", "KQvKR", "KQvKB", "KQvKN", "KRvKR", "KRvKB", "KRvKN",
+    "KBvKB", "KBvKN", "KNvKN",
+];
+
+/// Built tables, probed as the resolver of a bigger ending: a position is
+/// looked up as it is, then with the colours flipped (`KvKR` in `KRvK`).
+struct Subtables(Vec<(FastEndgame, Table)>);
+
+impl Resolve<Placement> for Subtables {
+    fn resolve(&self, p: &Placement) -> Option<Value> {
+        let lookup = |q: &Placement| {
+            self.0
+                .iter()
+                .find_map(|(s, t)| s.index_of(q).map(|i| t.get(i)))
+        };
+        lookup(p).or_else(|| lookup(&p.flipped())).flatten()
+    }
+}
+
+/// Process CPU time (user + system, all threads) in seconds.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return f64::NAN;
+    };
+    // Fields after the command name: state is field 3, utime 14, stime 15.
+    let Some((_, rest)) = stat.rsplit_once(')') else {
+        return f64::NAN;
+    };
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |k: usize| fields.get(k).and_then(|f| f.parse::<f64>().ok());
+    match (ticks(11), ticks(12)) {
+        // USER_HZ is 100 on Linux.
+        (Some(u), Some(s)) => (u + s) / 100.0,
+        _ => f64::NAN,
+    }
+}
+
+/// Resets the peak resident set (`VmHWM`) of this process, if allowed.
+fn reset_peak() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// The peak resident set in bytes since the last reset.
+fn peak_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{:.1}", bytes as f64 / (1024.0 * 1024.0))
+}
+
+/// The ending with the colours exchanged when only Black has pieces.
+fn normalise(material: &str) -> Option<String> {
+    let (w, b) = material.split_once('v')?;
+    match (w.len(), b.len()) {
+        (1, 1) => None,
+        (1, _) => Some(format!("{b}v{w}")),
+        _ => Some(material.to_string()),
+    }
+}
+
+/// Every ending a sequence of captures leads to (normalised, bare kings
+/// excluded), smallest first, `material` excluded.
+fn sub_endings(material: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut todo = vec![material.to_string()];
+    while let Some(m) = todo.pop() {
+        let Some((w, b)) = m.split_once('v') else {
+            continue;
+        };
+        for (side, text) in [(0, w), (1, b)] {
+            for i in 1..text.len() {
+                let less = format!("{}{}", &text[..i], &text[i + 1..]);
+                let sub = if side == 0 {
+                    format!("{less}v{b}")
+                } else {
+                    format!("{w}v{less}")
+                };
+                if let Some(sub) = normalise(&sub)
+                    && !out.contains(&sub)
+                {
+                    out.push(sub.clone());
+                    todo.push(sub);
+                }
+            }
+        }
+    }
+    out.sort_by_key(|m| (m.len(), m.clone()));
+    out
+}
+
+/// One timed build.
+struct Run {
+    wall: f64,
+    cpu: f64,
+    stated: u64,
+    peak: Option<u64>,
+    table: Table,
+}
+
+fn timed_build(material: &str, subs: &Subtables, method: Method, threads: usize) -> Result<Run> {
+    let space = FastEndgame::new(material)?;
+    let generator = Generator::new(&space)
+        .label(Label::new("chess", material, "games-chess-endgame-v1"))
+        .resolver(subs)
+        .threads(threads);
+    let stated = generator.memory(method).total_bytes;
+    reset_peak();
+    let (cpu0, start) = (cpu_seconds(), Instant::now());
+    let table = generator.build(method)?;
+    let wall = start.elapsed().as_secs_f64();
+    let cpu = cpu_seconds() - cpu0;
+    Ok(Run {
+        wall,
+        cpu,
+        stated,
+        peak: peak_bytes(),
+        table,
+    })
+}
+
+/// Builds the sub-endings of `material` (backward, all threads), in order.
+fn build_subs(material: &str, threads: usize, have: &mut Vec<(FastEndgame, Table)>) -> Result<()> {
+    for sub in sub_endings(material) {
+        if have
+            .iter()
+            .any(|(s, _)| s.endgame().signature().to_string() == sub)
+        {
+            continue;
+        }
+        let resolver = Subtables(have.clone());
+        let run = timed_build(&sub, &resolver, Method::Backward, threads)?;
+        have.push((FastEndgame::new(&sub)?, run.table));
+    }
+    Ok(())
+}
+
+fn method_name(m: Method) -> &'static str {
+    match m {
+        Method::Backward => "backward",
+        Method::ForwardSweeps => "forward sweeps",
+    }
+}
+
+/// Runs the bench; `quick` skips the forward sweeps on the 4-man endings.
+pub(crate) fn run(quick: bool) -> Result<()> {
+    let all = std::thread::available_parallelism().map_or(2, usize::from);
+    let thread_counts: Vec<usize> = if all > 1 { vec![1, all] } else { vec![1] };
+    println!(
+        "Chess pawnless endgame databases (games_chess::FastEndgame, DTM in plies, 1 byte per index); \
+         CPU = user + system time of the process; peak = VmHWM of the build."
+    );
+    println!();
+    println!(
+        "| ending | positions | method | threads | wall (s) | CPU (s) | stated memory (MiB) | peak RSS (MiB) |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    // Warm-up, untimed: the chess crate's attack tables are built on first use.
+    timed_build("KNvK", &Subtables(Vec::new()), Method::Backward, 1)?;
+    let mut built: Vec<(FastEndgame, Table)> = Vec::new();
+    for material in ["KQvK", "KRvK", "KBNvK", "KQvKR"] {
+        build_subs(material, all, &mut built)?;
+        let subs = Subtables(built.clone());
+        let three_man = material.len() == 4;
+        let methods: &[Method] = if three_man || !quick {
+            &[Method::Backward, Method::ForwardSweeps]
+        } else {
+            &[Method::Backward]
+        };
+        let mut first: Option<Table> = None;
+        for &method in methods {
+            for &threads in &thread_counts {
+                let run = timed_build(material, &subs, method, threads)?;
+                let counts = run.table.counts();
+                println!(
+                    "| {material} | {} | {} | {threads} | {:.3} | {:.2} | {} | {} |",
+                    counts.positions(),
+                    method_name(method),
+                    run.wall,
+                    run.cpu,
+                    mib(run.stated),
+                    run.peak.map_or("?".to_string(), mib),
+                );
+                match &first {
+                    None => first = Some(run.table),
+                    Some(t) => {
+                        if let Err(d) = retrograde::compare(t, &run.table) {
+                            bail!("{material}: builds disagree: {d}");
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(t) = first
+            && !built
+                .iter()
+                .any(|(s, _)| s.endgame().signature().to_string() == material)
+        {
+            built.push((FastEndgame::new(material)?, t));
+        }
+    }
+    println!();
+    println!("| all 24 3-4-man endings | positions | method | threads | wall (s) | CPU (s) |");
+    println!("|---|---|---|---|---|---|");
+    for &threads in &thread_counts {
+        let mut have: Vec<(FastEndgame, Table)> = Vec::new();
+        let (mut wall, mut cpu, mut positions) = (0.0, 0.0, 0u64);
+        for material in ALL_24 {
+            let subs = Subtables(
+                have.iter()
+                    .filter(|(s, _)| {
+                        sub_endings(material).contains(&s.endgame().signature().to_string())
+                    })
+                    .cloned()
+                    .collect(),
+            );
+            let run = timed_build(material, &subs, Method::Backward, threads)?;
+            wall += run.wall;
+            cpu += run.cpu;
+            positions += run.table.counts().positions();
+            have.push((FastEndgame::new(material)?, run.table));
+        }
+        println!("| 24 endings | {positions} | backward | {threads} | {wall:.2} | {cpu:.2} |");
+        if let Some(t) = have
+            .iter()
+            .find(|(s, _)| s.endgame().signature().to_string() == "KQvKR")
+        {
+            let kqkr = built
+                .iter()
+                .find(|(s, _)| s.endgame().signature().to_string() == "KQvKR");
+            if let Some((_, other)) = kqkr
+                && let Err(d) = retrograde::compare(&t.1, other)
+            {
+                bail!("KQvKR: the two builds disagree: {d}");
+            }
+        }
+    }
+    if let Ok(five) = std::env::var("GAMETREE_BENCH_FIVE") {
+        println!();
+        println!(
+            "| ending | positions | method | threads | wall (s) | CPU (s) | stated memory (MiB) | peak RSS (MiB) |"
+        );
+        println!("|---|---|---|---|---|---|---|---|");
+        for material in five.split(',').map(str::trim).filter(|m| !m.is_empty()) {
+            build_subs(material, all, &mut built)?;
+            let subs = Subtables(built.clone());
+            let run = timed_build(material, &subs, Method::Backward, all)?;
+            println!(
+                "| {material} | {} | backward | {all} | {:.2} | {:.2} | {} | {} |",
+                run.table.counts().positions(),
+                run.wall,
+                run.cpu,
+                mib(run.stated),
+                run.peak.map_or("?".to_string(), mib),
+            );
+        }
+    }
+    Ok(())
+}
