@@ -144,7 +144,7 @@ pub(crate) trait CliGame:
     fn retrograde(&self, threads: usize) -> Result<crate::tb::Probe<Self::Move>> {
         let _ = threads;
         Err(CliError::unavailable(
-            "retrograde analysis is not available for this game yet (tictactoe and pawnless chess endings with up to 5 pieces have databases)",
+            "retrograde analysis is not available for this game yet (tictactoe, connect4:WxH up to 5x4 or 4x5, and pawnless chess endings with up to 5 pieces have databases)",
         ))
     }
     /// Who is to move, in the game's words.
@@ -318,6 +318,9 @@ impl CliGame for Connect4 {
     }
     fn fast_perft(&mut self, depth: u32) -> u64 {
         games_connect4::perft_bitboard(self, depth)
+    }
+    fn retrograde(&self, threads: usize) -> Result<crate::tb::Probe<Self::Move>> {
+        crate::tb::probe_connect4(self, threads, None)
     }
     fn move_syntax(&self) -> &'static str {
         "a column number from 1 (columns after 9 are a, b, ...)"

@@ -191,17 +191,21 @@ struct PerftArgs {
 
 #[derive(Debug, Subcommand)]
 enum TbCommand {
-    /// Build a database: chess material such as KQvKR, or tictactoe.
+    /// Build a database: chess material such as KQvKR, tictactoe, or connect4:WxH.
     #[command(after_help = concat!(
         "Chess databases cover pawnless material with up to 5 pieces; the smaller databases they\n",
-        "capture into are built (or loaded from DIR) first.\n\n",
+        "capture into are built (or loaded from DIR) first. Connect Four databases cover every\n",
+        "reachable position of a small board (4x4, 5x4, 4x5, ...; at most 2^25 indices), a position\n",
+        "and its mirror image once; the file is DIR/connect4-WxH.gtb.\n\n",
         "Examples:\n",
         "  gametree tb build tictactoe\n",
+        "  gametree tb build connect4:4x4\n",
+        "  gametree tb build connect4:5x4 --out tables --threads 2\n",
         "  gametree tb build KQvK --out tables\n",
         "  gametree tb build KRvKN --out tables --threads 2"
     ))]
     Build {
-        /// The material (e.g. KQvKR) or game (tictactoe).
+        /// The material (e.g. KQvKR) or game (tictactoe, connect4:WxH).
         material: String,
         /// Where to write the database files.
         #[arg(long, value_name = "DIR", default_value = ".")]
@@ -217,10 +221,14 @@ enum TbCommand {
         "Examples:\n",
         "  gametree tb stats KQvK\n",
         "  gametree tb stats KRvK --dir tables --json\n",
-        "  gametree tb stats tictactoe"
+        "  gametree tb stats tictactoe\n",
+        "  gametree tb stats connect4:4x4 --json\n\n",
+        "Connect Four: wtm/btm count positions with the first/second player to move, a position\n",
+        "and its mirror image once; raw_wtm/raw_btm count mirror images apart. Finished games are\n",
+        "included (a win just made is a loss for the side to move, a full board a draw)."
     ))]
     Stats {
-        /// The material (e.g. KQvKR) or game (tictactoe).
+        /// The material (e.g. KQvKR) or game (tictactoe, connect4:WxH).
         material: String,
         /// Where to look for (and keep) database files.
         #[arg(long, value_name = "DIR", default_value = ".")]
@@ -231,14 +239,19 @@ enum TbCommand {
     },
     /// The value and distance of a position from its database.
     #[command(after_help = concat!(
-        "POSITION is a chess FEN (pawnless, at most 5 pieces) or a tic-tac-toe board.\n\n",
+        "POSITION is a chess FEN (pawnless, at most 5 pieces) or a tic-tac-toe board; with\n",
+        "--game connect4:WxH, a Connect Four move string (\"\" for the empty board).\n\n",
         "Examples:\n",
         "  gametree tb probe \"8/8/8/8/8/8/1k6/K6Q b - - 0 1\"\n",
-        "  gametree tb probe XX.OO.... --dir tables"
+        "  gametree tb probe XX.OO.... --dir tables\n",
+        "  gametree tb probe 2233 --game connect4:4x4"
     ))]
     Probe {
         /// The position.
         position: String,
+        /// The game: tictactoe, connect4:WxH or chess (default: told from the position).
+        #[arg(long, value_name = "GAME")]
+        game: Option<String>,
         /// Where to look for (and keep) database files.
         #[arg(long, value_name = "DIR", default_value = ".")]
         dir: String,
@@ -316,9 +329,10 @@ fn run(cli: Cli) -> Result<()> {
         }) => tb::stats(&material, &dir, json),
         Command::Tb(TbCommand::Probe {
             position,
+            game,
             dir,
             json,
-        }) => tb::probe(&position, &dir, json),
+        }) => tb::probe(&position, game.as_deref(), &dir, json),
         Command::Play(a) => {
             let kind = GameKind::parse(&a.game)?;
             let opts = play::Options {

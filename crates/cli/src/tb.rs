@@ -1,5 +1,6 @@
 //! `gametree tb`: endgame databases by retrograde analysis — tic-tac-toe
-//! (every reachable position) and pawnless chess endings.
+//! (every reachable position), Connect Four on small boards (every
+//! reachable position, mirror images merged) and pawnless chess endings.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -7,6 +8,7 @@ use std::sync::{Mutex, OnceLock};
 
 use game::{Game, IndexSpace, MoveBuffer, Outcome, Player};
 use games_chess::{Endgame, Position as Chess, Signature};
+use games_connect4::{Board as Connect4, BoardIndex as Connect4Index, Size};
 use games_tictactoe::TicTacToe;
 use games_tictactoe::index::BoardIndex;
 use indicatif::ProgressBar;
@@ -24,6 +26,8 @@ const MAX_PV: usize = 200;
 const CHESS_SCHEME: &str = "pawnless-462-v1";
 /// The index scheme written into the tic-tac-toe database header.
 const TICTACTOE_SCHEME: &str = "base3-plain-v1";
+/// The index scheme written into Connect Four database headers.
+const CONNECT4_SCHEME: &str = "columns-mirror-v1";
 
 /// A position's value from a database, with a best move and line.
 #[derive(Debug)]
@@ -130,6 +134,110 @@ fn better(a: Value, b: Value) -> bool {
         }
     }
     rank(a) > rank(b)
+}
+
+// ----------------------------------------------------------- Connect Four
+
+fn connect4_label(size: Size) -> Label {
+    Label::new("connect4", size.to_string(), CONNECT4_SCHEME)
+}
+
+fn connect4_name(size: Size) -> String {
+    format!("connect4-{size}")
+}
+
+/// The mirror-reduced index space of a board, or a one-line error when the
+/// board is too large for a database.
+fn connect4_space(size: Size) -> Result<Connect4Index> {
+    Connect4Index::symmetric(size).map_err(|e| {
+        CliError::unavailable(format!(
+            "connect4:{size}: no database ({e}; 4x4, 5x4 and 4x5 fit)"
+        ))
+    })
+}
+
+fn build_connect4(
+    space: &Connect4Index,
+    threads: usize,
+    pb: Option<&ProgressBar>,
+) -> Result<Table> {
+    let size = space.board_size();
+    let report = |e: &Event| report_event(pb, e);
+    let mut generator = Generator::new(space)
+        .label(connect4_label(size))
+        .threads(threads);
+    if pb.is_some() {
+        generator = generator.progress(&report);
+    }
+    generator
+        .build(Method::Backward)
+        .map_err(|e| CliError::input(format!("building the connect4:{size} database: {e}")))
+}
+
+/// The database of `size`: read from `dir` when it holds one, else built
+/// (with a progress bar when `verbose`), and kept for the process.
+fn connect4_table(
+    size: Size,
+    dir: Option<&Path>,
+    threads: usize,
+    verbose: bool,
+) -> Result<&'static (Connect4Index, Table)> {
+    static TABLES: OnceLock<Mutex<HashMap<Size, &'static (Connect4Index, Table)>>> =
+        OnceLock::new();
+    let tables = TABLES.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut tables = tables
+        .lock()
+        .map_err(|_| CliError::input("database cache poisoned"))?;
+    if let Some(&t) = tables.get(&size) {
+        return Ok(t);
+    }
+    let space = connect4_space(size)?;
+    let path = dir.map(|d| table_path(d, &connect4_name(size)));
+    let table = match &path {
+        Some(path) if path.exists() => Table::read(path, &connect4_label(size))
+            .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?,
+        _ => {
+            let pb = verbose.then(|| progress::bar(0, format!("building connect4:{size}")));
+            let table = build_connect4(&space, threads, pb.as_ref())?;
+            if let Some(pb) = pb {
+                pb.finish_and_clear();
+            }
+            table
+        }
+    };
+    if table.len() != space.size() {
+        return Err(CliError::input(format!(
+            "the connect4:{size} database has {} entries, {} expected",
+            table.len(),
+            space.size()
+        )));
+    }
+    // One table per board size for the life of the process.
+    let entry: &'static (Connect4Index, Table) = Box::leak(Box::new((space, table)));
+    tables.insert(size, entry);
+    Ok(entry)
+}
+
+fn connect4_value(space: &Connect4Index, table: &Table, b: &Connect4) -> Option<Value> {
+    match b.outcome() {
+        Some(Outcome::Loss) => Some(Value::Loss(0)),
+        Some(Outcome::Draw) => Some(Value::Draw),
+        Some(Outcome::Win) => Some(Value::Win(0)),
+        None => table.get(space.index_of(b)?),
+    }
+}
+
+/// The Connect Four database's answer for `b` (built in memory, or read
+/// from `dir` when it holds the file).
+pub(crate) fn probe_connect4(
+    b: &Connect4,
+    threads: usize,
+    dir: Option<&Path>,
+) -> Result<Probe<games_connect4::Column>> {
+    let (space, table) = connect4_table(b.size(), dir, threads, progress::enabled())?;
+    let mut probe = line(b, |p| connect4_value(space, table, p))?;
+    probe.positions = space.positions();
+    Ok(probe)
 }
 
 // ------------------------------------------------------------------ chess
@@ -324,7 +432,38 @@ fn report_event(pb: Option<&ProgressBar>, e: &Event) {
 /// What `tb` commands accept as material.
 enum Material {
     TicTacToe,
+    Connect4(Size),
     Chess(Signature),
+}
+
+/// `connect4` (7×6) or `connect4:WxH` as a board size.
+fn parse_connect4(t: &str) -> Result<Size> {
+    let lower = t.to_ascii_lowercase();
+    let size = match lower.strip_prefix("connect4") {
+        Some("") => Size::STANDARD,
+        Some(rest) => {
+            let dims = rest.strip_prefix(':').ok_or_else(|| {
+                CliError::input(format!("bad game {t:?}: expected connect4 or connect4:WxH"))
+            })?;
+            dims.parse::<Size>()
+                .map_err(|e| CliError::input(format!("bad Connect Four size in {t:?}: {e}")))?
+        }
+        None => return Err(CliError::input(format!("bad game {t:?}"))),
+    };
+    connect4_space_check(size)?;
+    Ok(size)
+}
+
+/// Refuses a board whose database would be too large, before any work.
+fn connect4_space_check(size: Size) -> Result<()> {
+    let bits = size.stride() * size.width() as u32;
+    if bits > games_connect4::index::MAX_INDEX_BITS {
+        return Err(CliError::unavailable(format!(
+            "connect4:{size}: no database (2^{bits} indices, at most 2^{}; 4x4, 5x4 and 4x5 fit)",
+            games_connect4::index::MAX_INDEX_BITS
+        )));
+    }
+    Ok(())
 }
 
 fn parse_material(text: &str) -> Result<Material> {
@@ -333,9 +472,7 @@ fn parse_material(text: &str) -> Result<Material> {
         return Ok(Material::TicTacToe);
     }
     if t.to_ascii_lowercase().starts_with("connect4") {
-        return Err(CliError::unavailable(format!(
-            "{t}: Connect Four databases are not available yet (the game has no position index)"
-        )));
+        return parse_connect4(t).map(Material::Connect4);
     }
     let sig: Signature = t.parse().map_err(|e| {
         CliError::input(format!(
@@ -363,6 +500,22 @@ pub(crate) fn build(material: &str, out: &str, threads: usize) -> Result<()> {
             std::fs::create_dir_all(dir)
                 .map_err(|e| CliError::input(format!("{}: {e}", dir.display())))?;
             let path = table_path(dir, "tictactoe");
+            table
+                .write(&path)
+                .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+            println!("{}", path.display());
+        }
+        Material::Connect4(size) => {
+            let space = connect4_space(size)?;
+            let pb =
+                progress::enabled().then(|| progress::bar(0, format!("building connect4:{size}")));
+            let table = build_connect4(&space, threads, pb.as_ref())?;
+            if let Some(pb) = pb {
+                pb.finish_and_clear();
+            }
+            std::fs::create_dir_all(dir)
+                .map_err(|e| CliError::input(format!("{}: {e}", dir.display())))?;
+            let path = table_path(dir, &connect4_name(size));
             table
                 .write(&path)
                 .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
@@ -412,6 +565,25 @@ pub(crate) fn stats(material: &str, dir: &str, json: bool) -> Result<()> {
                 space.position(i).map(|p| p.to_string())
             });
         }
+        Material::Connect4(size) => {
+            let (space, table) = connect4_table(size, Some(dir), 1, progress::enabled())?;
+            // Classes (a position and its mirror image once) by side to
+            // move, then every position (mirror images counted apart).
+            let first = |i: u64| space.stones(i).is_some_and(|n| n % 2 == 0);
+            let second = |i: u64| space.stones(i).is_some_and(|n| n % 2 == 1);
+            let wtm = table.counts_where(first);
+            let btm = table.counts_where(second);
+            let raw_wtm = table.counts_where(|i| first(i) && space.class_size(i) == Some(2));
+            let raw_btm = table.counts_where(|i| second(i) && space.class_size(i) == Some(2));
+            r.str("material", format!("connect4:{size}"))
+                .push("wtm", wdl(&wtm, 1))
+                .push("btm", wdl(&btm, 1))
+                .push("raw_wtm", wdl_sum(&wtm, &raw_wtm))
+                .push("raw_btm", wdl_sum(&btm, &raw_btm));
+            longest(&mut r, table.counts().longest_win, |i| {
+                space.position(i).map(|p| p.to_string())
+            });
+        }
         Material::Chess(sig) => {
             let mut tables = ChessTables::default();
             tables.ensure(&sig, Some(dir), 1, progress::enabled())?;
@@ -436,6 +608,16 @@ pub(crate) fn stats(material: &str, dir: &str, json: bool) -> Result<()> {
         print!("{}", r.lines());
     }
     Ok(())
+}
+
+/// `a + b`, class by class (every class once, plus a second time for the
+/// classes in `b`).
+fn wdl_sum(a: &Counts, b: &Counts) -> Out {
+    let mut r = Record::new();
+    r.int("win", a.wins + b.wins)
+        .int("draw", a.draws + b.draws)
+        .int("loss", a.losses + b.losses);
+    Out::Object(r)
 }
 
 fn longest(r: &mut Record, win: Option<(u16, u64)>, fen: impl Fn(u64) -> Option<String>) {
@@ -469,11 +651,35 @@ fn syzygy_weight(sig: &Signature) -> u64 {
     weight
 }
 
-/// `tb probe`.
-pub(crate) fn probe(position: &str, dir: &str, json: bool) -> Result<()> {
+/// `tb probe`: `game` is `None` (a tic-tac-toe board or a chess FEN,
+/// told apart by their text) or a game name (`tictactoe`, `connect4:WxH`,
+/// `chess`).
+pub(crate) fn probe(position: &str, game: Option<&str>, dir: &str, json: bool) -> Result<()> {
     let t = position.trim();
     let mut r = Record::new();
-    if t.chars().count() == 9 && !t.contains('/') {
+    let game = game.map(str::trim).map(str::to_ascii_lowercase);
+    match game.as_deref() {
+        None | Some("tictactoe" | "chess") => {}
+        Some(g) if g.starts_with("connect4") => {
+            let size = parse_connect4(g)?;
+            let b = Connect4::from_moves(size, t)
+                .map_err(|e| CliError::input(format!("bad Connect Four position {t:?}: {e}")))?;
+            let p = probe_connect4(&b, 1, Some(Path::new(dir)))?;
+            fill_probe(&mut r, &p);
+            return print_record(&r, json);
+        }
+        Some(g) => {
+            return Err(CliError::unavailable(format!(
+                "{g}: no databases for this game (tictactoe, connect4:WxH, chess)"
+            )));
+        }
+    }
+    let tictactoe = match game.as_deref() {
+        Some("tictactoe") => true,
+        Some(_) => false,
+        None => t.chars().count() == 9 && !t.contains('/'),
+    };
+    if tictactoe {
         let g: TicTacToe = t
             .parse()
             .map_err(|e| CliError::input(format!("bad tic-tac-toe position {t:?}: {e}")))?;
@@ -489,6 +695,10 @@ pub(crate) fn probe(position: &str, dir: &str, json: bool) -> Result<()> {
         let p = probe_chess(&g, 1, Some(Path::new(dir)))?;
         fill_probe(&mut r, &p);
     }
+    print_record(&r, json)
+}
+
+fn print_record(r: &Record, json: bool) -> Result<()> {
     if json {
         println!("{}", r.json());
     } else {

@@ -136,7 +136,14 @@ fn bad_inputs_are_one_line_errors_with_exit_code_2() {
         &["analyse", "ataxx", "xyz", "--depth", "2"],
         &["perft", "chess", "startpos", "deep"],
         &["tb", "stats", "KPvK"],
-        &["tb", "build", "connect4:4x4"],
+        &["tb", "build", "connect4:9x9"],
+        &["tb", "build", "connect4:0x4"],
+        &["tb", "build", "connect4:6x4"],
+        &["tb", "stats", "connect4"],
+        &["tb", "stats", "connect4:4x"],
+        &["tb", "probe", "11111", "--game", "connect4:4x4"],
+        &["tb", "probe", "", "--game", "connect4:0x4"],
+        &["tb", "probe", "1", "--game", "hex"],
         &["tb", "probe", "not a position"],
         &["play", "hex"],
         &["solve"],
@@ -261,6 +268,120 @@ fn tb_build_stats_probe() {
         .assert()
         .code(2)
         .stderr(contains("KQvK.gtb"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Win/draw/loss counts by side to move: (first, second) player to move.
+fn counts_by_side(
+    space: &impl game::IndexSpace<Game = games_connect4::Board>,
+    table: &retrograde::Table,
+) -> [[u64; 3]; 2] {
+    let mut out = [[0u64; 3]; 2];
+    for i in 0..space.size() {
+        let (Some(v), Some(b)) = (table.get(i), space.position(i)) else {
+            continue;
+        };
+        let k = match v {
+            retrograde::Value::Win(_) => 0,
+            retrograde::Value::Draw => 1,
+            retrograde::Value::Loss(_) => 2,
+        };
+        out[b.plies() % 2][k] += 1;
+    }
+    out
+}
+
+fn wdl_json(c: [u64; 3]) -> String {
+    format!(
+        "{{\"win\": {}, \"draw\": {}, \"loss\": {}}}",
+        c[0], c[1], c[2]
+    )
+}
+
+#[test]
+fn tb_connect4_build_stats_probe() {
+    use games_connect4::{Board, Size};
+    use retrograde::{Generator, Method, Reachable};
+
+    let dir = std::env::temp_dir().join(format!("gametree-cli-c4-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let out = stdout(gametree().args(["tb", "build", "connect4:4x4", "--out", d]));
+    assert!(out.trim_end().ends_with("connect4-4x4.gtb"), "{out}");
+    assert!(dir.join("connect4-4x4.gtb").exists());
+    // The statistics against an independent numbering of the same
+    // positions (breadth-first enumeration, by forward sweeps): classes
+    // under mirror symmetry, and every position.
+    let size = Size::new(4, 4).unwrap();
+    let classes = Reachable::new(Board::new(size), Board::symmetric_key).unwrap();
+    let all = Reachable::new(Board::new(size), Board::key).unwrap();
+    let sym = counts_by_side(
+        &classes,
+        &Generator::new(&classes)
+            .build(Method::ForwardSweeps)
+            .unwrap(),
+    );
+    let raw = counts_by_side(
+        &all,
+        &Generator::new(&all).build(Method::ForwardSweeps).unwrap(),
+    );
+    let out = stdout(gametree().args(["tb", "stats", "connect4:4x4", "--dir", d, "--json"]));
+    let expected = format!(
+        "{{\"material\": \"connect4:4x4\", \"wtm\": {}, \"btm\": {}, \"raw_wtm\": {}, \"raw_btm\": {}, ",
+        wdl_json(sym[0]),
+        wdl_json(sym[1]),
+        wdl_json(raw[0]),
+        wdl_json(raw[1])
+    );
+    assert!(out.starts_with(&expected), "{out}\n{expected}");
+    assert!(out.contains("\"longest_win_plies\": 13"), "{out}");
+    // Probes: the empty board is a draw (Tromp); three in a column wins.
+    let out = stdout(gametree().args(["tb", "probe", "", "--game", "connect4:4x4", "--dir", d]));
+    assert_eq!(field(&out, "value"), "draw");
+    let out = stdout(gametree().args([
+        "tb",
+        "probe",
+        "121212",
+        "--game",
+        "connect4:4x4",
+        "--dir",
+        d,
+    ]));
+    assert_eq!(field(&out, "value"), "win");
+    assert_eq!(field(&out, "distance"), "1");
+    assert_eq!(field(&out, "best"), "1");
+    // A finished game: the side to move has lost.
+    let out = stdout(gametree().args([
+        "tb",
+        "probe",
+        "1212121",
+        "--game",
+        "connect4:4x4",
+        "--dir",
+        d,
+    ]));
+    assert_eq!(field(&out, "value"), "loss");
+    assert_eq!(field(&out, "distance"), "0");
+    // The database and alpha-beta give the same exact score.
+    for pos in ["", "2", "23", "2323", "1"] {
+        let ab = stdout(gametree().args(["solve", "connect4:4x4", pos]));
+        let tb = stdout(gametree().args(["solve", "connect4:4x4", pos, "--algo", "retrograde"]));
+        assert_eq!(field(&ab, "value"), field(&tb, "value"), "{pos:?}");
+        assert_eq!(field(&ab, "score"), field(&tb, "score"), "{pos:?}");
+    }
+    // Another game's file under the Connect Four name is refused.
+    stdout(gametree().args(["tb", "build", "tictactoe", "--out", d]));
+    std::fs::copy(dir.join("tictactoe.gtb"), dir.join("connect4-4x4.gtb")).unwrap();
+    gametree()
+        .args(["tb", "stats", "connect4:4x4", "--dir", d])
+        .assert()
+        .code(2)
+        .stderr(contains("connect4-4x4.gtb"));
+    std::fs::write(dir.join("connect4-4x4.gtb"), b"GTRETRO").unwrap();
+    gametree()
+        .args(["tb", "probe", "", "--game", "connect4:4x4", "--dir", d])
+        .assert()
+        .code(2)
+        .stderr(contains("truncated"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

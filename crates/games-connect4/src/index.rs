@@ -173,6 +173,21 @@ impl BoardIndex {
         )
     }
 
+    /// The number of positions a valid `index` stands for: 2 in a symmetric
+    /// space when the position differs from its mirror image, else 1;
+    /// `None` for an invalid index.
+    #[must_use]
+    pub fn class_size(&self, index: u64) -> Option<u64> {
+        if !self.is_valid(index) {
+            return None;
+        }
+        Some(if self.symmetric && self.mirror_index(index) != index {
+            2
+        } else {
+            1
+        })
+    }
+
     /// Is `index` a valid index (a reachable position, canonical when
     /// symmetric)?
     #[must_use]
@@ -384,6 +399,7 @@ mod tests {
             let mirror = BoardIndex::symmetric(size).unwrap();
             let mut seen = HashSet::new();
             let mut mirror_seen = 0;
+            let mut mirror_total = 0;
             let mut classes = HashSet::new();
             for i in 0..plain.size() {
                 if let Some(b) = plain.position(i) {
@@ -399,6 +415,9 @@ mod tests {
                 }
                 if let Some(b) = mirror.position(i) {
                     mirror_seen += 1;
+                    let pair = if b == b.mirrored() { 1 } else { 2 };
+                    assert_eq!(mirror.class_size(i), Some(pair));
+                    mirror_total += pair;
                     assert_eq!(mirror.index_of(&b), Some(i));
                     assert_eq!(mirror.index_of(&b.mirrored()), Some(i));
                 }
@@ -407,6 +426,7 @@ mod tests {
             assert_eq!(plain.positions(), keys.len() as u64);
             assert_eq!(mirror.positions(), mirror_seen);
             assert_eq!(mirror_seen, classes.len() as u64, "{w}x{h}");
+            assert_eq!(mirror_total, plain.positions(), "{w}x{h}");
             assert!(mirror.positions() < plain.positions());
         }
     }
