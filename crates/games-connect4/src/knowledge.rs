@@ -172,6 +172,17 @@ impl Board {
         }
         let w = self.size.width();
         let stride = self.size.stride();
+        if w == 7 && stride == 7 {
+            // The standard board: the centre-first order unrolled.
+            for c in [3, 2, 4, 1, 5, 0, 6] {
+                if (cells >> (c * 7)) & 0x3F != 0
+                    && let Some(col) = Column::new(c as usize)
+                {
+                    let _ = out.try_push(col);
+                }
+            }
+            return;
+        }
         let column = shl(1, self.size.height() as u32).wrapping_sub(1);
         for i in 0..w {
             let c = centre_order(w, i);
