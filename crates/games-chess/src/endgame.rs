@@ -49,7 +49,6 @@
 
 use core::fmt;
 use core::str::FromStr;
-use std::sync::LazyLock;
 
 use arrayvec::ArrayVec;
 use game::{IndexSpace, Predecessors};
@@ -260,39 +259,37 @@ struct KingSymmetry {
 }
 
 /// [`KingSymmetry`] for every `white king × 64 + black king`, found by trying
-/// the 8 symmetries on each pair once.
-static KING_SYMMETRY: LazyLock<Vec<KingSymmetry>> = LazyLock::new(|| {
-    let mut out = vec![
-        KingSymmetry {
-            kings: NO_PAIR,
-            first: NO_SYMMETRY,
-            second: NO_SYMMETRY,
-        };
-        64 * 64
-    ];
-    for wk in 0..64 {
-        for bk in 0..64 {
-            let entry = &mut out[wk * 64 + bk];
-            for t in 0..8 {
-                let Some(kings) = king_pair_index(transform(t, wk), transform(t, bk)) else {
-                    continue;
-                };
-                if entry.first == NO_SYMMETRY {
-                    *entry = KingSymmetry {
-                        kings: kings as u16,
+/// the 8 symmetries on each pair once (at compile time).
+static KING_SYMMETRY: [KingSymmetry; 64 * 64] = {
+    let mut out = [KingSymmetry {
+        kings: NO_PAIR,
+        first: NO_SYMMETRY,
+        second: NO_SYMMETRY,
+    }; 64 * 64];
+    let mut i = 0;
+    while i < 64 * 64 {
+        let (wk, bk) = (i / 64, i % 64);
+        let mut t = 0;
+        while t < 8 {
+            let kings = KINGS.index[transform(t, wk) * 64 + transform(t, bk)];
+            if kings != NO_PAIR {
+                if out[i].first == NO_SYMMETRY {
+                    out[i] = KingSymmetry {
+                        kings,
                         first: t as u8,
                         second: NO_SYMMETRY,
                     };
                 } else {
-                    debug_assert_eq!(entry.kings as usize, kings);
-                    debug_assert_eq!(entry.second, NO_SYMMETRY);
-                    entry.second = t as u8;
+                    assert!(out[i].kings == kings && out[i].second == NO_SYMMETRY);
+                    out[i].second = t as u8;
                 }
             }
+            t += 1;
         }
+        i += 1;
     }
     out
-});
+};
 
 /// The canonical index of a placement: `pieces` are the non-king piece
 /// numbers in index order, `runs` the `(start, end)` ranges of identical
@@ -314,9 +311,9 @@ pub(crate) fn canonical_index(
     let encode = |t: u8| -> u64 {
         let table = &TRANSFORM[t as usize];
         let mut sq = [0u8; MAX_PIECES];
-        let n = squares.len();
-        for (out, &s) in sq.iter_mut().zip(squares) {
-            *out = table[s as usize];
+        let n = squares.len().min(MAX_PIECES);
+        for k in 0..n {
+            sq[k] = table[usize::from(squares[k] & 63)];
         }
         for &(start, end) in runs {
             // Insertion sort: runs are two to five squares long.
@@ -355,34 +352,37 @@ pub(crate) fn identical_runs(pieces: &[usize]) -> ArrayVec<(u8, u8), MAX_PIECES>
     runs
 }
 
+/// The canonical king placements in order, and the number of each
+/// `(white king × 64 + black king)` (or `NO_PAIR`), built at compile time.
 struct KingTable {
-    pairs: Vec<(u8, u8)>,
-    index: Vec<u16>,
+    pairs: [(u8, u8); KING_PLACEMENTS],
+    index: [u16; 64 * 64],
 }
 
 const NO_PAIR: u16 = u16::MAX;
 
-static KINGS: LazyLock<KingTable> = LazyLock::new(|| {
-    let mut pairs = Vec::with_capacity(KING_PLACEMENTS);
-    let mut index = vec![NO_PAIR; 64 * 64];
-    for wk in 0..64usize {
+static KINGS: KingTable = {
+    let mut pairs = [(0u8, 0u8); KING_PLACEMENTS];
+    let mut index = [NO_PAIR; 64 * 64];
+    let mut n = 0;
+    let mut wk = 0;
+    while wk < 64 {
         let (wf, wr) = (wk % 8, wk / 8);
-        if wf > 3 || wr > wf {
-            continue;
-        }
-        for bk in 0..64usize {
-            if bk == wk || KING[wk] & (1u64 << bk) != 0 {
-                continue;
+        let mut bk = 0;
+        while wf <= 3 && wr <= wf && bk < 64 {
+            let adjacent = bk == wk || KING[wk] & (1u64 << bk) != 0;
+            if !adjacent && !(wf == wr && bk / 8 > bk % 8) {
+                index[wk * 64 + bk] = n as u16;
+                pairs[n] = (wk as u8, bk as u8);
+                n += 1;
             }
-            if wf == wr && bk / 8 > bk % 8 {
-                continue;
-            }
-            index[wk * 64 + bk] = pairs.len() as u16;
-            pairs.push((wk as u8, bk as u8));
+            bk += 1;
         }
+        wk += 1;
     }
+    assert!(n == KING_PLACEMENTS);
     KingTable { pairs, index }
-});
+};
 
 /// The king placement number of `(white king, black king)` if that pair is
 /// canonical (see the [module docs](crate::endgame)), else `None`.

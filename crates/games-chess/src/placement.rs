@@ -233,10 +233,7 @@ impl Placement {
             len: 0,
             alive: 0,
             side: self.side ^ 1,
-            by_color: [
-                self.by_color[1].swap_bytes(),
-                self.by_color[0].swap_bytes(),
-            ],
+            by_color: [self.by_color[1].swap_bytes(), self.by_color[0].swap_bytes()],
         };
         for color in 0..2 {
             p.push(color * 6 + KING_R, self.square[color ^ 1] as usize ^ 56);
@@ -518,6 +515,11 @@ pub struct FastEndgame {
     inner: Endgame,
     /// The non-king piece numbers, in index order.
     pieces: ArrayVec<u8, MAX_PIECES>,
+    /// The piece array of a placement of this material with nothing
+    /// captured (kings, then `pieces`, then zeros).
+    full_pieces: [u8; MAX_PIECES],
+    /// Its `alive` mask.
+    full_alive: u8,
 }
 
 impl FastEndgame {
@@ -534,10 +536,17 @@ impl FastEndgame {
     /// The same numbering over placements as `endgame` over positions.
     #[must_use]
     pub fn from_endgame(endgame: Endgame) -> FastEndgame {
-        let pieces = endgame.piece_numbers().iter().map(|&p| p as u8).collect();
+        let pieces: ArrayVec<u8, MAX_PIECES> =
+            endgame.piece_numbers().iter().map(|&p| p as u8).collect();
+        let mut full_pieces = [0u8; MAX_PIECES];
+        full_pieces[0] = KING_R as u8;
+        full_pieces[1] = (6 + KING_R) as u8;
+        full_pieces[2..2 + pieces.len()].copy_from_slice(&pieces);
         FastEndgame {
             inner: endgame,
+            full_alive: ((1u16 << (2 + pieces.len())) - 1) as u8,
             pieces,
+            full_pieces,
         }
     }
 
@@ -629,6 +638,15 @@ impl IndexSpace for FastEndgame {
 
     #[inline]
     fn index_of(&self, p: &Placement) -> Option<u64> {
+        if p.alive == self.full_alive && p.piece == self.full_pieces {
+            // Nothing captured: the slots are the index order.
+            return self.inner.canonical(
+                p.side as usize,
+                p.square[0] as usize,
+                p.square[1] as usize,
+                &p.square[2..2 + self.pieces.len()],
+            );
+        }
         let squares = self.squares(p)?;
         self.inner.canonical(
             p.side as usize,

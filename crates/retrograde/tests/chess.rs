@@ -6,8 +6,8 @@
 use std::sync::Mutex;
 
 use game::IndexSpace;
-use games_chess::{Endgame, Position};
-use retrograde::{Counts, Generator, Label, Method, NoExits, Table, Value, verify};
+use games_chess::{Endgame, FastEndgame, Placement, Position};
+use retrograde::{Counts, Generator, Label, Method, NoExits, Resolve, Table, Value, verify};
 
 /// Builds by both methods, checks that they agree, returns the table
 /// (built once per material for all the tests).
@@ -160,4 +160,67 @@ fn file_round_trip_with_material_check() {
         Table::from_bytes(&bytes, &krk),
         Err(retrograde::LoadError::WrongMaterial { .. })
     ));
+}
+
+/// `games_chess::FastEndgame` numbers placements exactly as `Endgame` numbers
+/// positions: its tables (both methods) equal the position-based ones
+/// index by index, and un-moves invert moves on a sample.
+#[test]
+fn fast_endgame_tables_equal_the_position_based_ones() {
+    for material in ["KQvK", "KRvK"] {
+        let (_, slow) = build(material);
+        let fast = FastEndgame::new(material).unwrap();
+        let (table, n) = verify::methods_agree(&fast, &NoExits).unwrap();
+        assert_eq!(n, fast.size());
+        assert_eq!(retrograde::compare(&slow, &table), Ok(fast.size()));
+        for start in (0..fast.size()).step_by(7 * 64) {
+            verify::check_predecessors(&fast, start..start + 5).unwrap();
+        }
+    }
+}
+
+/// The tables of the captures' endings, probed as they are or with the
+/// colours exchanged (`KvKR` in `KRvK`).
+struct Flipping<'a>(Vec<(&'a FastEndgame, &'a Table)>);
+
+impl Resolve<Placement> for Flipping<'_> {
+    fn resolve(&self, p: &Placement) -> Option<Value> {
+        let lookup = |q: &Placement| {
+            self.0
+                .iter()
+                .find_map(|(s, t)| s.index_of(q).map(|i| t.get(i)))
+        };
+        lookup(p).or_else(|| lookup(&p.flipped())).flatten()
+    }
+}
+
+/// KBNvK reproduces the Syzygy statistics (REFERENCE.md) over the fast
+/// space, and KQvKR, through the KQvK and KRvK tables (colours flipped for
+/// KvKR), has the longest mate of 35 moves; every KQvKR value follows from
+/// its successors' on a sample.
+#[test]
+fn fast_endgame_kbnk_and_kqkr() {
+    let kbnk = FastEndgame::new("KBNvK").unwrap();
+    let table = Generator::new(&kbnk).build(Method::Backward).unwrap();
+    let (white, black) = by_side(&table);
+    assert_eq!(wdl(&white), (1_352_913, 6_665, 0));
+    assert_eq!(wdl(&black), (0, 309_147, 1_398_741));
+    assert_eq!(white.longest_win.unwrap().0, 65); // mate in 33
+
+    let kqk = FastEndgame::new("KQvK").unwrap();
+    let krk = FastEndgame::new("KRvK").unwrap();
+    let t_kqk = Generator::new(&kqk).build(Method::Backward).unwrap();
+    let t_krk = Generator::new(&krk).build(Method::Backward).unwrap();
+    let subs = Flipping(vec![(&kqk, &t_kqk), (&krk, &t_krk)]);
+    let kqkr = FastEndgame::new("KQvKR").unwrap();
+    let table = Generator::new(&kqkr)
+        .resolver(&subs)
+        .build(Method::Backward)
+        .unwrap();
+    let (white, _) = by_side(&table);
+    assert_eq!(white.longest_win.unwrap().0, 69); // mate in 35
+    let size = kqkr.size();
+    for start in (0..size).step_by(size as usize / 16) {
+        assert!(verify::locally_consistent(&kqkr, &table, &subs, start..start + 4096).is_ok());
+    }
 }
