@@ -808,8 +808,13 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
                     let q = self.position(i)?;
                     preds.clear();
                     self.space.predecessors(&q, &mut |p| preds.push(p));
-                    preds.sort_unstable();
-                    preds.dedup();
+                    if !frontier_lost {
+                        // Each distinct predecessor loses one move, once.
+                        // (Marking wins needs no deduplication: a second
+                        // visit finds the win already there.)
+                        preds.sort_unstable();
+                        preds.dedup();
+                    }
                     for &p in preds.iter() {
                         let bad = BuildError::InconsistentPredecessors {
                             index: i,
