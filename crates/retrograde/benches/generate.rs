@@ -1,12 +1,13 @@
 //! Generation time: tic-tac-toe (symmetric index) and the chess endings
-//! KQvK and KRvK, by both methods, on one thread and on two.
+//! KQvK and KRvK, by both methods, on one thread and on two (and by the
+//! backward method over `FastEndgame`).
 //!
 //! ```text
 //! cargo bench -p gametree-retrograde --bench generate
 //! ```
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use games_chess::Endgame;
+use games_chess::{Endgame, FastEndgame};
 use games_tictactoe::index::BoardIndex;
 use retrograde::{Generator, Method};
 
@@ -32,6 +33,18 @@ fn chess(c: &mut Criterion) {
     let mut group = c.benchmark_group("chess");
     group.sample_size(10);
     for material in ["KQvK", "KRvK"] {
+        // The same tables over piece lists (`FastEndgame`).
+        let fast = FastEndgame::new(material).unwrap();
+        for threads in [1, 2] {
+            group.bench_function(format!("{material}/fast-backward/{threads}t"), |b| {
+                b.iter(|| {
+                    Generator::new(&fast)
+                        .threads(threads)
+                        .build(Method::Backward)
+                        .unwrap()
+                });
+            });
+        }
         let space = Endgame::new(material).unwrap();
         for (method, name) in methods() {
             for threads in [1, 2] {

@@ -4,7 +4,8 @@
 //! cargo run --release -p gametree-retrograde --example endgame -- KQvK [backward|forward] [threads]
 //! ```
 //!
-//! Prints the memory needed (before the build), one line per level, the
+//! Builds over `games_chess::FastEndgame` (the `Endgame` index over piece
+//! lists). Prints the memory needed (before the build), one line per level, the
 //! build time, the win/draw/loss counts for each side to move (classes under
 //! symmetry, as the index stores them) and the longest mate with its
 //! position. The endings a capture leads to are built first (smallest
@@ -13,7 +14,7 @@
 use std::time::Instant;
 
 use game::IndexSpace;
-use games_chess::FastEndgame as Endgame;
+use games_chess::FastEndgame;
 use retrograde::{Event, Generator, Label, Method, Table, TableProbe};
 
 /// Every ending reachable from `material` by captures, smallest first,
@@ -53,10 +54,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let threads: usize = args.get(2).map_or(Ok(0), |t| t.parse())?;
     // The sub-endings, quietly, single pass each.
-    let mut subs: Vec<(Endgame, Table)> = Vec::new();
+    let mut subs: Vec<(FastEndgame, Table)> = Vec::new();
     for sub in sub_endings(material) {
-        let space = Endgame::new(&sub)?;
-        let probes: Vec<TableProbe<'_, Endgame>> = subs
+        let space = FastEndgame::new(&sub)?;
+        let probes: Vec<TableProbe<'_, FastEndgame>> = subs
             .iter()
             .map(|(s, t)| TableProbe::new(s, t))
             .collect::<Result<_, _>>()?;
@@ -65,11 +66,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         drop(probes);
         subs.push((space, table));
     }
-    let probes: Vec<TableProbe<'_, Endgame>> = subs
+    let probes: Vec<TableProbe<'_, FastEndgame>> = subs
         .iter()
         .map(|(s, t)| TableProbe::new(s, t))
         .collect::<Result<_, _>>()?;
-    let space = Endgame::new(material)?;
+    let space = FastEndgame::new(material)?;
     let clock = Instant::now();
     let report = |e: &Event| match e {
         Event::Initialised { valid, decided } => println!(
