@@ -29,9 +29,18 @@ struct Row {
     ms: u128,
 }
 
-/// Runs every check and prints a table (or JSON lines).
-pub(crate) fn run(json: bool) -> Result<()> {
-    let checks: [Check; 7] = [
+/// Runs every check and prints a table (or JSON lines); `full` adds the
+/// heavier rows.
+pub(crate) fn run(json: bool, full: bool) -> Result<()> {
+    let heavy: &[Check] = if full {
+        &[(
+            "retrograde connect4:5x4 (both methods, un-moves; 200 = alpha-beta solve)",
+            connect4_5x4_database,
+        )]
+    } else {
+        &[]
+    };
+    let checks: [Check; 8] = [
         (
             "alpha-beta variants = negamax (tictactoe, fixed depth)",
             variants_equal_negamax,
@@ -51,12 +60,16 @@ pub(crate) fn run(json: bool) -> Result<()> {
             "make/unmake and hash oracles on random playouts (every game)",
             oracles,
         ),
+        (
+            "retrograde connect4:4x4 (both methods, un-moves; all = alpha-beta solve)",
+            connect4_4x4_database,
+        ),
     ];
     let mut failed = 0;
     if !json {
         println!("{:<80} {:>8} {:>8} {:>8}", "check", "cases", "result", "ms");
     }
-    for (name, check) in checks {
+    for &(name, check) in checks.iter().chain(heavy) {
         let start = Instant::now();
         let (cases, failure) = check();
         let row = Row {
@@ -274,6 +287,89 @@ fn perft_connect4() -> CheckResult {
         Ok(rows) => (cases + rows.len() as u64, None),
         Err(e) => (cases, Some(e.to_string())),
     }
+}
+
+/// The Connect Four database of one board over the mirror-reduced
+/// `BoardIndex`: both retrograde methods agree index by index, the
+/// un-move generator is the exact inverse of move generation, every value
+/// follows from its successors' (`retrograde::verify::database`); the
+/// empty board is a draw (4×4 and 5×4: Tromp); and the values of `sample`
+/// positions (every one when `None`) equal the alpha-beta solver's exact
+/// solve. Cases: positions checked against the solver.
+fn connect4_database(w: usize, h: usize, sample: Option<u64>) -> CheckResult {
+    use game::IndexSpace;
+    use retrograde::{NoExits, Value};
+    let Ok(size) = games_connect4::Size::new(w, h) else {
+        return (0, Some(format!("{w}x{h}: not a board size")));
+    };
+    let space = match games_connect4::BoardIndex::symmetric(size) {
+        Ok(s) => s,
+        Err(e) => return (0, Some(e.to_string())),
+    };
+    let table = match retrograde::verify::database(&space, &NoExits) {
+        Ok((table, report)) if report.counts.positions() == space.positions() => table,
+        Ok((_, report)) => {
+            return (
+                0,
+                Some(format!(
+                    "{} positions valued, {} in the space",
+                    report.counts.positions(),
+                    space.positions()
+                )),
+            );
+        }
+        Err(e) => return (0, Some(e.to_string())),
+    };
+    let empty = games_connect4::Board::new(size);
+    let at_empty = space.index_of(&empty).and_then(|i| table.get(i));
+    if at_empty != Some(Value::Draw) {
+        return (
+            0,
+            Some(format!("{size} empty board: {at_empty:?}, a draw expected")),
+        );
+    }
+    let mut ab = match AlphaBeta::<games_connect4::Board>::new(Config::default()) {
+        Ok(s) => s.with_tactics(),
+        Err(e) => return (0, Some(e.to_string())),
+    };
+    // Every valid index, or `sample` of them drawn uniformly (seeded).
+    let valid: Vec<u64> = (0..space.size()).filter(|&i| space.is_valid(i)).collect();
+    let picked: Vec<u64> = match sample {
+        None => valid,
+        Some(n) => choices(0x5eed)
+            .take(n as usize)
+            .map(|r| valid[(r % valid.len() as u64) as usize])
+            .collect(),
+    };
+    let mut cases = 0;
+    for i in picked {
+        let Some(mut b) = space.position(i) else {
+            return (cases, Some(format!("index {i}: no position")));
+        };
+        let solved = ab.solve(&mut b, &Limits::none());
+        let expected = Value::from_score(solved.value);
+        cases += 1;
+        if !solved.completed || table.get(i) != expected {
+            return (
+                cases,
+                Some(format!(
+                    "{size} {b}: database {:?}, alpha-beta {}",
+                    table.get(i),
+                    solved.value
+                )),
+            );
+        }
+    }
+    (cases, None)
+}
+
+fn connect4_4x4_database() -> CheckResult {
+    connect4_database(4, 4, None)
+}
+
+/// The 5×4 row (`--full`): a minute or two on this machine.
+fn connect4_5x4_database() -> CheckResult {
+    connect4_database(5, 4, Some(200))
 }
 
 /// A deterministic stream of choices (xorshift64*).

@@ -310,18 +310,30 @@ impl IndexSpace for BoardIndex {
             return None;
         }
         let bare = self.bare_board(index);
-        // A legal history: take back stones through reachable, unfinished
-        // positions down to the empty board. Every reachable position has
-        // such a parent (the one before its last move on some game), and
-        // that parent is reachable, so the walk never gets stuck.
+        // A legal history: take back stones through reachable positions down
+        // to the empty board. Every reachable position has such a parent
+        // (the one before its last move on some game), and that parent is
+        // reachable, so the walk never gets stuck. (A reachable parent is
+        // never finished: its last mover's stones are those of the child's
+        // side to move, which cannot hold a four in a reachable child.)
+        let s = self.size.stride();
         let mut history = [0u8; 64];
-        let mut b = bare;
+        let mut at = index;
         for ply in (0..bare.plies()).rev() {
-            let (col, p) = self
-                .undoable(&b)
-                .find_map(|c| self.parent(&b, c).map(|p| (c, p)))?;
-            history[ply] = col.index() as u8;
-            b = p;
+            // The stone played on ply `ply` is the first player's when even.
+            let owner = u64::from(ply % 2 == 0);
+            let (col, parent) = (0..self.size.width() as u32).find_map(|c| {
+                let d = (at >> (c * s)) & digit_mask(s);
+                let k = digit_len(d);
+                if k == 0 || (d >> (k - 1)) & 1 != owner {
+                    return None;
+                }
+                let below = (d & ((1 << (k - 1)) - 1)) | (1 << (k - 1));
+                let parent = (at & !(digit_mask(s) << (c * s))) | (below << (c * s));
+                self.is_reachable(parent).then_some((c, parent))
+            })?;
+            history[ply] = col as u8;
+            at = parent;
         }
         let mut out = Board::new(self.size);
         for &c in &history[..bare.plies()] {
