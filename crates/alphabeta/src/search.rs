@@ -241,12 +241,29 @@ where
     /// evaluation), returning the game-theoretic value with the distance to
     /// the end (shortest win, longest loss). The normal table policy is
     /// sound here, since every stored value is exact to the end.
+    ///
+    /// For games whose positions can repeat ([`Game::CAN_REPEAT`], e.g.
+    /// chess), a depth-first search to the end would wander around cycles,
+    /// so the position is solved by iterative deepening instead: an
+    /// iteration whose value is decisive has found the shortest win (or the
+    /// longest loss) inside its horizon, which is exact; one in which no
+    /// leaf was cut by the horizon has searched the whole game. A draw that
+    /// needs the whole game searched (a position where neither side can
+    /// force mate and play never ends by the rules) may take very long;
+    /// give such searches a node or time limit. Values that rest on a
+    /// repetition or a move-counter draw are never stored in the table (see
+    /// [`Game::outcome_depends_on_history`]).
     pub fn solve(&mut self, game: &mut G, limits: &Limits) -> Report<G::Move>
     where
         G: Send,
         G::Move: Send + Sync,
     {
-        self.run(game, limits, Mode::ToEnd)
+        let mode = if G::CAN_REPEAT {
+            Mode::Prove
+        } else {
+            Mode::ToEnd
+        };
+        self.run(game, limits, mode)
     }
 
     /// Win, draw or loss only, by at most two null-window searches to the
@@ -259,6 +276,10 @@ where
         let stop = AtomicBool::new(false);
         self.new_search();
         let mut worker = self.worker(limits, &stop, start, None);
+        if G::CAN_REPEAT {
+            // As `solve`: iterative deepening, single thread.
+            return worker.iterate(game, Mode::Prove);
+        }
         worker.to_end = true;
         // Is the value at least a win in the longest possible game?
         let win = Score::win_in(Score::MAX_PLY);
@@ -423,6 +444,11 @@ where
 enum Mode {
     Depth(u32),
     ToEnd,
+    /// Solving a game whose positions can repeat: iterative deepening until
+    /// an iteration's value is decisive (a mate found inside the horizon is
+    /// exact) or no leaf was cut by the horizon (the tree was searched to
+    /// the end).
+    Prove,
 }
 
 /// One thread's search state.
@@ -446,6 +472,16 @@ struct Worker<'a, G: Game, T: Table> {
     root_best: Option<G::Move>,
     /// `Some(i)` for Lazy SMP helper thread `i` (never reports).
     helper: Option<usize>,
+    /// Whether the value of the subtree being searched rests on an outcome
+    /// that depends on the path (a repetition draw, a move-counter draw) or
+    /// on the ply cap: such values are not stored in the table.
+    tainted: bool,
+    /// Proving by iterative deepening ([`Mode::Prove`]).
+    proving: bool,
+    /// Whether the subtree being searched had a leaf cut by the horizon (or
+    /// a table cutoff by a depth-limited entry): only a subtree without one
+    /// is solved whatever the depth.
+    horizon: bool,
 }
 
 impl<'a, G, T> Worker<'a, G, T>
@@ -495,6 +531,9 @@ where
             to_end: false,
             root_best: None,
             helper: None,
+            tainted: false,
+            proving: false,
+            horizon: false,
         }
     }
 
@@ -519,6 +558,10 @@ where
             }
             Mode::Depth(d) if self.config.iterative_deepening => (d.min(1), d),
             Mode::Depth(d) => (d, d),
+            Mode::Prove => {
+                self.proving = true;
+                (1, MAX_PLY as u32 - 1)
+            }
         };
         let mut previous: Option<Score> = None;
         let mut depth = first;
@@ -528,8 +571,22 @@ where
                 Some(i) if !self.to_end && i % 2 == 1 && depth < last => depth + 1,
                 _ => depth,
             };
+            self.horizon = false;
             let value = self.iteration(game, d, previous);
             if self.stopped {
+                break;
+            }
+            // A decisive value is only accepted once the whole mate lies
+            // inside the horizon: before that it can be a bound carried
+            // over from the table rather than the shortest distance.
+            let inside = value.plies_to_end().is_some_and(|k| k <= depth);
+            if self.proving && d == depth && (inside || !self.horizon) {
+                report.value = value;
+                report.best = self.root_best;
+                report.pv = self.pv.line(0).to_vec();
+                report.depth = depth;
+                report.completed = true;
+                report.outcome = value.outcome();
                 break;
             }
             if d == depth {
@@ -538,12 +595,16 @@ where
                 report.best = self.root_best;
                 report.pv = self.pv.line(0).to_vec();
                 report.depth = if self.to_end { 0 } else { depth };
-                report.completed = true;
+                // Proving: an iteration that proved nothing is not a result.
+                report.completed = !self.proving;
             }
             if depth >= last {
                 break;
             }
-            if mode != Mode::ToEnd && value.is_decisive() && limits_depth_open(self.limits) {
+            if matches!(mode, Mode::Depth(_))
+                && value.is_decisive()
+                && limits_depth_open(self.limits)
+            {
                 // Without a depth limit, a decisive value ends the search.
                 break;
             }
@@ -720,7 +781,42 @@ where
     /// The recursive search of one node: negamax value of `game` with
     /// `depth` plies left, `ply` plies below the root, window `(alpha, beta)`.
     #[allow(clippy::too_many_arguments)]
+    /// The value of one node. Sets `self.tainted` when that value rests on a
+    /// path-dependent outcome (see [`Game::outcome_depends_on_history`]),
+    /// leaving it set if it was already.
+    #[allow(clippy::too_many_arguments)]
     fn search(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+        ply: u32,
+        alpha: Score,
+        beta: Score,
+        previous: Option<G::Move>,
+        fail_soft: bool,
+    ) -> Score {
+        let outer = core::mem::replace(&mut self.tainted, false);
+        let outer_horizon = core::mem::replace(&mut self.horizon, false);
+        let v = self.node(game, depth, ply, alpha, beta, previous, fail_soft);
+        self.tainted |= outer;
+        self.horizon |= outer_horizon;
+        v
+    }
+
+    /// A terminal node's value; marks the subtree tainted when the outcome
+    /// depends on the game's history.
+    #[inline]
+    fn terminal(&mut self, game: &G, o: game::Outcome, ply: u32) -> Score {
+        if game.outcome_depends_on_history() {
+            self.tainted = true;
+        }
+        Score::terminal(o, ply)
+    }
+
+    /// [`Self::search`] without the taint bookkeeping: `self.tainted` is
+    /// `false` on entry and tells on return whether the value may be stored.
+    #[allow(clippy::too_many_arguments)]
+    fn node(
         &mut self,
         game: &mut G,
         depth: u32,
@@ -739,15 +835,19 @@ where
         }
         self.pv.clear(ply as usize);
         if let Some(o) = game.outcome() {
-            return Score::terminal(o, ply);
+            return self.terminal(game, o, ply);
         }
         if !self.to_end && depth == 0 {
+            self.horizon = true;
             return match self.tactical_gen {
                 Some(generate) => self.quiescence(game, ply, 0, alpha, beta, generate),
                 None => game.evaluate(),
             };
         }
         if ply as usize >= MAX_PLY - 1 {
+            // The ply cap: a value of the path's length, not of the position.
+            self.tainted = true;
+            self.horizon = true;
             return game.evaluate();
         }
         // Mate-distance pruning: whatever happens below, the value lies
@@ -792,6 +892,11 @@ where
             {
                 self.stats.tt_cutoffs += 1;
                 let v = Score::new(v);
+                if hit.entry.depth != TO_END_DEPTH {
+                    // A depth-limited value (even a decisive bound: "no
+                    // mate faster than k" holds only inside its horizon).
+                    self.horizon = true;
+                }
                 return if fail_soft { v } else { v.clamp(alpha, beta) };
             }
         }
@@ -867,6 +972,8 @@ where
                 None => picker.next(game, &mut moves, &NoHistory),
             };
             let Some(m) = next else { break };
+            let siblings_tainted = core::mem::replace(&mut self.tainted, false);
+            let siblings_horizon = core::mem::replace(&mut self.horizon, false);
             let undo = game.make(m);
             let v = if searched == 0 || !pvs {
                 -self.search(game, depth - 1, ply + 1, -beta, -alpha, Some(m), fail_soft)
@@ -884,6 +991,9 @@ where
             if self.stopped {
                 return Score::DRAW;
             }
+            let (child_tainted, child_horizon) = (self.tainted, self.horizon);
+            self.tainted |= siblings_tainted;
+            self.horizon |= siblings_horizon;
             searched += 1;
             if v > best {
                 best = v;
@@ -897,6 +1007,10 @@ where
                 }
             }
             if v >= beta {
+                // The lower bound is this move's value alone: it is as
+                // storable as this move's subtree, whatever the siblings saw.
+                self.tainted = child_tainted;
+                self.horizon = child_horizon;
                 self.stats.beta_cutoffs += 1;
                 if searched == 1 {
                     self.stats.first_move_cutoffs += 1;
@@ -931,7 +1045,7 @@ where
         } else {
             best.clamp(alpha_start, beta)
         };
-        if tt_on {
+        if tt_on && !self.tainted {
             self.store(
                 key,
                 ply,
@@ -942,7 +1056,12 @@ where
                         best_move.map(PackMove::pack)
                     },
                     value: value.get(),
-                    depth: tt_depth,
+                    // Proving: a subtree searched to the end is solved.
+                    depth: if self.proving && !self.horizon && bound == Bound::Exact {
+                        TO_END_DEPTH
+                    } else {
+                        tt_depth
+                    },
                     bound,
                 },
             );
@@ -988,7 +1107,7 @@ where
         if qply > 0 {
             self.stats.nodes += 1;
             if let Some(o) = game.outcome() {
-                return Score::terminal(o, ply);
+                return self.terminal(game, o, ply);
             }
         }
         let stand = game.evaluate();

@@ -269,6 +269,25 @@ pub trait Game: Clone {
     fn unmake(&mut self, m: Self::Move, undo: Self::Undo);
     /// `Some` when the game is over, from the side to move's view.
     fn outcome(&self) -> Option<Outcome>;
+    /// Whether a position can occur twice in one game (the game graph has
+    /// cycles: chess, Ataxx). Solvers then cannot search depth-first to the
+    /// end and prove by iterative deepening instead. The default, `false`,
+    /// suits games where every move changes the position for good (a stone
+    /// is added: tic-tac-toe, Connect Four, m,n,k).
+    const CAN_REPEAT: bool = false;
+
+    /// Whether the current [`outcome`](Game::outcome) rests on more than the
+    /// position that [`hash`](Game::hash) identifies: a draw by repetition of
+    /// an earlier position of the game, or by a counter the hash leaves out
+    /// (chess's fifty-move rule). Searches that share results between
+    /// transpositions never store a value that depends on such an outcome
+    /// (the graph-history interaction problem). Only meaningful when
+    /// `outcome()` is `Some`; answering `true` more often is safe, only
+    /// slower. The default, `false`, suits every game whose outcome is a
+    /// function of the hashed position.
+    fn outcome_depends_on_history(&self) -> bool {
+        false
+    }
     /// The incrementally maintained position hash (usually Zobrist).
     fn hash(&self) -> u64;
     /// The same hash computed from scratch (slow; for the oracles).

@@ -343,6 +343,14 @@ impl Game for Position {
         self.hash = hash;
     }
 
+    /// Jumps can bring a position back.
+    const CAN_REPEAT: bool = true;
+
+    /// `true` once the half-move clock (not hashed) has reached 100.
+    fn outcome_depends_on_history(&self) -> bool {
+        self.halfmoves >= 100
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         let [x, o] = self.stones;
         let empty = self.empty();

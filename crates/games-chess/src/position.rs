@@ -625,6 +625,16 @@ impl Game for Position {
         None
     }
 
+    /// Positions repeat in chess.
+    const CAN_REPEAT: bool = true;
+
+    /// `true` when the fifty-move rule or a threefold repetition is in
+    /// force: those draws depend on the game's history and on the halfmove
+    /// clock, which the hash leaves out.
+    fn outcome_depends_on_history(&self) -> bool {
+        self.halfmove >= 100 || self.is_threefold_repetition()
+    }
+
     #[inline]
     fn hash(&self) -> u64 {
         self.hash

@@ -3,6 +3,8 @@
 //! reference is checked on tic-tac-toe: on chess the reference did not
 //! finish in minutes, see the README.)
 
+use alphabeta::{AlphaBeta, Config};
+use game::Limits;
 use games_chess::Position;
 
 use super::common::{oracle_playouts, random_positions, rng, searcher_rows};
@@ -60,6 +62,19 @@ pub(crate) fn checks() -> Vec<Check> {
             },
         ),
     ];
+    rows.push(Check::new(
+        "chess",
+        Family::Solvers,
+        "retrograde DTM = AlphaBeta::solve with TT (KQvK, KRvK sample)",
+        |ctx| {
+            let mut t = Tally::default();
+            let endings: &[&str] = ctx.pick(&["KQvK"], &["KQvK", "KRvK"]);
+            for &material in endings {
+                dtm_equals_solver(material, ctx.pick(40, 400), ctx.seed, &mut t);
+            }
+            t
+        },
+    ));
     rows.extend(searcher_rows(
         "chess",
         |ctx| {
@@ -74,4 +89,47 @@ pub(crate) fn checks() -> Vec<Check> {
         |s| s.with_tactics(),
     ));
     rows
+}
+
+/// Solves `samples` positions of a pawnless `material` drawn at random from
+/// its retrograde table with the alpha-beta solver (transposition table on,
+/// normal probe policy, chess's repetition draws in play) and compares the
+/// value, distance to mate included, with the table's.
+fn dtm_equals_solver(material: &str, samples: usize, seed: u64, t: &mut Tally) {
+    let space = match games_chess::Endgame::new(material) {
+        Ok(space) => space,
+        Err(e) => {
+            t.compare(material, None, "an index".to_string(), e.to_string());
+            return;
+        }
+    };
+    let table = match retrograde::Generator::new(&space).backward() {
+        Ok(table) => table,
+        Err(e) => {
+            t.compare(material, None, "a table".to_string(), e.to_string());
+            return;
+        }
+    };
+    let mut solver = AlphaBeta::<Position>::new(Config::default().tt_bytes(16 << 20))
+        .expect("16 MiB table")
+        .with_tactics();
+    let mut r = rng(seed);
+    let n = game::IndexSpace::size(&space);
+    let mut done = 0;
+    while done < samples {
+        let i = rand_core::Rng::next_u64(&mut r) % n;
+        let (Some(value), Some(mut p)) = (table.get(i), game::IndexSpace::position(&space, i))
+        else {
+            continue;
+        };
+        done += 1;
+        solver.clear();
+        let report = solver.solve(&mut p, &Limits::none());
+        t.compare(
+            &p,
+            None,
+            value.to_score().to_string(),
+            report.value.to_string(),
+        );
+    }
 }
