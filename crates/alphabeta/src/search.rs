@@ -26,6 +26,10 @@ const TO_END_DEPTH: u8 = u8::MAX;
 /// Generates a game's tactical moves (for quiescence).
 type TacticalGen<G> = fn(&G, &mut <G as Game>::Moves);
 
+/// A bound on the game's remaining length, as a function pointer (see
+/// [`AlphaBeta::with_length_bound`]).
+type LengthBoundFn<G> = fn(&G) -> u32;
+
 /// A game's [`OrderHint`], as a function pointer.
 type HintFn<G> = fn(&G, <G as Game>::Move) -> i32;
 
@@ -123,6 +127,7 @@ pub struct AlphaBeta<G: Game> {
     tactical_gen: Option<TacticalGen<G>>,
     forcing: Option<ForcingFns<G>>,
     hint: Option<HintFn<G>>,
+    length_bound: Option<LengthBoundFn<G>>,
 }
 
 impl<G> AlphaBeta<G>
@@ -164,7 +169,26 @@ where
             tactical_gen: None,
             forcing: None,
             hint: None,
+            length_bound: None,
         })
+    }
+
+    /// Tells the searcher that the game is over within `bound(position)`
+    /// more plies (for a board game that fills a cell per move: its empty
+    /// cells). Used when solving: no win or loss lies further than that, so
+    /// a node where neither can come in time is a draw, and the
+    /// [`Algorithm::Bisection`] root tests values on the ladder of scores
+    /// the position can still have (with [`Forcing`], wins on the side to
+    /// move's plies and losses on the opponent's only), each test halving
+    /// the remaining range the way Pons's Connect Four solver does: "at
+    /// least a win (loss) in half the remaining plies?" first, then inward.
+    ///
+    /// The bound must hold for every position reached (a value found beyond
+    /// it would be wrong); depth-limited searches ignore it.
+    #[must_use]
+    pub fn with_length_bound(mut self, bound: fn(&G) -> u32) -> Self {
+        self.length_bound = Some(bound);
+        self
     }
 
     /// Uses the game's [`OrderHint`] to order quiet moves (when
@@ -341,7 +365,8 @@ where
         start: Instant,
         shared: Option<&'a SharedTable>,
     ) -> Worker<'a, G, TranspositionTable> {
-        Worker::new(
+        let length_bound = self.length_bound;
+        let mut w = Worker::new(
             &self.config,
             self.table.as_mut(),
             shared,
@@ -353,7 +378,9 @@ where
             limits,
             stop,
             start,
-        )
+        );
+        w.length_bound = length_bound;
+        w
     }
 
     fn run(&mut self, game: &mut G, limits: &Limits, mode: Mode) -> Report<G::Move>
@@ -392,6 +419,7 @@ where
         let tactical_gen = self.tactical_gen;
         let forcing = self.forcing;
         let hint = self.hint;
+        let length_bound = self.length_bound;
         std::thread::scope(|scope| {
             let mut handles = Vec::with_capacity(helpers);
             for i in 0..helpers {
@@ -412,6 +440,7 @@ where
                         start,
                     );
                     w.helper = Some(i + 1);
+                    w.length_bound = length_bound;
                     let r = w.iterate(&mut g, mode);
                     r.stats.nodes
                 }));
@@ -429,6 +458,7 @@ where
                 stop,
                 start,
             );
+            main.length_bound = length_bound;
             let mut report = main.iterate(game, mode);
             stop.store(true, AtomicOrdering::Relaxed);
             let helper_nodes: u64 = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
@@ -436,6 +466,76 @@ where
             report.nodes = report.stats.nodes;
             report
         })
+    }
+}
+
+/// The values a position can have when the game is over within `r` plies,
+/// as consecutive ranks `-losses..=wins`: rank 0 is the draw, rank 1 the
+/// slowest win, rank `wins` the quickest; rank -1 the slowest loss. With
+/// `parity` (the [`Forcing`] contract: only the player who just moved can
+/// win) wins come on odd distances and losses on even ones only.
+#[derive(Clone, Copy, Debug)]
+struct Ladder {
+    parity: bool,
+    wins: i32,
+    losses: i32,
+}
+
+impl Ladder {
+    fn new(r: u32, parity: bool) -> Ladder {
+        let r = r as i32;
+        if parity {
+            Ladder {
+                parity,
+                wins: (r + 1) / 2,
+                losses: r / 2,
+            }
+        } else {
+            Ladder {
+                parity,
+                wins: r,
+                losses: r,
+            }
+        }
+    }
+
+    fn min(self) -> i32 {
+        -self.losses
+    }
+
+    fn max(self) -> i32 {
+        self.wins
+    }
+
+    /// The score of rank `t` (`min() <= t <= max()`).
+    fn score(self, t: i32) -> Score {
+        if t == 0 {
+            Score::DRAW
+        } else if t > 0 {
+            let k = (self.wins + 1 - t) as u32;
+            Score::win_in(if self.parity { 2 * k - 1 } else { k })
+        } else {
+            let k = (self.losses + 1 + t) as u32;
+            Score::loss_in(if self.parity { 2 * k } else { k })
+        }
+    }
+
+    /// The largest rank whose score is at most `u` (`min()` if none).
+    fn rank_at_most(self, u: Score) -> i32 {
+        let mut t = self.max();
+        while t > self.min() && self.score(t) > u {
+            t -= 1;
+        }
+        t
+    }
+
+    /// The smallest rank whose score is at least `l` (`max()` if none).
+    fn rank_at_least(self, l: Score) -> i32 {
+        let mut t = self.min();
+        while t < self.max() && self.score(t) < l {
+            t += 1;
+        }
+        t
     }
 }
 
@@ -472,6 +572,13 @@ struct Worker<'a, G: Game, T: Table> {
     root_best: Option<G::Move>,
     /// `Some(i)` for Lazy SMP helper thread `i` (never reports).
     helper: Option<usize>,
+    /// The game's length bound ([`AlphaBeta::with_length_bound`]).
+    length_bound: Option<LengthBoundFn<G>>,
+    /// Set by a parent whose move list came from
+    /// [`Forcing::non_losing_moves`] for the child it is about to search:
+    /// the child's side to move has no immediate win, so the check is
+    /// skipped. Taken (reset) on entry to every node.
+    next_safe: bool,
     /// Whether the value of the subtree being searched rests on an outcome
     /// that depends on the path (a repetition draw, a move-counter draw) or
     /// on the ply cap: such values are not stored in the table.
@@ -531,6 +638,8 @@ where
             to_end: false,
             root_best: None,
             helper: None,
+            length_bound: None,
+            next_safe: false,
             tainted: false,
             proving: false,
             horizon: false,
@@ -675,6 +784,16 @@ where
     /// Null-window bisection: each test at the middle of `[lower, upper)`,
     /// the first at `guess`.
     fn bisection(&mut self, game: &mut G, depth: u32, guess: Score) -> Score {
+        if self.to_end
+            && let Some(h) = self.length_bound
+            && game.outcome().is_none()
+        {
+            let r = h(game);
+            if (r as usize) < MAX_PLY - 2 {
+                let ladder = Ladder::new(r, self.forcing.is_some());
+                return self.ladder_bisection(game, depth, ladder);
+            }
+        }
         let (mut lower, mut upper) = (-Score::INFINITY, Score::INFINITY);
         let mut best = None;
         let mut line = Vec::new();
@@ -711,6 +830,52 @@ where
         self.root_best = best;
         self.pv.set_root(&line);
         lower
+    }
+
+    /// Bisection on the ladder of the values a solved position can have
+    /// (see [`Ladder`]): Pons's rule, each test at the middle of the
+    /// remaining ranks but first at half the best possible loss (win) when
+    /// the middle is on the losing (winning) side, so quick decisive results
+    /// — cheap to refute, the short lines bounding the search — come first.
+    fn ladder_bisection(&mut self, game: &mut G, depth: u32, ladder: Ladder) -> Score {
+        let (mut lo, mut hi) = (ladder.min(), ladder.max());
+        let mut best = None;
+        let mut line = Vec::new();
+        while lo < hi {
+            let mut med = lo + (hi - lo) / 2;
+            if med <= 0 && lo / 2 < med {
+                med = lo / 2;
+            } else if med >= 0 && hi / 2 > med {
+                med = hi / 2;
+            }
+            // Is the value above the rank-`med` score?
+            let x = ladder.score(med);
+            let g = self.root(game, depth, x, Score::new(x.get() + 1));
+            if self.stopped {
+                return g;
+            }
+            if g <= x {
+                hi = ladder.rank_at_most(g).min(med);
+            } else {
+                lo = ladder.rank_at_least(g).max(med + 1);
+                best = self.root_best;
+                line.clear();
+                line.extend_from_slice(self.pv.line(0));
+            }
+            self.stats.mtdf_passes += 1;
+        }
+        if best.is_none() {
+            // Never above the lowest rank: the quickest loss, which every
+            // move achieves.
+            let mut moves = G::Moves::default();
+            game.generate(&mut moves);
+            best = moves.as_slice().first().copied();
+            line.clear();
+            line.extend(best);
+        }
+        self.root_best = best;
+        self.pv.set_root(&line);
+        ladder.score(lo)
     }
 
     /// The root search: like [`Self::node`], but never cut by the table,
@@ -826,6 +991,7 @@ where
         previous: Option<G::Move>,
         fail_soft: bool,
     ) -> Score {
+        let safe = core::mem::take(&mut self.next_safe);
         self.stats.nodes += 1;
         if self.stats.nodes & 1023 == 0 {
             self.check_limits();
@@ -859,12 +1025,25 @@ where
         let bounded = |v: Score| if fail_soft { v } else { v.clamp(alpha0, beta0) };
         let mut best_possible = Score::win_in(ply + 1);
         if let Some(f) = forcing {
-            if let Some(m) = (f.winning)(game) {
+            // (A child of a non-losing move list has no immediate win.)
+            if !safe && let Some(m) = (f.winning)(game) {
                 self.stats.forced += 1;
                 return self.forced_result(ply, m, Score::win_in(ply + 1), alpha, beta, fail_soft);
             }
             // No win now: the earliest is after the opponent's reply.
             best_possible = Score::win_in(ply + 3);
+        }
+        // Solving with a length bound `r`: no win or loss further than `r`
+        // plies, so none at all when the earliest possible one is further.
+        let length_bound = match self.length_bound {
+            Some(h) if self.to_end => {
+                let r = h(game);
+                (ply.saturating_add(r) < MAX_PLY as u32 - 2).then_some(r)
+            }
+            _ => None,
+        };
+        if length_bound.is_some_and(|r| r < if forcing.is_some() { 3 } else { 1 }) {
+            best_possible = best_possible.min(Score::DRAW);
         }
         if beta > best_possible {
             beta = best_possible;
@@ -879,6 +1058,41 @@ where
             if alpha >= beta {
                 return bounded(alpha);
             }
+        }
+        // The moves first (as in Pons's solver): a node lost on the next
+        // ply, or decided by the distance bounds, needs no table probe.
+        let mut moves = G::Moves::default();
+        let mut safe_children = false;
+        match forcing {
+            Some(f) if self.to_end || depth >= 2 => {
+                safe_children = true;
+                (f.non_losing)(game, &mut moves);
+                if moves.is_empty() {
+                    self.stats.forced += 1;
+                    game.generate(&mut moves);
+                    let m = moves.as_slice()[0];
+                    return self.forced_result(
+                        ply,
+                        m,
+                        Score::loss_in(ply + 2),
+                        alpha,
+                        beta,
+                        fail_soft,
+                    );
+                }
+                // Not lost on the next ply: the earliest loss is two moves away.
+                let mut worst = Score::loss_in(ply + 4);
+                if length_bound.is_some_and(|r| r < 4) {
+                    worst = Score::DRAW;
+                }
+                if ply > 0 && alpha < worst {
+                    alpha = worst;
+                    if alpha >= beta {
+                        return bounded(alpha);
+                    }
+                }
+            }
+            _ => game.generate(&mut moves),
         }
         let tt_on = self.config.tt != TtUse::Off;
         let key = game.hash();
@@ -901,34 +1115,6 @@ where
             }
         }
 
-        let mut moves = G::Moves::default();
-        match forcing {
-            Some(f) if self.to_end || depth >= 2 => {
-                (f.non_losing)(game, &mut moves);
-                if moves.is_empty() {
-                    self.stats.forced += 1;
-                    game.generate(&mut moves);
-                    let m = moves.as_slice()[0];
-                    return self.forced_result(
-                        ply,
-                        m,
-                        Score::loss_in(ply + 2),
-                        alpha,
-                        beta,
-                        fail_soft,
-                    );
-                }
-                // Not lost on the next ply: the earliest loss is two moves away.
-                let worst = Score::loss_in(ply + 4);
-                if ply > 0 && alpha < worst {
-                    alpha = worst;
-                    if alpha >= beta {
-                        return bounded(alpha);
-                    }
-                }
-            }
-            _ => game.generate(&mut moves),
-        }
         let alpha_start = alpha;
         debug_assert!(!moves.is_empty(), "a non-terminal position must have moves");
         let side = game.side_to_move();
@@ -975,6 +1161,7 @@ where
             let siblings_tainted = core::mem::replace(&mut self.tainted, false);
             let siblings_horizon = core::mem::replace(&mut self.horizon, false);
             let undo = game.make(m);
+            self.next_safe = safe_children;
             let v = if searched == 0 || !pvs {
                 -self.search(game, depth - 1, ply + 1, -beta, -alpha, Some(m), fail_soft)
             } else {
@@ -982,6 +1169,7 @@ where
                 let v = -self.search(game, depth - 1, ply + 1, -null, -alpha, Some(m), fail_soft);
                 if v > alpha && v < beta && !self.stopped {
                     self.stats.pvs_researches += 1;
+                    self.next_safe = safe_children;
                     -self.search(game, depth - 1, ply + 1, -beta, -alpha, Some(m), fail_soft)
                 } else {
                     v
