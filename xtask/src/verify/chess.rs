@@ -70,7 +70,7 @@ pub(crate) fn checks() -> Vec<Check> {
             let mut t = Tally::default();
             let endings: &[&str] = ctx.pick(&["KQvK"], &["KQvK", "KRvK"]);
             for &material in endings {
-                dtm_equals_solver(material, ctx.pick(40, 400), ctx.seed, &mut t);
+                dtm_equals_solver(material, ctx.pick(40, 150), ctx.seed, &mut t);
             }
             t
         },

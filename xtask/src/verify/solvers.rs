@@ -46,8 +46,100 @@ where
         .expect("no limit")
 }
 
+/// A Connect Four database built by retrograde analysis over the mirrored
+/// `BoardIndex` against `AlphaBeta::solve`: with `full`, through
+/// `retrograde::verify::database` (both methods agree index by index,
+/// un-moves invert moves, every value follows from its successors'), else
+/// by the backward method alone; the empty board must be a draw; then every
+/// position (`sample == None`) or a seeded sample compared, distance
+/// included.
+fn connect4_database(w: usize, h: usize, full: bool, sample: Option<usize>, seed: u64) -> Tally {
+    use game::IndexSpace;
+    use retrograde::Value;
+    let mut t = Tally::default();
+    let name = format!("{w}x{h}");
+    let built = Size::new(w, h).map_err(|e| e.to_string()).and_then(|size| {
+        games_connect4::BoardIndex::symmetric(size)
+            .map(|space| (size, space))
+            .map_err(|e| e.to_string())
+    });
+    let (size, space) = match built {
+        Ok(built) => built,
+        Err(e) => {
+            t.compare(&name, None, "an index space".to_string(), e);
+            return t;
+        }
+    };
+    let built = if full {
+        retrograde::verify::database(&space, &NoExits)
+            .map(|(table, _)| table)
+            .map_err(|e| e.to_string())
+    } else {
+        retrograde::Generator::new(&space)
+            .backward()
+            .map_err(|e| e.to_string())
+    };
+    let table = match built {
+        Ok(table) => table,
+        Err(e) => {
+            t.compare(&name, None, "a database".to_string(), e);
+            return t;
+        }
+    };
+    let empty = Board::new(size);
+    let at_empty = space.index_of(&empty).and_then(|i| table.get(i));
+    t.compare(
+        &format!("{name} empty board"),
+        None,
+        format!("{:?}", Some(Value::Draw)),
+        format!("{at_empty:?}"),
+    );
+    let valid: Vec<u64> = (0..space.size()).filter(|&i| space.is_valid(i)).collect();
+    let picked: Vec<u64> = match sample {
+        None => valid,
+        Some(n) => {
+            let mut r = rng(seed);
+            (0..n)
+                .map(|_| valid[(rand_core::Rng::next_u64(&mut r) % valid.len() as u64) as usize])
+                .collect()
+        }
+    };
+    let mut ab = AlphaBeta::<Board>::new(Config::default())
+        .expect("default table")
+        .with_tactics();
+    for i in picked {
+        let Some(mut b) = space.position(i) else {
+            t.compare(
+                &format!("{name} index {i}"),
+                None,
+                "a position".to_string(),
+                "none".to_string(),
+            );
+            continue;
+        };
+        let solved = ab.solve(&mut b, &Limits::none());
+        let expected = table
+            .get(i)
+            .map_or("invalid".to_string(), |v| v.to_score().to_string());
+        t.compare(&b, None, expected, solved.value.to_string());
+    }
+    t
+}
+
 pub(crate) fn checks() -> Vec<Check> {
     vec![
+        Check::new(
+            "connect4",
+            Family::Solvers,
+            "retrograde 4x4 (mirror index) = AlphaBeta::solve, every position",
+            |ctx| connect4_database(4, 4, true, None, ctx.seed),
+        ),
+        Check::new(
+            "connect4",
+            Family::Solvers,
+            "retrograde 5x4 = AlphaBeta::solve (quick: backward only, sample)",
+            |ctx| connect4_database(5, 4, !ctx.quick, Some(ctx.pick(30, 400)), ctx.seed),
+        ),
         Check::new(
             "tictactoe",
             Family::Solvers,
