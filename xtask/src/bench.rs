@@ -44,6 +44,13 @@ pub(crate) struct Options {
     /// Connect Four: add counter-moves.
     #[arg(long)]
     counter: bool,
+    /// Connect Four: also solve the empty 7x6 board (strong, or weak with
+    /// `--weak`), stopping after `--seconds`.
+    #[arg(long)]
+    empty: bool,
+    /// Connect Four: the time limit of `--empty`, in seconds.
+    #[arg(long, default_value_t = 900)]
+    seconds: u64,
     /// Directory of the shared data (default ../shared/data).
     #[arg(long)]
     data: Option<std::path::PathBuf>,
@@ -218,12 +225,45 @@ fn alphabeta(opts: &Options) -> Result<()> {
 }
 
 /// The Connect Four solver: the generic [`AlphaBeta`] with the game's
-/// knowledge (tactics, forcing, order hints), configured for solving.
+/// knowledge (forcing, order hints, the game's length: its empty cells),
+/// configured for solving.
 pub(crate) fn connect4_solver(config: Config) -> Result<AlphaBeta<games_connect4::Board>> {
     Ok(AlphaBeta::<games_connect4::Board>::new(config)?
         .with_tactics()
         .with_forcing()
-        .with_order_hints())
+        .with_order_hints()
+        .with_length_bound(|b| b.empty_cells() as u32))
+}
+
+/// The Connect Four solver's configuration: the root bisection `algo`,
+/// no iterative deepening, the threat-count order alone (the tactical
+/// stage finds nothing among non-losing moves, killers and history only
+/// disturb the threat order), a table of `tt_bytes`.
+pub(crate) fn connect4_config(algo: alphabeta::Algorithm, tt_bytes: usize) -> Config {
+    Config::default()
+        .algorithm(algo)
+        .iterative_deepening(false)
+        .killers(0)
+        .history(None)
+        .counter_moves(false)
+        .tactical_ordering(false)
+        .tt_bytes(tt_bytes)
+}
+
+/// A table size for a set: 256 bytes per node of Pons's mean (32 entries),
+/// a power of two from 64 KiB to 64 MiB, since the table is cleared per
+/// position and clearing a large table costs more than an easy solve.
+fn connect4_table_bytes(mean_nodes: f64) -> usize {
+    ((mean_nodes * 256.0) as usize)
+        .next_power_of_two()
+        .clamp(64 << 10, 64 << 20)
+}
+
+/// The CPU time this thread has used, in nanoseconds (Linux's
+/// `/proc/thread-self/schedstat`), if the system tells.
+fn thread_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
 }
 
 fn connect4(opts: &Options) -> Result<()> {
@@ -253,9 +293,9 @@ fn connect4(opts: &Options) -> Result<()> {
         opts.algo
     );
     println!(
-        "| set | positions | mean nodes | Pons mean nodes | ratio | mean time | Pons mean time | wrong |"
+        "| set | positions | table | mean nodes | Pons mean nodes | ratio | mean CPU time | mean wall time | Pons mean time | wrong |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for set in TestSet::ALL {
         if opts
             .sets
@@ -269,20 +309,14 @@ fn connect4(opts: &Options) -> Result<()> {
             positions.truncate(n);
         }
         // Small tables for the easy sets: clearing is part of the protocol.
-        let tt_bytes = if set.published_mean_nodes() < 1_000.0 {
-            1 << 20
-        } else {
-            64 << 20
-        };
-        let config = Config::default()
-            .algorithm(algo)
-            .iterative_deepening(false)
+        let tt_bytes = connect4_table_bytes(set.published_mean_nodes());
+        let config = connect4_config(algo, tt_bytes)
             .killers(opts.killers)
             .history(opts.history.then_some(Policy::Gravity))
-            .counter_moves(opts.counter)
-            .tt_bytes(tt_bytes);
+            .counter_moves(opts.counter);
         let mut solver = connect4_solver(config)?;
         let (mut nodes, mut wrong) = (0u64, 0usize);
+        let cpu0 = thread_cpu_ns();
         let t0 = Instant::now();
         for p in &positions {
             solver.clear();
@@ -305,22 +339,68 @@ fn connect4(opts: &Options) -> Result<()> {
             }
         }
         let secs = t0.elapsed().as_secs_f64();
+        let cpu = match (cpu0, thread_cpu_ns()) {
+            (Some(a), Some(b)) => Some(b.saturating_sub(a) as f64 / 1e9),
+            _ => None,
+        };
         let n = positions.len().max(1) as f64;
         let mean_nodes = nodes as f64 / n;
         println!(
-            "| {} {} | {} | {:.1} | {} | {:.2} | {:.1} µs | {:.1} µs | {wrong} |",
+            "| {} {} | {} | {} KiB | {:.1} | {} | {:.2} | {} | {:.1} µs | {:.1} µs | {wrong} |",
             set.file_name(),
             set.description(),
             positions.len(),
+            tt_bytes >> 10,
             mean_nodes,
             set.published_mean_nodes(),
             mean_nodes / set.published_mean_nodes(),
+            cpu.map_or("n/a".to_string(), |c| format!("{:.1} µs", c * 1e6 / n)),
             secs * 1e6 / n,
             set.published_mean_time_us(),
         );
         if wrong > 0 {
             bail!("{wrong} wrong scores on {}", set.file_name());
         }
+    }
+    if opts.empty {
+        connect4_empty(opts, algo)?;
+    }
+    Ok(())
+}
+
+/// Solves the empty 7x6 board (no opening book), 256 MiB table.
+fn connect4_empty(opts: &Options, algo: alphabeta::Algorithm) -> Result<()> {
+    let mut solver = connect4_solver(connect4_config(algo, 256 << 20))?;
+    let mut board = games_connect4::Board::standard();
+    let limits = Limits::none().with_time(std::time::Duration::from_secs(opts.seconds));
+    let cpu0 = thread_cpu_ns();
+    let t0 = Instant::now();
+    let r = if opts.weak {
+        solver.solve_weak(&mut board, &limits)
+    } else {
+        solver.solve(&mut board, &limits)
+    };
+    let wall = t0.elapsed().as_secs_f64();
+    let cpu = match (cpu0, thread_cpu_ns()) {
+        (Some(a), Some(b)) => format!("{:.1} s CPU", b.saturating_sub(a) as f64 / 1e9),
+        _ => "CPU n/a".to_string(),
+    };
+    match r.stopped {
+        Some(why) => println!(
+            "empty 7x6 board ({}): not solved, stopped by {why:?} after {} nodes, {wall:.1} s wall, {cpu}",
+            if opts.weak { "weak" } else { "strong" },
+            r.nodes
+        ),
+        None => println!(
+            "empty 7x6 board ({}): outcome {:?}, Pons score {}, best column {}, {} nodes, {wall:.1} s wall, {cpu}",
+            if opts.weak { "weak" } else { "strong" },
+            r.outcome,
+            board
+                .pons_score(r.value)
+                .map_or("n/a".to_string(), |v| format!("{v:+}")),
+            r.best.map_or("-".to_string(), |c| c.to_string()),
+            r.nodes
+        ),
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! A212693), Pons's benchmark sets solved exactly, small boards drawn,
 //! every alpha-beta variant equals negamax, the oracles.
 
-use alphabeta::{Algorithm, AlphaBeta, Config, alpha_beta_solve};
+use alphabeta::{Algorithm, AlphaBeta, alpha_beta_solve};
 use game::{Limits, Outcome, perft};
 use games_connect4::pons::TestSet;
 use games_connect4::{Board, Size};
@@ -12,21 +12,14 @@ use super::common::{
 };
 use super::{Check, Ctx, Family, Tally};
 
-/// The Connect Four solver: the generic searcher with the game's knowledge.
+/// The Connect Four solver: the generic searcher with the game's knowledge,
+/// as `cargo xtask bench connect4` runs it.
 fn solver(tt_bytes: usize) -> AlphaBeta<Board> {
-    AlphaBeta::<Board>::new(
-        Config::default()
-            .algorithm(Algorithm::Bisection)
-            .iterative_deepening(false)
-            .killers(0)
-            .history(None)
-            .counter_moves(false)
-            .tt_bytes(tt_bytes),
-    )
+    crate::bench::connect4_solver(crate::bench::connect4_config(
+        Algorithm::Bisection,
+        tt_bytes,
+    ))
     .expect("table")
-    .with_tactics()
-    .with_forcing()
-    .with_order_hints()
 }
 
 fn pons_row(ctx: &Ctx, set: TestSet, quick: usize, full: usize, weak: bool) -> Tally {
