@@ -1,7 +1,8 @@
 //! Chess rows: the Chess Programming Wiki perft table, every alpha-beta
-//! variant equals negamax, the oracles. (Quiescence against its full-width
-//! reference is checked on tic-tac-toe: on chess the reference did not
-//! finish in minutes, see the README.)
+//! variant equals negamax, quiescence equals its full-width reference on
+//! 4-5-man positions (from the starting position the reference does not
+//! finish in minutes), the solver's distances to mate equal retrograde
+//! databases', the oracles.
 
 use alphabeta::{AlphaBeta, Config};
 use game::Limits;
@@ -71,6 +72,58 @@ pub(crate) fn checks() -> Vec<Check> {
             let endings: &[&str] = ctx.pick(&["KQvK"], &["KQvK", "KRvK"]);
             for &material in endings {
                 dtm_equals_solver(material, ctx.pick(40, 150), ctx.seed, &mut t);
+            }
+            t
+        },
+    ));
+    rows.push(Check::new(
+        "chess",
+        Family::Equivalence,
+        "quiescence = negamax_quiescence (4-5-man positions)",
+        |ctx| {
+            let mut t = Tally::default();
+            let mut r = rng(ctx.seed);
+            let mut positions = Vec::new();
+            for material in ["KQvKR", "KRvKN", "KQvKQ", "KRNvKB", "KQBvKR"] {
+                let Ok(space) = games_chess::Endgame::new(material) else {
+                    t.compare(material, None, "an index".to_string(), "none".to_string());
+                    continue;
+                };
+                let n = game::IndexSpace::size(&space);
+                let mut found = 0;
+                while found < ctx.pick(6, 60) {
+                    let i = rand_core::Rng::next_u64(&mut r) % n;
+                    if let Some(p) = game::IndexSpace::position(&space, i) {
+                        positions.push(p);
+                        found += 1;
+                    }
+                }
+            }
+            let configs = [
+                Config::plain().quiescence(true),
+                Config::default()
+                    .tt(alphabeta::TtUse::Cutoffs, ttable::ProbePolicy::ExactDepth)
+                    .quiescence(true)
+                    .tactical_ordering(true),
+                Config::default()
+                    .algorithm(alphabeta::Algorithm::Mtdf)
+                    .tt(alphabeta::TtUse::Cutoffs, ttable::ProbePolicy::ExactDepth)
+                    .quiescence(true),
+            ];
+            for config in configs {
+                let mut s = AlphaBeta::<Position>::new(config)
+                    .expect("default table")
+                    .with_tactics();
+                for p in &positions {
+                    for depth in 1..=ctx.pick(3, 4) {
+                        let expected = alphabeta::negamax_quiescence(&mut p.clone(), depth).value;
+                        s.clear();
+                        let got = s.search(&mut p.clone(), &Limits::depth(depth)).value;
+                        if !t.compare(p, Some(depth), expected, got) {
+                            break;
+                        }
+                    }
+                }
             }
             t
         },
