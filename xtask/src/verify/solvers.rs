@@ -89,7 +89,7 @@ fn connect4_database(w: usize, h: usize, full: bool, sample: Option<usize>, seed
     let empty = Board::new(size);
     let at_empty = space.index_of(&empty).and_then(|i| table.get(i));
     t.compare(
-        &format!("{name} empty board"),
+        format!("{name} empty board"),
         None,
         format!("{:?}", Some(Value::Draw)),
         format!("{at_empty:?}"),
@@ -110,7 +110,7 @@ fn connect4_database(w: usize, h: usize, full: bool, sample: Option<usize>, seed
     for i in picked {
         let Some(mut b) = space.position(i) else {
             t.compare(
-                &format!("{name} index {i}"),
+                format!("{name} index {i}"),
                 None,
                 "a position".to_string(),
                 "none".to_string(),
@@ -121,7 +121,7 @@ fn connect4_database(w: usize, h: usize, full: bool, sample: Option<usize>, seed
         let expected = table
             .get(i)
             .map_or("invalid".to_string(), |v| v.to_score().to_string());
-        t.compare(&b, None, expected, solved.value.to_string());
+        t.compare(b, None, expected, solved.value.to_string());
     }
     t
 }
