@@ -128,6 +128,28 @@ pub(crate) fn checks() -> Vec<Check> {
             t
         },
     ));
+    rows.push(Check::new(
+        "chess",
+        Family::Solvers,
+        "retrograde: FastEndgame = Endgame, forward = backward (3-man; full: + KBNvK, KQvKR)",
+        |ctx| {
+            let quick: &[&str] = &["KQvK", "KRvK", "KBvK", "KNvK"];
+            let full: &[&str] = &["KQvK", "KRvK", "KBvK", "KNvK", "KBNvK", "KQvKR"];
+            let mut t = Tally::default();
+            for &material in ctx.pick(quick, full) {
+                let got = match crate::bench_retrograde::fast_equals_position_space(&[material]) {
+                    Ok(n) => format!("equal on {n} indices"),
+                    Err(e) => e.to_string(),
+                };
+                let expected = match got.strip_prefix("equal on ") {
+                    Some(_) => got.clone(),
+                    None => "equal tables".to_string(),
+                };
+                t.compare(material, None, expected, got);
+            }
+            t
+        },
+    ));
     rows.extend(searcher_rows(
         "chess",
         |ctx| {
