@@ -1,5 +1,5 @@
 //! Numbering positions for retrograde analysis ([`IndexSpace`],
-//! [`Predecessors`]).
+//! [`Predecessors`], and the optional index-level moves [`IndexMoves`]).
 
 use crate::Game;
 
@@ -37,4 +37,41 @@ pub trait Predecessors: IndexSpace {
     /// from another one (captures, promotions) are not undone. An index may
     /// be reported more than once.
     fn predecessors(&self, position: &Self::Game, found: &mut dyn FnMut(u64));
+}
+
+/// Moves computed on indices: the successors and the predecessors of the
+/// position with a given index, reported as indices, for a retrograde
+/// generator's fast path.
+///
+/// It says nothing [`IndexSpace`] and [`Predecessors`] do not already say
+/// (a generator can always decode an index, generate the moves, make each
+/// one and number the result), but lets a space compute neighbouring
+/// indices directly from the index: when one piece of a chess ending moves,
+/// only its coordinate changes, so the successor's index is the parent's
+/// plus `(to − from) × stride` unless a symmetry must be re-applied. Both
+/// methods must report exactly what the position-level methods imply.
+pub trait IndexMoves: IndexSpace {
+    /// The position with this index, described by its moves.
+    ///
+    /// Returns `None` when [`position`](IndexSpace::position) returns `None`.
+    /// Otherwise returns `Some` of the position's
+    /// [`Game::outcome`](crate::Game::outcome); when that is `None` (the
+    /// game goes on), first calls `inside` once with each **distinct** index
+    /// of a successor in this space, and `exit` with every successor outside
+    /// it (one call per move; captures, promotions, ...). Nothing is
+    /// reported for a terminal position.
+    fn successor_indices(
+        &self,
+        index: u64,
+        inside: impl FnMut(u64),
+        exit: impl FnMut(&Self::Game),
+    ) -> Option<Option<crate::Outcome>>;
+
+    /// Calls `found` once with each **distinct** index of a position of this
+    /// space from which one legal move leads to the position with index
+    /// `index` (moves entering from another space are not undone): the
+    /// distinct indices [`Predecessors::predecessors`] would report for
+    /// [`position(index)`](IndexSpace::position). Reports nothing for an
+    /// invalid index.
+    fn predecessor_indices(&self, index: u64, found: impl FnMut(u64));
 }

@@ -32,10 +32,10 @@
 use core::fmt;
 
 use arrayvec::ArrayVec;
-use game::{Game, IndexSpace, Outcome, Player, Predecessors};
+use game::{Game, IndexMoves, IndexSpace, Outcome, Player, Predecessors};
 
 use crate::attacks::{KING, KNIGHT, tables};
-use crate::endgame::{Endgame, MAX_PIECES, SignatureError};
+use crate::endgame::{Endgame, KING_PLACEMENTS, MAX_PIECES, SignatureError, identical_runs};
 use crate::position::{BISHOP_R, KING_R, KNIGHT_R, PAWN_R, Position, QUEEN_R, ROOK_R};
 use crate::types::Color;
 
@@ -520,6 +520,14 @@ pub struct FastEndgame {
     full_pieces: [u8; MAX_PIECES],
     /// Its `alive` mask.
     full_alive: u8,
+    /// Per non-king piece (index order): `log2` of its coordinate's weight
+    /// in the index (`6 × (n − 1 − k)`).
+    shift: [u8; MAX_PIECES],
+    /// Per non-king piece: not one of a run of identical pieces (whose
+    /// squares the index keeps sorted).
+    plain: [bool; MAX_PIECES],
+    /// The weight of the side to move in the index (`462 × 64^n`).
+    side_stride: u64,
 }
 
 impl FastEndgame {
@@ -542,11 +550,26 @@ impl FastEndgame {
         full_pieces[0] = KING_R as u8;
         full_pieces[1] = (6 + KING_R) as u8;
         full_pieces[2..2 + pieces.len()].copy_from_slice(&pieces);
+        let n = pieces.len();
+        let numbers: ArrayVec<usize, MAX_PIECES> = pieces.iter().map(|&p| p as usize).collect();
+        let mut shift = [0u8; MAX_PIECES];
+        let mut plain = [true; MAX_PIECES];
+        for (k, s) in shift[..n].iter_mut().enumerate() {
+            *s = (6 * (n - 1 - k)) as u8;
+        }
+        for (start, end) in identical_runs(&numbers) {
+            for p in &mut plain[start as usize..end as usize] {
+                *p = false;
+            }
+        }
         FastEndgame {
             inner: endgame,
-            full_alive: ((1u16 << (2 + pieces.len())) - 1) as u8,
+            full_alive: ((1u16 << (2 + n)) - 1) as u8,
             pieces,
             full_pieces,
+            shift,
+            plain,
+            side_stride: KING_PLACEMENTS as u64 * (1u64 << (6 * n)),
         }
     }
 
@@ -705,9 +728,199 @@ impl Predecessors for FastEndgame {
     }
 }
 
+/// Distinct indices gathered from one position's moves or un-moves, in two
+/// lists: `same` holds the results numbered without re-applying a symmetry
+/// (the king placement kept, the kings not both on the long diagonal), which
+/// are distinct placements and so distinct indices; `other` the rest (a
+/// king moved, or both kings stand on the long diagonal), which may
+/// coincide with each other or, when their king placement is the parent's,
+/// with one in `same`.
+struct Gathered {
+    same: ArrayVec<u64, 256>,
+    other: ArrayVec<u64, 256>,
+}
+
+impl Gathered {
+    #[inline]
+    fn new() -> Gathered {
+        Gathered {
+            same: ArrayVec::new(),
+            other: ArrayVec::new(),
+        }
+    }
+
+    /// Calls `found` once with each distinct index; `upper` is the side and
+    /// king placement part (`index >> shift`) of the indices in `same`.
+    #[inline]
+    fn report(&self, upper: u64, shift: u32, mut found: impl FnMut(u64)) {
+        for &j in &self.same {
+            found(j);
+        }
+        for (k, &j) in self.other.iter().enumerate() {
+            if self.other[..k].contains(&j) || (j >> shift == upper && self.same.contains(&j)) {
+                continue;
+            }
+            found(j);
+        }
+    }
+}
+
+#[inline]
+fn on_long_diagonal(sq: u8) -> bool {
+    sq % 8 == sq / 8
+}
+
+impl FastEndgame {
+    /// The same index with the other side to move.
+    #[inline]
+    fn other_side(&self, index: u64, side: usize) -> u64 {
+        if side == 0 {
+            index + self.side_stride
+        } else {
+            index - self.side_stride
+        }
+    }
+
+    /// Files the index of `p` (index `index`, `side` to move next in the
+    /// result) after slot `slot` moved `from` → `to`, into `g`; `base` is
+    /// `index` with `side` to move. `false` when the result has no index
+    /// (cannot happen after a legal move or un-move).
+    #[inline]
+    fn file(
+        &self,
+        g: &mut Gathered,
+        p: &Placement,
+        base: u64,
+        side: usize,
+        diagonal: bool,
+        (slot, from, to): (usize, u8, u8),
+    ) -> bool {
+        if slot >= 2 && !diagonal && self.plain[slot - 2] {
+            // Only this piece's coordinate changes.
+            let shift = self.shift[slot - 2];
+            g.same
+                .push(base - (u64::from(from) << shift) + (u64::from(to) << shift));
+            return true;
+        }
+        let n = self.pieces.len();
+        let mut sq = p.square;
+        sq[slot] = to;
+        match self
+            .inner
+            .canonical(side, sq[0] as usize, sq[1] as usize, &sq[2..2 + n])
+        {
+            Some(j) if slot >= 2 && !diagonal => g.same.push(j),
+            Some(j) => g.other.push(j),
+            None => return false,
+        }
+        true
+    }
+}
+
+impl IndexMoves for FastEndgame {
+    /// Decodes the index once, generates the legal moves on the placement
+    /// and numbers each non-capture from the parent's index: a non-king
+    /// piece that is not one of identical pieces changes one coordinate
+    /// (`index ± side weight + (to − from) × 64^k`); king moves, identical
+    /// pieces and kings both on the long diagonal go through the canonical
+    /// index. Captures leave the space and are reported as placements.
+    fn successor_indices(
+        &self,
+        index: u64,
+        mut inside: impl FnMut(u64),
+        mut exit: impl FnMut(&Placement),
+    ) -> Option<Option<Outcome>> {
+        let p = self.position(index)?;
+        if p.insufficient_material() {
+            return Some(p.outcome());
+        }
+        let us = p.side as usize;
+        let base = self.other_side(index, us);
+        let diagonal = on_long_diagonal(p.square[0]) && on_long_diagonal(p.square[1]);
+        let enemy = p.by_color[us ^ 1];
+        let mut g = Gathered::new();
+        let mut any = false;
+        p.for_each_legal(|m| {
+            any = true;
+            if enemy & (1u64 << m.to) != 0
+                || !self.file(
+                    &mut g,
+                    &p,
+                    base,
+                    us ^ 1,
+                    diagonal,
+                    (m.slot as usize, m.from, m.to),
+                )
+            {
+                let mut child = p;
+                child.make(m);
+                exit(&child);
+            }
+            true
+        });
+        if !any {
+            return Some(Some(if p.king_attacked(us) {
+                Outcome::Loss
+            } else {
+                Outcome::Draw
+            }));
+        }
+        let shift = 6 * self.pieces.len() as u32;
+        g.report(base >> shift, shift, &mut inside);
+        Some(None)
+    }
+
+    /// The un-moves of [`Predecessors::predecessors`], numbered from the
+    /// index as [`successor_indices`](Self::successor_indices) numbers moves.
+    fn predecessor_indices(&self, index: u64, found: impl FnMut(u64)) {
+        let Some(p) = self.position(index) else {
+            return;
+        };
+        let side = p.side as usize;
+        let mover = side ^ 1;
+        let base = self.other_side(index, side);
+        let diagonal = on_long_diagonal(p.square[0]) && on_long_diagonal(p.square[1]);
+        let occ = p.occupied();
+        let all = p.attackers(mover);
+        let target = p.square[side] as usize;
+        let mut g = Gathered::new();
+        for slot in p.live_slots() {
+            let piece = p.piece[slot] as usize;
+            if piece / 6 != mover {
+                continue;
+            }
+            let to = p.square[slot] as usize;
+            let others = all.without(to);
+            let mut origins = Placement::reach(piece, to, occ) & !occ;
+            while origins != 0 {
+                let from = origins.trailing_zeros() as usize;
+                origins &= origins - 1;
+                // The side to move now must not be in check in the
+                // predecessor, where it was not to move.
+                let before = occ ^ (1u64 << from) ^ (1u64 << to);
+                let mut attackers = others;
+                attackers.add(piece, from);
+                if attackers.hit(target, before) {
+                    continue;
+                }
+                self.file(
+                    &mut g,
+                    &p,
+                    base,
+                    mover,
+                    diagonal,
+                    (slot, to as u8, from as u8),
+                );
+            }
+        }
+        let shift = 6 * self.pieces.len() as u32;
+        g.report(base >> shift, shift, found);
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use game::{Game, IndexSpace, Predecessors};
+    use game::{Game, IndexMoves, IndexSpace, Predecessors};
 
     use super::*;
 
@@ -769,6 +982,81 @@ mod tests {
         b.sort_unstable();
         assert_eq!(a, b, "{p}");
         true
+    }
+
+    /// [`IndexMoves`] at `index` reports exactly what the position-level
+    /// methods imply: validity, outcome, the distinct successor indices
+    /// (each once), the successors outside the space (one per move) and the
+    /// distinct predecessor indices (each once). Returns validity.
+    fn index_moves_agree_at(fast: &FastEndgame, index: u64) -> bool {
+        let (mut inside, mut exits) = (Vec::new(), Vec::new());
+        let outcome = fast.successor_indices(index, |j| inside.push(j), |c| exits.push(*c));
+        let mut preds = Vec::new();
+        fast.predecessor_indices(index, |j| preds.push(j));
+        let Some(p) = fast.position(index) else {
+            assert_eq!(outcome, None, "{index}");
+            assert!(inside.is_empty() && exits.is_empty() && preds.is_empty());
+            return false;
+        };
+        assert_eq!(outcome, Some(p.outcome()), "{p}");
+        let (mut want_inside, mut want_exits) = (Vec::new(), Vec::new());
+        if p.outcome().is_none() {
+            let mut moves = <Placement as Game>::Moves::default();
+            p.generate(&mut moves);
+            let mut r = p;
+            for &m in moves.as_slice() {
+                let undo = r.make(m);
+                match fast.index_of(&r) {
+                    Some(j) => want_inside.push(j),
+                    None => want_exits.push(sorted_pieces(&r)),
+                }
+                r.unmake(m, undo);
+            }
+        }
+        want_inside.sort_unstable();
+        want_inside.dedup();
+        inside.sort_unstable();
+        assert_eq!(inside, want_inside, "{p}");
+        let mut exits: Vec<Material> = exits.iter().map(sorted_pieces).collect();
+        exits.sort();
+        want_exits.sort();
+        assert_eq!(exits, want_exits, "{p}");
+        let mut want_preds = Vec::new();
+        fast.predecessors(&p, &mut |j| want_preds.push(j));
+        want_preds.sort_unstable();
+        want_preds.dedup();
+        preds.sort_unstable();
+        assert_eq!(preds, want_preds, "{p}");
+        true
+    }
+
+    #[test]
+    fn index_moves_agree_with_the_position_moves_on_every_3_man_index() {
+        for sig in ["KQvK", "KRvK", "KBvK", "KNvK", "KvKQ", "KvKN"] {
+            let fast = FastEndgame::new(sig).unwrap();
+            let valid = (0..fast.size())
+                .filter(|&i| index_moves_agree_at(&fast, i))
+                .count();
+            assert!(valid > 20_000, "{sig}: {valid}");
+        }
+    }
+
+    #[test]
+    fn index_moves_agree_with_the_position_moves_on_sampled_4_and_5_man_indices() {
+        for sig in [
+            "KQvKR", "KBNvK", "KBBvK", "KNNvK", "KRRvK", "KRvKB", "KQvKQ", "KNvKN", "KQRvKR",
+            "KBBvKN", "KRRvKR", "KQQQvK",
+        ] {
+            let fast = FastEndgame::new(sig).unwrap();
+            // About 20,000 indices; an odd stride visits every square of
+            // every piece.
+            let stride = (fast.size() / 20_000) | 1;
+            let valid = (0..fast.size())
+                .step_by(stride as usize)
+                .filter(|&i| index_moves_agree_at(&fast, i))
+                .count();
+            assert!(valid > 1_000, "{sig}: {valid}");
+        }
     }
 
     #[test]

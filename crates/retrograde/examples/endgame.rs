@@ -1,11 +1,14 @@
 //! Builds a chess pawnless ending and prints its statistics.
 //!
 //! ```text
-//! cargo run --release -p gametree-retrograde --example endgame -- KQvK [backward|forward] [threads]
+//! cargo run --release -p gametree-retrograde --example endgame -- KQvK [backward|generic|forward] [threads]
 //! ```
 //!
 //! Builds over `games_chess::FastEndgame` (the `Endgame` index over piece
-//! lists). Prints the memory needed (before the build), one line per level, the
+//! lists): `backward` through its index-level moves
+//! (`Generator::backward_indexed`), `generic` by the generic backward method
+//! (decoding every index and numbering every move's result), `forward` by
+//! forward sweeps. Prints the memory needed (before the build), one line per level, the
 //! build time, the win/draw/loss counts for each side to move (classes under
 //! symmetry, as the index stores them) and the longest mate with its
 //! position. The endings a capture leads to are built first (smallest
@@ -48,9 +51,17 @@ fn sub_endings(material: &str) -> Vec<String> {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let material = args.first().map_or("KQvK", String::as_str);
-    let method = match args.get(1).map(String::as_str) {
-        Some("forward") => Method::ForwardSweeps,
-        _ => Method::Backward,
+    let (method, indexed) = match args.get(1).map(String::as_str) {
+        Some("forward") => (Method::ForwardSweeps, false),
+        Some("generic") => (Method::Backward, false),
+        _ => (Method::Backward, true),
+    };
+    let build = |generator: &Generator<'_, FastEndgame>| {
+        if indexed {
+            generator.backward_indexed()
+        } else {
+            generator.build(method)
+        }
     };
     let threads: usize = args.get(2).map_or(Ok(0), |t| t.parse())?;
     // The sub-endings, quietly, single pass each.
@@ -61,7 +72,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .iter()
             .map(|(s, t)| TableProbe::new(s, t))
             .collect::<Result<_, _>>()?;
-        let table = Generator::new(&space).resolver(&probes).build(method)?;
+        let table = build(&Generator::new(&space).resolver(&probes))?;
         println!("built {sub}: {}", table.counts());
         drop(probes);
         subs.push((space, table));
@@ -106,7 +117,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         generator = generator.threads(threads);
     }
     let start = Instant::now();
-    let table = generator.build(method)?;
+    let table = build(&generator)?;
     let elapsed = start.elapsed();
     println!("{material} by {method}: {:.3} s", elapsed.as_secs_f64());
     let half = table.len() / 2;

@@ -4,7 +4,7 @@
 use core::fmt;
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, Ordering};
 
-use game::{Game, IndexSpace, MoveBuffer, Outcome, Predecessors};
+use game::{Game, IndexMoves, IndexSpace, MoveBuffer, Outcome, Predecessors};
 use rayon::prelude::*;
 
 use crate::value::{DRAW_CODE, INVALID_CODE, RESERVED_CODE, code_distance, decisive_code};
@@ -677,23 +677,6 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
         Ok(self.finish(codes))
     }
 
-    /// Positions now holding distance `level` (for progress reports).
-    fn count_level(&self, codes: &[AtomicU8], mask: &LevelMask, level: u16) -> u64 {
-        if level > Value::MAX_PLIES || self.progress.is_none() {
-            return 0;
-        }
-        let code = decisive_code(level);
-        (0..self.chunks())
-            .into_par_iter()
-            .filter(|&chunk| mask.may_hold(chunk, level))
-            .map(|chunk| {
-                self.range(chunk)
-                    .filter(|&i| codes[i as usize].load(Ordering::Relaxed) == code)
-                    .count() as u64
-            })
-            .sum()
-    }
-
     /// Second pass of the backward method: the counters of distinct
     /// successors in the space, and the positions decided by moves that leave
     /// it. Returns how many those decided.
@@ -789,6 +772,57 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
         longest: &AtomicU16,
         n: u16,
     ) -> Result<u64, BuildError> {
+        let frontier_lost = (n - 1).is_multiple_of(2);
+        let gather = |i: u64, preds: &mut Vec<u64>| -> Result<(), BuildError> {
+            let q = self.position(i)?;
+            self.space.predecessors(&q, &mut |p| preds.push(p));
+            if !frontier_lost {
+                // Each distinct predecessor loses one move, once.
+                // (Marking wins needs no deduplication: a second
+                // visit finds the win already there.)
+                preds.sort_unstable();
+                preds.dedup();
+            }
+            Ok(())
+        };
+        self.propagate_with(codes, counters, mask, longest, n, gather, |p| {
+            self.exit_loss(p)
+        })
+    }
+}
+
+impl<S: IndexSpace + Sync> Generator<'_, S> {
+    /// Positions now holding distance `level` (for progress reports).
+    fn count_level(&self, codes: &[AtomicU8], mask: &LevelMask, level: u16) -> u64 {
+        if level > Value::MAX_PLIES || self.progress.is_none() {
+            return 0;
+        }
+        let code = decisive_code(level);
+        (0..self.chunks())
+            .into_par_iter()
+            .filter(|&chunk| mask.may_hold(chunk, level))
+            .map(|chunk| {
+                self.range(chunk)
+                    .filter(|&i| codes[i as usize].load(Ordering::Relaxed) == code)
+                    .count() as u64
+            })
+            .sum()
+    }
+
+    /// One level of the backward method, the predecessors of a frontier
+    /// index gathered by `gather` (distinct when the frontier is won) and
+    /// the longest loss by a move out of the space given by `exit_loss`.
+    #[allow(clippy::too_many_arguments)]
+    fn propagate_with(
+        &self,
+        codes: &[AtomicU8],
+        counters: &[AtomicU8],
+        mask: &LevelMask,
+        longest: &AtomicU16,
+        n: u16,
+        gather: impl Fn(u64, &mut Vec<u64>) -> Result<(), BuildError> + Sync,
+        exit_loss: impl Fn(u64) -> Result<u16, BuildError> + Sync,
+    ) -> Result<u64, BuildError> {
         let size = self.space.size();
         let frontier = decisive_code(n - 1);
         // Positions lost at n - 1 make their predecessors won at n.
@@ -805,16 +839,8 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
                     if codes[i as usize].load(Ordering::Relaxed) != frontier {
                         continue;
                     }
-                    let q = self.position(i)?;
                     preds.clear();
-                    self.space.predecessors(&q, &mut |p| preds.push(p));
-                    if !frontier_lost {
-                        // Each distinct predecessor loses one move, once.
-                        // (Marking wins needs no deduplication: a second
-                        // visit finds the win already there.)
-                        preds.sort_unstable();
-                        preds.dedup();
-                    }
+                    gather(i, preds)?;
                     for &p in preds.iter() {
                         let bad = BuildError::InconsistentPredecessors {
                             index: i,
@@ -866,7 +892,7 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
                                 // Every move in the space loses: lost, at n or
                                 // later if a move out of the space lasts longer.
                                 let d = if before & LOSING_EXIT != 0 {
-                                    n.max(self.exit_loss(p)?)
+                                    n.max(exit_loss(p)?)
                                 } else {
                                     n
                                 };
@@ -893,6 +919,183 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
                 Ok(decided)
             })
             .try_reduce(|| 0, |a, b| Ok(a + b))
+    }
+}
+
+impl<S: IndexMoves + Sync> Generator<'_, S> {
+    /// Builds the database by Thompson's backward method over index-level
+    /// moves ([`IndexMoves`]): the same table as
+    /// [`backward`](Self::backward), faster when the space computes
+    /// successor and predecessor indices directly from an index. One pass
+    /// classifies every index and counts its moves (the generic method
+    /// takes two, and decodes and re-numbers every successor); each level
+    /// takes the predecessors' indices from the space. The space is trusted
+    /// to be consistent (the generic method checks
+    /// `index_of(position(i)) == i` and that no move leads to an invalid
+    /// index); compare the two on a space before relying on this one.
+    ///
+    /// # Errors
+    ///
+    /// A [`BuildError`] when the space, its moves or the resolver is
+    /// inconsistent in a way the build notices.
+    pub fn backward_indexed(&self) -> Result<Table, BuildError> {
+        self.start(Method::Backward)?;
+        self.in_pool(|| self.run_backward_indexed())?
+    }
+
+    fn run_backward_indexed(&self) -> Result<Table, BuildError> {
+        let size = self.space.size();
+        let codes = atomic_bytes(size);
+        let counters = atomic_bytes(size);
+        let mask = LevelMask::new(self.chunks());
+        for cell in &mask.0 {
+            // Terminal losses may sit anywhere.
+            cell.store(1, Ordering::Relaxed);
+        }
+        let longest = AtomicU16::new(0);
+        let (valid, mut total) = self.classify_and_count(&codes, &counters, &mask, &longest)?;
+        self.emit(Event::Initialised {
+            valid,
+            decided: total,
+        });
+        let gather = |i: u64, preds: &mut Vec<u64>| {
+            self.space.predecessor_indices(i, |p| preds.push(p));
+            Ok(())
+        };
+        let mut level: u16 = 0;
+        loop {
+            level += 1;
+            let decided =
+                self.propagate_with(&codes, &counters, &mask, &longest, level, gather, |p| {
+                    self.exit_loss_indexed(p)
+                })?;
+            total += decided;
+            self.emit(Event::Level {
+                level,
+                decided: self.count_level(&codes, &mask, level),
+                total_decided: total,
+                valid,
+            });
+            if longest.load(Ordering::Relaxed) < level {
+                break;
+            }
+        }
+        self.emit(Event::Done { levels: level });
+        Ok(self.finish(codes))
+    }
+
+    /// The first pass of [`backward_indexed`](Self::backward_indexed): the
+    /// classification of [`classify`](Self::classify) and the counters and
+    /// exit decisions of [`count_moves`](Self::count_moves) in one visit of
+    /// each index. Returns (valid, decided).
+    fn classify_and_count(
+        &self,
+        codes: &[AtomicU8],
+        counters: &[AtomicU8],
+        mask: &LevelMask,
+        longest: &AtomicU16,
+    ) -> Result<(u64, u64), BuildError> {
+        (0..self.chunks())
+            .into_par_iter()
+            .map(|chunk| {
+                let (mut valid, mut decided) = (0u64, 0u64);
+                for i in self.range(chunk) {
+                    let mut count = 0usize;
+                    let mut exits = 0usize;
+                    let mut exit_win: Option<u16> = None;
+                    let mut exit_draw = false;
+                    let mut exit_loss = 0u16;
+                    let mut error = None;
+                    let outcome = self.space.successor_indices(
+                        i,
+                        |_| count += 1,
+                        |child| {
+                            exits += 1;
+                            match self.exit_value(child, i) {
+                                Ok(Value::Loss(d)) => {
+                                    exit_win = Some(exit_win.map_or(d + 1, |w| w.min(d + 1)));
+                                }
+                                Ok(Value::Win(d)) => exit_loss = exit_loss.max(d + 1),
+                                Ok(Value::Draw) => exit_draw = true,
+                                Err(e) => {
+                                    error.get_or_insert(e);
+                                }
+                            }
+                        },
+                    );
+                    let code = match outcome {
+                        None => INVALID_CODE,
+                        Some(Some(Outcome::Draw)) => {
+                            valid += 1;
+                            RESERVED_CODE
+                        }
+                        Some(Some(Outcome::Loss)) => {
+                            valid += 1;
+                            decided += 1;
+                            decisive_code(0)
+                        }
+                        Some(Some(Outcome::Win)) => {
+                            return Err(BuildError::TerminalWin { index: i });
+                        }
+                        Some(None) => {
+                            valid += 1;
+                            if let Some(e) = error {
+                                return Err(e);
+                            }
+                            if count + exits == 0 {
+                                return Err(BuildError::NoMoves { index: i });
+                            }
+                            let count = count + usize::from(exit_draw);
+                            if count > MAX_COUNT {
+                                return Err(BuildError::TooManyMoves { index: i });
+                            }
+                            let flag = if exit_loss > 0 { LOSING_EXIT } else { 0 };
+                            counters[i as usize].store(count as u8 | flag, Ordering::Relaxed);
+                            let value = match exit_win {
+                                // Provisional: a shorter win in the space may replace it.
+                                Some(w) => w,
+                                None if count == 0 => exit_loss,
+                                None => 0,
+                            };
+                            if value == 0 {
+                                DRAW_CODE
+                            } else {
+                                if value > Value::MAX_PLIES {
+                                    return Err(BuildError::TooFar { index: i });
+                                }
+                                mask.mark(i, value);
+                                longest.fetch_max(value, Ordering::Relaxed);
+                                decided += 1;
+                                decisive_code(value)
+                            }
+                        }
+                    };
+                    codes[i as usize].store(code, Ordering::Relaxed);
+                }
+                Ok((valid, decided))
+            })
+            .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))
+    }
+
+    /// [`exit_loss`](Self::exit_loss) through [`IndexMoves`].
+    fn exit_loss_indexed(&self, index: u64) -> Result<u16, BuildError> {
+        let mut longest = 0u16;
+        let mut error = None;
+        self.space.successor_indices(
+            index,
+            |_| {},
+            |child| match self.exit_value(child, index) {
+                Ok(Value::Win(d)) => longest = longest.max(d + 1),
+                Ok(_) => {}
+                Err(e) => {
+                    error.get_or_insert(e);
+                }
+            },
+        );
+        match error {
+            Some(e) => Err(e),
+            None => Ok(longest),
+        }
     }
 }
 
