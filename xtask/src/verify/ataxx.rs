@@ -99,12 +99,13 @@ pub(crate) fn checks() -> Vec<Check> {
         |ctx| {
             random_positions(
                 &Position::startpos(),
-                &mut rng(ctx.seed),
-                ctx.pick(30, 200),
+                &mut rng(ctx.game_seed),
+                ctx.pick(100, 1000),
                 30,
             )
         },
-        |ctx| (1..=ctx.pick(3, 4)).collect(),
+        // depth 4 on the first 150 positions of the full set
+        |ctx, i| 1..=if !ctx.quick && i < 150 { 4 } else { 3 },
         |s| s.with_tactics(),
     ));
     rows

@@ -69,9 +69,12 @@ pub(crate) fn checks() -> Vec<Check> {
         "retrograde DTM = AlphaBeta::solve with TT (KQvK, KRvK sample)",
         |ctx| {
             let mut t = Tally::default();
-            let endings: &[&str] = ctx.pick(&["KQvK"], &["KQvK", "KRvK"]);
-            for &material in endings {
-                dtm_equals_solver(material, ctx.pick(40, 150), ctx.seed, &mut t);
+            // (ending, positions): the solver needs about a second per KQvK
+            // position and several per KRvK one (mates up to 31 plies).
+            let endings: &[(&str, usize)] =
+                ctx.pick(&[("KQvK", 40)], &[("KQvK", 150), ("KRvK", 50)]);
+            for &(material, samples) in endings {
+                dtm_equals_solver(material, samples, ctx.seed, &mut t);
             }
             t
         },
@@ -156,12 +159,13 @@ pub(crate) fn checks() -> Vec<Check> {
         |ctx| {
             random_positions(
                 &Position::startpos(),
-                &mut rng(ctx.seed),
-                ctx.pick(8, 100),
+                &mut rng(ctx.game_seed),
+                ctx.pick(60, 1000),
                 40,
             )
         },
-        |ctx| (1..=ctx.pick(3, 4)).collect(),
+        // depth 4 on the first 200 positions of the full set
+        |ctx, i| 1..=if !ctx.quick && i < 200 { 4 } else { 3 },
         |s| s.with_tactics(),
     ));
     rows

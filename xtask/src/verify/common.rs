@@ -1,8 +1,11 @@
 //! Game-independent pieces of the verify rows: seeded random positions,
 //! "search equals negamax", "solver agrees", and the oracle playouts.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::fmt::{Debug, Display};
+use std::ops::RangeInclusive;
+use std::rc::Rc;
 
 use alphabeta::{Report, negamax};
 use game::{Evaluate, Game, MoveBuffer, Score};
@@ -56,18 +59,91 @@ pub(crate) fn child_value_from_root(child: Score) -> Score {
     (-child).to_root_relative(1)
 }
 
+/// Plain negamax values of a fixed set of positions, computed once and
+/// shared by every row that compares a searcher with them (the reference
+/// dominates a row's cost: one negamax per position and depth instead of
+/// one per row).
+pub(crate) struct References<G: Game> {
+    positions: Vec<G>,
+    /// Per position: (depth, negamax value).
+    values: Vec<Vec<(u32, Score)>>,
+    /// Per position: (depth, root move, the move's value seen from the
+    /// root, `None` when the move is illegal).
+    children: Vec<Vec<ChildValue<G::Move>>>,
+}
+
+/// (depth, root move, the move's value seen from the root or `None` when
+/// the move is illegal).
+type ChildValue<M> = (u32, M, Option<Score>);
+
+impl<G: Evaluate> References<G> {
+    /// No value computed yet.
+    pub(crate) fn new(positions: Vec<G>) -> References<G> {
+        let n = positions.len();
+        References {
+            positions,
+            values: vec![Vec::new(); n],
+            children: vec![Vec::new(); n],
+        }
+    }
+
+    /// Negamax's value of position `i` at depth `d`.
+    fn value(&mut self, i: usize, d: u32) -> Score {
+        if let Some(&(_, v)) = self.values[i].iter().find(|&&(depth, _)| depth == d) {
+            return v;
+        }
+        let v = negamax(&mut self.positions[i].clone(), d).value;
+        self.values[i].push((d, v));
+        v
+    }
+
+    /// The value of playing `m` in position `i` and searching the child to
+    /// depth `d - 1`, seen from the root; `None` if `m` is not legal there.
+    fn child(&mut self, i: usize, d: u32, m: G::Move) -> Option<Score> {
+        if let Some(&(_, _, v)) = self.children[i]
+            .iter()
+            .find(|&&(depth, mv, _)| depth == d && mv == m)
+        {
+            return v;
+        }
+        let mut c = self.positions[i].clone();
+        let v = c
+            .try_make(m)
+            .is_ok()
+            .then(|| child_value_from_root(negamax(&mut c, d - 1).value));
+        self.children[i].push((d, m, v));
+        v
+    }
+}
+
 /// For every position and every depth in `depths` (ascending, so a failure
 /// is reported at its smallest depth): `search` must return negamax's value,
 /// restore the position, and return a best move that achieves the value.
-pub(crate) fn equals_negamax<G, F>(positions: &[G], depths: &[u32], mut search: F) -> Tally
+pub(crate) fn equals_negamax<G, F>(positions: &[G], depths: &[u32], search: F) -> Tally
+where
+    G: Evaluate + Display + PartialEq,
+    F: FnMut(&mut G, u32) -> Report<G::Move>,
+{
+    let mut refs = References::new(positions.to_vec());
+    equals_references(&mut refs, |_| depths.to_vec(), search)
+}
+
+/// [`equals_negamax`] against shared [`References`]; `depths(i)` lists the
+/// depths at which position `i` is compared (ascending).
+pub(crate) fn equals_references<G, F>(
+    refs: &mut References<G>,
+    depths: impl Fn(usize) -> Vec<u32>,
+    mut search: F,
+) -> Tally
 where
     G: Evaluate + Display + PartialEq,
     F: FnMut(&mut G, u32) -> Report<G::Move>,
 {
     let mut tally = Tally::default();
-    for p in positions {
-        for &d in depths {
-            let reference = negamax(&mut p.clone(), d);
+    for i in 0..refs.positions.len() {
+        for d in depths(i) {
+            let reference = refs.value(i, d);
+            let p = &refs.positions[i];
             let mut g = p.clone();
             let got = search(&mut g, d);
             if g != *p {
@@ -79,19 +155,17 @@ where
                 );
                 break;
             }
-            if !tally.compare(p, Some(d), reference.value, got.value) {
+            if !tally.compare(p, Some(d), reference, got.value) {
                 break;
             }
             if d > 0 {
-                let ok = got.best.is_some_and(|m| {
-                    let mut c = p.clone();
-                    c.try_make(m).is_ok()
-                        && child_value_from_root(negamax(&mut c, d - 1).value) == got.value
-                });
+                let ok = got
+                    .best
+                    .is_some_and(|m| refs.child(i, d, m) == Some(got.value));
                 if !ok {
                     tally.positions += 1;
                     tally.mismatches.push(super::Mismatch {
-                        position: p.to_string(),
+                        position: refs.positions[i].to_string(),
                         depth: Some(d),
                         expected: format!("a best move worth {}", got.value),
                         got: format!("{:?}", got.best),
@@ -176,33 +250,46 @@ pub(crate) fn reachable<G: Game>(start: &G) -> (Vec<G>, Vec<u64>) {
     (out, by_ply)
 }
 
-/// One equivalence row per variant of the alpha-beta covering set
-/// (exact-depth table): the searcher's value equals negamax at every depth
-/// of `depths`, on the positions `positions` builds, and its best move
-/// achieves the value. `setup` hands the searcher the game's optional
-/// knowledge (`with_tactics`, `with_forcing`).
+/// One row per variant of [`alphabeta::variants::covering_set`], each
+/// comparing the searcher with plain negamax on the same positions: drawn
+/// once per game from the game's seed ([`super::Ctx::game_seed`]), their
+/// negamax values computed once and shared by the rows. `depths(ctx, i)`
+/// gives the depths of position `i` (so that the deepest, costliest depth
+/// can be run on a prefix of the positions only).
 pub(crate) fn searcher_rows<G>(
     game: &'static str,
     positions: fn(&super::Ctx) -> Vec<G>,
-    depths: fn(&super::Ctx) -> Vec<u32>,
+    depths: fn(&super::Ctx, usize) -> RangeInclusive<u32>,
     setup: fn(alphabeta::AlphaBeta<G>) -> alphabeta::AlphaBeta<G>,
 ) -> Vec<super::Check>
 where
     G: Evaluate + Display + PartialEq + Send + 'static,
     G::Move: game::PackMove + game::MoveIndex + Send + Sync,
 {
+    // (quick, game seed) the references were computed for, and them.
+    type Shared<G> = Rc<RefCell<Option<((bool, u64), References<G>)>>>;
+    let shared: Shared<G> = Rc::new(RefCell::new(None));
     alphabeta::variants::covering_set(1 << 20, 2)
         .into_iter()
         .map(|v| {
             let config = v.config;
+            let shared = Rc::clone(&shared);
             super::Check::new(game, super::Family::Equivalence, v.name, move |ctx| {
                 let mut searcher = match alphabeta::AlphaBeta::<G>::new(config) {
                     Ok(s) => setup(s),
                     Err(e) => return Tally::skip(format!("cannot build the searcher: {e}")),
                 };
-                let ps = positions(ctx);
-                let ds = depths(ctx);
-                equals_negamax(&ps, &ds, |g, d| searcher.search(g, &game::Limits::depth(d)))
+                let mut slot = shared.borrow_mut();
+                let key = (ctx.quick, ctx.game_seed);
+                if slot.as_ref().is_none_or(|(k, _)| *k != key) {
+                    *slot = Some((key, References::new(positions(ctx))));
+                }
+                let (_, refs) = slot.as_mut().expect("just filled");
+                equals_references(
+                    refs,
+                    |i| depths(ctx, i).collect(),
+                    |g, d| searcher.search(g, &game::Limits::depth(d)),
+                )
             })
         })
         .collect()

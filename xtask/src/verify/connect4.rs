@@ -205,12 +205,13 @@ pub(crate) fn checks() -> Vec<Check> {
         |ctx| {
             random_positions(
                 &Board::standard(),
-                &mut rng(ctx.seed),
-                ctx.pick(40, 300),
+                &mut rng(ctx.game_seed),
+                ctx.pick(150, 1000),
                 20,
             )
         },
-        |ctx| (1..=ctx.pick(6, 8)).collect(),
+        // full: depth 8 on the first 300 positions, 7 on the others
+        |ctx, i| 1..=ctx.pick(6, if i < 300 { 8 } else { 7 }),
         |s| s.with_tactics().with_forcing().with_order_hints(),
     ));
     rows

@@ -124,8 +124,15 @@ pub(crate) fn checks() -> Vec<Check> {
     ];
     rows.extend(searcher_rows(
         "mnk 5,5,4",
-        |ctx| random_positions(&mnk(5, 5, 4), &mut rng(ctx.seed), ctx.pick(20, 300), 12),
-        |ctx| (1..=ctx.pick(3, 4)).collect(),
+        |ctx| {
+            random_positions(
+                &mnk(5, 5, 4),
+                &mut rng(ctx.game_seed),
+                ctx.pick(100, 1000),
+                12,
+            )
+        },
+        |ctx, _| 1..=ctx.pick(3, 4),
         |s| s.with_tactics().with_forcing().with_order_hints(),
     ));
     rows

@@ -76,6 +76,10 @@ pub(crate) struct Ctx {
     pub(crate) quick: bool,
     /// The row's seed (the global seed mixed with the row's name).
     pub(crate) seed: u64,
+    /// The seed shared by the rows of one game (the global seed mixed with
+    /// the game's name): rows that compare on the same positions draw them
+    /// from it.
+    pub(crate) game_seed: u64,
     /// Shared data directory (may not exist).
     pub(crate) data: PathBuf,
 }
@@ -246,6 +250,7 @@ pub(crate) fn run(opts: &Options) -> Result<bool> {
         let ctx = Ctx {
             quick: opts.quick,
             seed,
+            game_seed: row_seed(opts.seed, c.game, ""),
             data: data.clone(),
         };
         let t0 = Instant::now();

@@ -143,7 +143,7 @@ pub(crate) fn checks() -> Vec<Check> {
             // quick: every third position; full: all 4,520
             live.step_by(if ctx.quick { 3 } else { 1 }).collect()
         },
-        |_| (1..=9).collect(),
+        |_, _| 1..=9,
         |s| s.with_tactics().with_forcing().with_order_hints(),
     ));
     rows.push(Check::new(
