@@ -2,9 +2,11 @@
 //! pawnless endgame databases (`games_chess::FastEndgame`, distance to mate
 //! in plies, one byte per position).
 //!
-//! For KQvK, KRvK, KBNvK and KQvKR: each method (Thompson's backward method;
-//! forward sweeps on the 3-man endings, and on the 4-man ones unless
-//! `--quick`) on one thread and on all threads, with wall time, CPU time
+//! For KQvK, KRvK, KBNvK and KQvKR: each method (Thompson's backward method
+//! over index-level moves, `Generator::backward_indexed`, and the generic
+//! one over `IndexSpace` + `Predecessors`; forward sweeps on the 3-man
+//! endings, and on the 4-man ones unless `--quick`) on one thread and on
+//! all threads, with wall time, CPU time
 //! (user + system of the whole process, from `/proc/self/stat`, so that the
 //! figure does not depend on the load of a shared machine), the memory the
 //! generator states before it starts, and the peak resident set of the build
@@ -15,10 +17,13 @@
 //! Then "all 24 3-4-man endings" (the 4 three-man and the 20 four-man
 //! pawnless endings with the stronger side White), built in order by the
 //! backward method, each capture valued through the smaller tables (colours
-//! flipped when needed), one total on one thread and on all threads.
+//! flipped when needed): one total for the indexed method on one thread and
+//! on all threads, and for the generic method on one thread; all 24 tables
+//! must be equal across the runs.
 //!
 //! `GAMETREE_BENCH_FIVE=KQRvKR` (any pawnless 5-man signatures, separated by
-//! commas) also builds those, after their sub-endings, on all threads.
+//! commas) also builds those, after their sub-endings, by the indexed method
+//! on one thread and on all threads.
 
 use std::time::Instant;
 
@@ -84,48 +89,20 @@ fn mib(bytes: u64) -> String {
     format!("{:.1}", bytes as f64 / (1024.0 * 1024.0))
 }
 
-/// The ending with the colours exchanged when only Black has pieces.
-fn normalise(material: &str) -> Option<String> {
-    let (w, b) = material.split_once('v')?;
-    match (w.len(), b.len()) {
-        (1, 1) => None,
-        (1, _) => Some(format!("{b}v{w}")),
-        _ => Some(material.to_string()),
-    }
-}
-
-/// Every ending a sequence of captures leads to (normalised, bare kings
-/// excluded), smallest first, `material` excluded.
-fn sub_endings(material: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut todo = vec![material.to_string()];
-    while let Some(m) = todo.pop() {
-        let Some((w, b)) = m.split_once('v') else {
-            continue;
-        };
-        for (side, text) in [(0, w), (1, b)] {
-            for i in 1..text.len() {
-                let less = format!("{}{}", &text[..i], &text[i + 1..]);
-                let sub = if side == 0 {
-                    format!("{less}v{b}")
-                } else {
-                    format!("{w}v{less}")
-                };
-                if let Some(sub) = normalise(&sub)
-                    && !out.contains(&sub)
-                {
-                    out.push(sub.clone());
-                    todo.push(sub);
-                }
-            }
-        }
-    }
-    out.sort_by_key(|m| (m.len(), m.clone()));
-    out
+/// Every ending a sequence of captures leads to (colours exchanged when
+/// only Black has pieces, bare kings excluded), smallest first, `material`
+/// excluded.
+fn sub_endings(material: &str) -> Result<Vec<String>> {
+    let signature: games_chess::Signature = material.parse()?;
+    Ok(games_chess::sub_endings(&signature, true)
+        .iter()
+        .map(ToString::to_string)
+        .collect())
 }
 
 /// For `cargo xtask verify`: builds each ending over `FastEndgame` by both
-/// methods (which must agree) and over the position-based `Endgame` by the
+/// methods (which must agree) and by the backward method over index-level
+/// moves (`Generator::backward_indexed`), and over the position-based `Endgame` by the
 /// backward method, captures valued through the smaller `FastEndgame`
 /// tables (built first, colours flipped when needed; the position-based
 /// build reaches them through `Placement::from_position`), and compares the
@@ -139,6 +116,10 @@ pub(crate) fn fast_equals_position_space(materials: &[&str]) -> Result<u64> {
         let subs = Subtables(have.clone());
         let fast = FastEndgame::new(material)?;
         let (table, _) = retrograde::verify::methods_agree(&fast, &subs)?;
+        let indexed = Generator::new(&fast).resolver(&subs).backward_indexed()?;
+        if let Err(d) = retrograde::compare(&table, &indexed) {
+            bail!("{material}: the indexed backward build disagrees: {d}");
+        }
         let resolver = |p: &Position| Placement::from_position(p).and_then(|q| subs.resolve(&q));
         let slow = Generator::new(fast.endgame())
             .resolver(&resolver)
@@ -160,16 +141,43 @@ struct Run {
     table: Table,
 }
 
-fn timed_build(material: &str, subs: &Subtables, method: Method, threads: usize) -> Result<Run> {
+/// How an ending is built.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Build {
+    /// `Generator::backward_indexed` (`game::IndexMoves`).
+    Indexed,
+    /// `Generator::build` by this method, over `IndexSpace` and
+    /// `Predecessors`.
+    Generic(Method),
+}
+
+impl Build {
+    fn name(self) -> &'static str {
+        match self {
+            Build::Indexed => "backward, indexed",
+            Build::Generic(Method::Backward) => "backward, generic",
+            Build::Generic(Method::ForwardSweeps) => "forward sweeps",
+        }
+    }
+}
+
+fn timed_build(material: &str, subs: &Subtables, build: Build, threads: usize) -> Result<Run> {
     let space = FastEndgame::new(material)?;
     let generator = Generator::new(&space)
         .label(Label::new("chess", material, "games-chess-endgame-v1"))
         .resolver(subs)
         .threads(threads);
+    let method = match build {
+        Build::Indexed => Method::Backward,
+        Build::Generic(m) => m,
+    };
     let stated = generator.memory(method).total_bytes;
     reset_peak();
     let (cpu0, start) = (cpu_seconds(), Instant::now());
-    let table = generator.build(method)?;
+    let table = match build {
+        Build::Indexed => generator.backward_indexed()?,
+        Build::Generic(m) => generator.build(m)?,
+    };
     let wall = start.elapsed().as_secs_f64();
     let cpu = cpu_seconds() - cpu0;
     Ok(Run {
@@ -181,9 +189,10 @@ fn timed_build(material: &str, subs: &Subtables, method: Method, threads: usize)
     })
 }
 
-/// Builds the sub-endings of `material` (backward, all threads), in order.
+/// Builds the sub-endings of `material` (indexed backward, all threads), in
+/// order.
 fn build_subs(material: &str, threads: usize, have: &mut Vec<(FastEndgame, Table)>) -> Result<()> {
-    for sub in sub_endings(material) {
+    for sub in sub_endings(material)? {
         if have
             .iter()
             .any(|(s, _)| s.endgame().signature().to_string() == sub)
@@ -191,17 +200,10 @@ fn build_subs(material: &str, threads: usize, have: &mut Vec<(FastEndgame, Table
             continue;
         }
         let resolver = Subtables(have.clone());
-        let run = timed_build(&sub, &resolver, Method::Backward, threads)?;
+        let run = timed_build(&sub, &resolver, Build::Indexed, threads)?;
         have.push((FastEndgame::new(&sub)?, run.table));
     }
     Ok(())
-}
-
-fn method_name(m: Method) -> &'static str {
-    match m {
-        Method::Backward => "backward",
-        Method::ForwardSweeps => "forward sweeps",
-    }
 }
 
 /// Runs the bench; `quick` skips the forward sweeps on the 4-man endings.
@@ -228,20 +230,24 @@ pub(crate) fn run(quick: bool) -> Result<()> {
         build_subs(material, all, &mut built)?;
         let subs = Subtables(built.clone());
         let three_man = material.len() == 4;
-        let methods: &[Method] = if three_man || !quick {
-            &[Method::Backward, Method::ForwardSweeps]
+        let builds: &[Build] = if three_man || !quick {
+            &[
+                Build::Indexed,
+                Build::Generic(Method::Backward),
+                Build::Generic(Method::ForwardSweeps),
+            ]
         } else {
-            &[Method::Backward]
+            &[Build::Indexed, Build::Generic(Method::Backward)]
         };
         let mut first: Option<Table> = None;
-        for &method in methods {
+        for &build in builds {
             for &threads in &thread_counts {
-                let run = timed_build(material, &subs, method, threads)?;
+                let run = timed_build(material, &subs, build, threads)?;
                 let counts = run.table.counts();
                 println!(
                     "| {material} | {} | {} | {threads} | {:.3} | {:.2} | {} | {} |",
                     counts.positions(),
-                    method_name(method),
+                    build.name(),
                     run.wall,
                     run.cpu,
                     mib(run.stated),
@@ -268,25 +274,36 @@ pub(crate) fn run(quick: bool) -> Result<()> {
     println!();
     println!("| all 24 3-4-man endings | positions | method | threads | wall (s) | CPU (s) |");
     println!("|---|---|---|---|---|---|");
-    for &threads in &thread_counts {
+    // The indexed build on every thread count, then the generic one on a
+    // single thread (the figure before `IndexMoves`); every table of every
+    // run must equal the first run's.
+    let runs: Vec<(Build, usize)> = thread_counts
+        .iter()
+        .map(|&t| (Build::Indexed, t))
+        .chain([(Build::Generic(Method::Backward), 1)])
+        .collect();
+    let mut reference: Option<Vec<(FastEndgame, Table)>> = None;
+    for (build, threads) in runs {
         let mut have: Vec<(FastEndgame, Table)> = Vec::new();
         let (mut wall, mut cpu, mut positions) = (0.0, 0.0, 0u64);
         for material in ALL_24 {
+            let subs_of = sub_endings(material)?;
             let subs = Subtables(
                 have.iter()
-                    .filter(|(s, _)| {
-                        sub_endings(material).contains(&s.endgame().signature().to_string())
-                    })
+                    .filter(|(s, _)| subs_of.contains(&s.endgame().signature().to_string()))
                     .cloned()
                     .collect(),
             );
-            let run = timed_build(material, &subs, Method::Backward, threads)?;
+            let run = timed_build(material, &subs, build, threads)?;
             wall += run.wall;
             cpu += run.cpu;
             positions += run.table.counts().positions();
             have.push((FastEndgame::new(material)?, run.table));
         }
-        println!("| 24 endings | {positions} | backward | {threads} | {wall:.2} | {cpu:.2} |");
+        println!(
+            "| 24 endings | {positions} | {} | {threads} | {wall:.2} | {cpu:.2} |",
+            build.name()
+        );
         if let Some(t) = have
             .iter()
             .find(|(s, _)| s.endgame().signature().to_string() == "KQvKR")
@@ -300,7 +317,18 @@ pub(crate) fn run(quick: bool) -> Result<()> {
                 bail!("KQvKR: the two builds disagree: {d}");
             }
         }
+        match &reference {
+            None => reference = Some(have),
+            Some(first) => {
+                for ((space, a), (_, b)) in first.iter().zip(&have) {
+                    if let Err(d) = retrograde::compare(a, b) {
+                        bail!("{}: builds disagree: {d}", space.endgame().signature());
+                    }
+                }
+            }
+        }
     }
+    println!("(all 24 tables equal across these runs, index by index)");
     if let Ok(five) = std::env::var("GAMETREE_BENCH_FIVE") {
         println!();
         println!(
@@ -310,15 +338,18 @@ pub(crate) fn run(quick: bool) -> Result<()> {
         for material in five.split(',').map(str::trim).filter(|m| !m.is_empty()) {
             build_subs(material, all, &mut built)?;
             let subs = Subtables(built.clone());
-            let run = timed_build(material, &subs, Method::Backward, all)?;
-            println!(
-                "| {material} | {} | backward | {all} | {:.2} | {:.2} | {} | {} |",
-                run.table.counts().positions(),
-                run.wall,
-                run.cpu,
-                mib(run.stated),
-                run.peak.map_or("?".to_string(), mib),
-            );
+            for &threads in &thread_counts {
+                let run = timed_build(material, &subs, Build::Indexed, threads)?;
+                println!(
+                    "| {material} | {} | {} | {threads} | {:.2} | {:.2} | {} | {} |",
+                    run.table.counts().positions(),
+                    Build::Indexed.name(),
+                    run.wall,
+                    run.cpu,
+                    mib(run.stated),
+                    run.peak.map_or("?".to_string(), mib),
+                );
+            }
         }
     }
     Ok(())

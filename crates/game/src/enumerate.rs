@@ -67,11 +67,28 @@ pub trait IndexMoves: IndexSpace {
         exit: impl FnMut(&Self::Game),
     ) -> Option<Option<crate::Outcome>>;
 
+    /// What [`successor_indices`](Self::successor_indices) reports, with the
+    /// successors in the space counted instead of listed: `None` for an
+    /// invalid index, else the outcome and the number of distinct successor
+    /// indices in the space (0 for a terminal position); `exit` is called as
+    /// there. A generator that only counts moves calls this; a space may
+    /// count without numbering every successor.
+    fn successor_count(
+        &self,
+        index: u64,
+        exit: impl FnMut(&Self::Game),
+    ) -> Option<(Option<crate::Outcome>, usize)> {
+        let mut count = 0;
+        let outcome = self.successor_indices(index, |_| count += 1, exit)?;
+        Some((outcome, count))
+    }
+
     /// Calls `found` once with each **distinct** index of a position of this
     /// space from which one legal move leads to the position with index
     /// `index` (moves entering from another space are not undone): the
     /// distinct indices [`Predecessors::predecessors`] would report for
-    /// [`position(index)`](IndexSpace::position). Reports nothing for an
-    /// invalid index.
+    /// [`position(index)`](IndexSpace::position). `index` must be valid
+    /// (generators ask only about decided positions); what is reported for
+    /// an invalid index is unspecified, but must not panic.
     fn predecessor_indices(&self, index: u64, found: impl FnMut(u64));
 }

@@ -208,6 +208,63 @@ impl Signature {
     }
 }
 
+/// Every ending a sequence of captures of non-king pieces leads to from
+/// `signature`, each once, fewest pieces first (then by name), `signature`
+/// itself excluded: the tables a retrograde build of `signature` values its
+/// captures through, in an order in which each can be built after the ones
+/// before it.
+///
+/// With `normalise`, an ending in which only Black has pieces is written
+/// with the colours exchanged (`KvKR` as `KRvK`: the same table with the
+/// colours flipped, see [`Placement::flipped`](crate::Placement::flipped))
+/// and the bare kings `KvK` are left out; without it, every ending appears
+/// as the captures leave it, `KvK` included.
+///
+/// ```
+/// use games_chess::{Signature, sub_endings};
+///
+/// let kqkr: Signature = "KQvKR".parse()?;
+/// let names = |subs: Vec<Signature>| subs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+/// assert_eq!(names(sub_endings(&kqkr, false)), ["KvK", "KQvK", "KvKR"]);
+/// assert_eq!(names(sub_endings(&kqkr, true)), ["KQvK", "KRvK"]);
+/// # Ok::<(), games_chess::SignatureError>(())
+/// ```
+#[must_use]
+pub fn sub_endings(signature: &Signature, normalise: bool) -> Vec<Signature> {
+    let mut out: Vec<Signature> = Vec::new();
+    let mut todo = vec![signature.clone()];
+    while let Some(sig) = todo.pop() {
+        for side in 0..2 {
+            let count = if side == 0 {
+                sig.white.len()
+            } else {
+                sig.black.len()
+            };
+            for k in 0..count {
+                let mut sub = sig.clone();
+                if side == 0 {
+                    sub.white.remove(k);
+                } else {
+                    sub.black.remove(k);
+                }
+                if normalise {
+                    match (sub.white.is_empty(), sub.black.is_empty()) {
+                        (true, true) => continue,
+                        (true, false) => core::mem::swap(&mut sub.white, &mut sub.black),
+                        _ => {}
+                    }
+                }
+                if !out.contains(&sub) {
+                    out.push(sub.clone());
+                    todo.push(sub);
+                }
+            }
+        }
+    }
+    out.sort_by_cached_key(|s| (s.piece_count(), s.to_string()));
+    out
+}
+
 /// Maps a square through symmetry `t` (bit 0: mirror files, bit 1: mirror
 /// ranks, bit 2: swap files and ranks).
 const fn transform(t: usize, sq: usize) -> usize {
@@ -588,6 +645,46 @@ impl Predecessors for Endgame {
                 }
                 q.remove(from, piece);
                 q.put(to, piece);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(signature: &str, normalise: bool) -> Vec<String> {
+        let sig: Signature = signature.parse().unwrap();
+        sub_endings(&sig, normalise)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn sub_endings_of_a_five_man_ending() {
+        assert_eq!(
+            names("KQRvKR", false),
+            ["KvK", "KQvK", "KRvK", "KvKR", "KQRvK", "KQvKR", "KRvKR"]
+        );
+        assert_eq!(
+            names("KQRvKR", true),
+            ["KQvK", "KRvK", "KQRvK", "KQvKR", "KRvKR"]
+        );
+        // Identical pieces: each ending once; pieces given in any order.
+        assert_eq!(names("KNBBvK", true), ["KBvK", "KNvK", "KBBvK", "KBNvK"]);
+        assert_eq!(names("KvKQ", true), Vec::<String>::new());
+        assert_eq!(names("KvKQ", false), ["KvK"]);
+        assert!(names("KvK", false).is_empty());
+        // Every sub-ending has fewer pieces, and each comes after its own.
+        let sig: Signature = "KQRvKBN".parse().unwrap();
+        let subs = sub_endings(&sig, false);
+        assert_eq!(subs.len(), 4 * 4 - 1);
+        for (k, s) in subs.iter().enumerate() {
+            assert!(s.piece_count() < sig.piece_count());
+            for t in sub_endings(s, false) {
+                assert!(subs[..k].contains(&t), "{t} before {s}");
             }
         }
     }

@@ -142,6 +142,24 @@ impl Attackers {
         }
     }
 
+    /// Every square one of these pieces attacks with occupancy `occ`.
+    #[inline]
+    fn attacks(&self, occ: u64) -> u64 {
+        let t = tables();
+        let mut all = 0;
+        let mut each = |mut set: u64, reach: &dyn Fn(usize) -> u64| {
+            while set != 0 {
+                all |= reach(set.trailing_zeros() as usize);
+                set &= set - 1;
+            }
+        };
+        each(self.king, &|sq| KING[sq]);
+        each(self.leap, &|sq| KNIGHT[sq]);
+        each(self.diagonal, &|sq| t.bishop(sq, occ));
+        each(self.straight, &|sq| t.rook(sq, occ));
+        all
+    }
+
     /// Does one of these pieces attack `sq` with occupancy `occ`?
     #[inline]
     fn hit(&self, sq: usize, occ: u64) -> bool {
@@ -339,6 +357,9 @@ impl Placement {
         // Squares on a line from our king through which an enemy slider could
         // pin: a piece elsewhere moves legally when we are not in check.
         let sliders = enemy.diagonal | enemy.straight;
+        // Where our king may not go: every square the enemy attacks through
+        // the square our king leaves (a defended piece included).
+        let danger = enemy.attacks(occ & !(1u64 << king));
         let mut alive = self.alive;
         while alive != 0 {
             let slot = alive.trailing_zeros() as usize;
@@ -358,12 +379,15 @@ impl Placement {
                     from: from as u8,
                     to: to as u8,
                 };
-                if !free {
+                if slot == us {
+                    if danger & (1u64 << to) != 0 {
+                        continue;
+                    }
+                } else if !free {
                     // Legal when our king is not attacked afterwards: the
                     // moved piece's new occupancy, a captured piece removed.
                     let after = (occ & !(1u64 << from)) | (1u64 << to);
-                    let target = if slot == us { to } else { king };
-                    if enemy.without(to).hit(target, after) {
+                    if enemy.without(to).hit(king, after) {
                         continue;
                     }
                 }
@@ -606,53 +630,19 @@ impl IndexSpace for FastEndgame {
     }
 
     fn position(&self, index: u64) -> Option<Placement> {
-        if index >= self.size() {
-            return None;
-        }
-        let n = self.pieces.len();
-        let mut square = [0u8; MAX_PIECES];
-        let mut rest = index;
-        for k in (2..2 + n).rev() {
-            square[k] = (rest % 64) as u8;
-            rest /= 64;
-        }
-        let kings = (rest % crate::KING_PLACEMENTS as u64) as usize;
-        let side = (rest / crate::KING_PLACEMENTS as u64) as usize;
-        let (wk, bk) = crate::king_pair(kings)?;
-        square[0] = wk as u8;
-        square[1] = bk as u8;
-        let mut piece = [0u8; MAX_PIECES];
-        piece[0] = KING_R as u8;
-        piece[1] = (6 + KING_R) as u8;
-        let mut by_color = [1u64 << wk, 1u64 << bk];
-        for k in 2..2 + n {
-            let s = square[k];
-            let b = 1u64 << s;
-            if (by_color[0] | by_color[1]) & b != 0 {
-                return None;
-            }
-            let pc = self.pieces[k - 2];
-            if k > 2 && pc == piece[k - 1] && square[k - 1] > s {
-                return None;
-            }
-            piece[k] = pc;
-            by_color[pc as usize / 6] |= b;
-        }
-        let p = Placement {
-            piece,
-            square,
-            len: (2 + n) as u8,
-            alive: ((1u16 << (2 + n)) - 1) as u8,
-            side: side as u8,
-            by_color,
-        };
+        let p = self.decode(index)?;
+        let side = p.side as usize;
         if p.king_attacked(side ^ 1) {
             return None;
         }
         // Both kings on the long diagonal: the smaller reflection is canonical.
+        let (wk, bk) = (p.square[0] as usize, p.square[1] as usize);
         if wk % 8 == wk / 8
             && bk % 8 == bk / 8
-            && self.inner.canonical(side, wk, bk, &square[2..2 + n]) != Some(index)
+            && self
+                .inner
+                .canonical(side, wk, bk, &p.square[2..2 + self.pieces.len()])
+                != Some(index)
         {
             return None;
         }
@@ -771,6 +761,55 @@ fn on_long_diagonal(sq: u8) -> bool {
 }
 
 impl FastEndgame {
+    /// The placement an index spells out, or `None` when it is out of range
+    /// or puts two pieces on one square or identical pieces out of order;
+    /// whether the side not to move is in check, or a reflection gives a
+    /// smaller index, is not examined ([`IndexSpace::position`] does).
+    #[inline]
+    fn decode(&self, index: u64) -> Option<Placement> {
+        if index >= self.size() {
+            return None;
+        }
+        let n = self.pieces.len();
+        let mut square = [0u8; MAX_PIECES];
+        let mut rest = index;
+        for k in (2..2 + n).rev() {
+            square[k] = (rest % 64) as u8;
+            rest /= 64;
+        }
+        let kings = (rest % crate::KING_PLACEMENTS as u64) as usize;
+        let side = (rest / crate::KING_PLACEMENTS as u64) as usize;
+        let (wk, bk) = crate::king_pair(kings)?;
+        square[0] = wk as u8;
+        square[1] = bk as u8;
+        let mut piece = [0u8; MAX_PIECES];
+        piece[0] = KING_R as u8;
+        piece[1] = (6 + KING_R) as u8;
+        let mut by_color = [1u64 << wk, 1u64 << bk];
+        for k in 2..2 + n {
+            let s = square[k];
+            let b = 1u64 << s;
+            if (by_color[0] | by_color[1]) & b != 0 {
+                return None;
+            }
+            let pc = self.pieces[k - 2];
+            if k > 2 && pc == piece[k - 1] && square[k - 1] > s {
+                return None;
+            }
+            piece[k] = pc;
+            by_color[pc as usize / 6] |= b;
+        }
+        let p = Placement {
+            piece,
+            square,
+            len: (2 + n) as u8,
+            alive: ((1u16 << (2 + n)) - 1) as u8,
+            side: side as u8,
+            by_color,
+        };
+        Some(p)
+    }
+
     /// The same index with the other side to move.
     #[inline]
     fn other_side(&self, index: u64, side: usize) -> u64 {
@@ -785,7 +824,7 @@ impl FastEndgame {
     /// result) after slot `slot` moved `from` → `to`, into `g`; `base` is
     /// `index` with `side` to move. `false` when the result has no index
     /// (cannot happen after a legal move or un-move).
-    #[inline]
+    #[inline(always)]
     fn file(
         &self,
         g: &mut Gathered,
@@ -870,10 +909,88 @@ impl IndexMoves for FastEndgame {
         Some(None)
     }
 
+    /// Counts what [`successor_indices`](Self::successor_indices) would
+    /// list without numbering the moves of non-king pieces that are not one
+    /// of identical pieces (distinct placements under the same symmetry, so
+    /// distinct indices); only king moves, and every move when both kings
+    /// stand on the long diagonal, are numbered to find coincidences.
+    fn successor_count(
+        &self,
+        index: u64,
+        mut exit: impl FnMut(&Placement),
+    ) -> Option<(Option<Outcome>, usize)> {
+        let p = self.position(index)?;
+        if p.insufficient_material() {
+            return Some((p.outcome(), 0));
+        }
+        let us = p.side as usize;
+        let base = self.other_side(index, us);
+        let diagonal = on_long_diagonal(p.square[0]) && on_long_diagonal(p.square[1]);
+        let enemy = p.by_color[us ^ 1];
+        let n = self.pieces.len();
+        let shift = 6 * n as u32;
+        let upper = base >> shift;
+        let mut same = 0usize;
+        let mut other: ArrayVec<u64, 256> = ArrayVec::new();
+        // A numbered result with the parent's king placement may coincide
+        // with an unnumbered one.
+        let mut clash = false;
+        let mut any = false;
+        p.for_each_legal(|m| {
+            any = true;
+            let slot = m.slot as usize;
+            if enemy & (1u64 << m.to) != 0 {
+                let mut child = p;
+                child.make(m);
+                exit(&child);
+                return true;
+            }
+            if slot >= 2 && !diagonal && self.plain[slot - 2] {
+                same += 1;
+                return true;
+            }
+            let mut sq = p.square;
+            sq[slot] = m.to;
+            match self
+                .inner
+                .canonical(us ^ 1, sq[0] as usize, sq[1] as usize, &sq[2..2 + n])
+            {
+                Some(_) if slot >= 2 && !diagonal => same += 1,
+                Some(j) => {
+                    if !other.contains(&j) {
+                        clash |= j >> shift == upper && !diagonal;
+                        other.push(j);
+                    }
+                }
+                None => {
+                    let mut child = p;
+                    child.make(m);
+                    exit(&child);
+                }
+            }
+            true
+        });
+        if !any {
+            let outcome = if p.king_attacked(us) {
+                Outcome::Loss
+            } else {
+                Outcome::Draw
+            };
+            return Some((Some(outcome), 0));
+        }
+        if !clash {
+            return Some((None, same + other.len()));
+        }
+        let mut count = 0;
+        self.successor_indices(index, |_| count += 1, |_| {});
+        Some((None, count))
+    }
+
     /// The un-moves of [`Predecessors::predecessors`], numbered from the
     /// index as [`successor_indices`](Self::successor_indices) numbers moves.
     fn predecessor_indices(&self, index: u64, found: impl FnMut(u64)) {
-        let Some(p) = self.position(index) else {
+        // The index is valid: the checks of `position` are not repeated.
+        let Some(p) = self.decode(index) else {
             return;
         };
         let side = p.side as usize;
@@ -891,16 +1008,21 @@ impl IndexMoves for FastEndgame {
             }
             let to = p.square[slot] as usize;
             let others = all.without(to);
+            let lifted = occ & !(1u64 << to);
+            // The side to move now must not be in check in the predecessor,
+            // where it was not to move: not from this piece on its origin
+            // (the squares it would attack the king from), nor from the
+            // others, which can only do so through the square it left (and
+            // then only unless the origin blocks the line).
+            let checks = Placement::reach(piece, target, lifted);
+            let discovered = others.hit(target, lifted);
             let mut origins = Placement::reach(piece, to, occ) & !occ;
             while origins != 0 {
                 let from = origins.trailing_zeros() as usize;
                 origins &= origins - 1;
-                // The side to move now must not be in check in the
-                // predecessor, where it was not to move.
-                let before = occ ^ (1u64 << from) ^ (1u64 << to);
-                let mut attackers = others;
-                attackers.add(piece, from);
-                if attackers.hit(target, before) {
+                if checks & (1u64 << from) != 0
+                    || (discovered && others.hit(target, lifted | (1u64 << from)))
+                {
                     continue;
                 }
                 self.file(
@@ -991,14 +1113,22 @@ mod tests {
     fn index_moves_agree_at(fast: &FastEndgame, index: u64) -> bool {
         let (mut inside, mut exits) = (Vec::new(), Vec::new());
         let outcome = fast.successor_indices(index, |j| inside.push(j), |c| exits.push(*c));
-        let mut preds = Vec::new();
-        fast.predecessor_indices(index, |j| preds.push(j));
         let Some(p) = fast.position(index) else {
             assert_eq!(outcome, None, "{index}");
-            assert!(inside.is_empty() && exits.is_empty() && preds.is_empty());
+            assert_eq!(fast.successor_count(index, |_| {}), None);
+            assert!(inside.is_empty() && exits.is_empty());
             return false;
         };
+        let mut preds = Vec::new();
+        fast.predecessor_indices(index, |j| preds.push(j));
         assert_eq!(outcome, Some(p.outcome()), "{p}");
+        let mut counted_exits = 0;
+        assert_eq!(
+            fast.successor_count(index, |_| counted_exits += 1),
+            Some((p.outcome(), inside.len())),
+            "{p}"
+        );
+        assert_eq!(counted_exits, exits.len());
         let (mut want_inside, mut want_exits) = (Vec::new(), Vec::new());
         if p.outcome().is_none() {
             let mut moves = <Placement as Game>::Moves::default();

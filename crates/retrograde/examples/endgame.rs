@@ -17,36 +17,8 @@
 use std::time::Instant;
 
 use game::IndexSpace;
-use games_chess::FastEndgame;
+use games_chess::{FastEndgame, Signature, sub_endings};
 use retrograde::{Event, Generator, Label, Method, Table, TableProbe};
-
-/// Every ending reachable from `material` by captures, smallest first,
-/// `material` itself excluded.
-fn sub_endings(material: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut todo = vec![material.to_string()];
-    while let Some(m) = todo.pop() {
-        let Some((w, b)) = m.split_once('v') else {
-            continue;
-        };
-        for (side, text) in [(0, w), (1, b)] {
-            for i in 1..text.len() {
-                let less = format!("{}{}", &text[..i], &text[i + 1..]);
-                let sub = if side == 0 {
-                    format!("{less}v{b}")
-                } else {
-                    format!("{w}v{less}")
-                };
-                if !out.contains(&sub) {
-                    out.push(sub.clone());
-                    todo.push(sub);
-                }
-            }
-        }
-    }
-    out.sort_by_key(|m| (m.len(), m.clone()));
-    out
-}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -66,8 +38,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let threads: usize = args.get(2).map_or(Ok(0), |t| t.parse())?;
     // The sub-endings, quietly, single pass each.
     let mut subs: Vec<(FastEndgame, Table)> = Vec::new();
-    for sub in sub_endings(material) {
-        let space = FastEndgame::new(&sub)?;
+    let signature: Signature = material.parse()?;
+    for sub in sub_endings(&signature, false) {
+        let space = FastEndgame::from_endgame(games_chess::Endgame::from_signature(sub.clone()));
         let probes: Vec<TableProbe<'_, FastEndgame>> = subs
             .iter()
             .map(|(s, t)| TableProbe::new(s, t))

@@ -1000,29 +1000,28 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
             .map(|chunk| {
                 let (mut valid, mut decided) = (0u64, 0u64);
                 for i in self.range(chunk) {
-                    let mut count = 0usize;
                     let mut exits = 0usize;
                     let mut exit_win: Option<u16> = None;
                     let mut exit_draw = false;
                     let mut exit_loss = 0u16;
                     let mut error = None;
-                    let outcome = self.space.successor_indices(
-                        i,
-                        |_| count += 1,
-                        |child| {
-                            exits += 1;
-                            match self.exit_value(child, i) {
-                                Ok(Value::Loss(d)) => {
-                                    exit_win = Some(exit_win.map_or(d + 1, |w| w.min(d + 1)));
-                                }
-                                Ok(Value::Win(d)) => exit_loss = exit_loss.max(d + 1),
-                                Ok(Value::Draw) => exit_draw = true,
-                                Err(e) => {
-                                    error.get_or_insert(e);
-                                }
+                    let counted = self.space.successor_count(i, |child| {
+                        exits += 1;
+                        match self.exit_value(child, i) {
+                            Ok(Value::Loss(d)) => {
+                                exit_win = Some(exit_win.map_or(d + 1, |w| w.min(d + 1)));
                             }
-                        },
-                    );
+                            Ok(Value::Win(d)) => exit_loss = exit_loss.max(d + 1),
+                            Ok(Value::Draw) => exit_draw = true,
+                            Err(e) => {
+                                error.get_or_insert(e);
+                            }
+                        }
+                    });
+                    let (outcome, count) = match counted {
+                        Some((outcome, count)) => (Some(outcome), count),
+                        None => (None, 0),
+                    };
                     let code = match outcome {
                         None => INVALID_CODE,
                         Some(Some(Outcome::Draw)) => {
