@@ -71,6 +71,7 @@ pub struct Config {
     pub(crate) quiescence: bool,
     pub(crate) forcing: bool,
     pub(crate) order_hints: bool,
+    pub(crate) etc: bool,
     pub(crate) threads: usize,
 }
 
@@ -92,6 +93,7 @@ impl Default for Config {
             quiescence: false,
             forcing: true,
             order_hints: true,
+            etc: false,
             threads: 1,
         }
     }
@@ -118,6 +120,7 @@ impl Config {
             quiescence: false,
             forcing: false,
             order_hints: false,
+            etc: false,
             threads: 1,
         }
     }
@@ -228,6 +231,18 @@ impl Config {
     #[must_use]
     pub fn order_hints(mut self, on: bool) -> Config {
         self.order_hints = on;
+        self
+    }
+
+    /// Enhanced transposition cutoffs: before searching a node's moves,
+    /// probe the table for every child and cut at once when one child's
+    /// stored bound already refutes the window (only with
+    /// [`TtUse::Cutoffs`], never at the root). Costs a make, unmake and
+    /// probe per move; saves the nodes of the refuting child, and the
+    /// children's probes overlap in memory instead of waiting one by one.
+    #[must_use]
+    pub fn etc(mut self, on: bool) -> Config {
+        self.etc = on;
         self
     }
 

@@ -55,6 +55,81 @@ where
     }
 }
 
+/// The most moves the lean order (no picker) handles; longer lists use the
+/// picker.
+const LEAN_MAX: usize = 32;
+
+/// The move order of a node without killers, history, counter-moves or a
+/// tactical stage: the table move, then the rest sorted once by the game's
+/// hint (stable: generation order among equal hints), or in generation
+/// order without a hint. The same order the staged picker gives with those
+/// stages empty, without its bookkeeping.
+struct LeanOrder {
+    /// `moves[..cursor]` have been yielded.
+    cursor: usize,
+    /// 0: the table move is next; 1: sort the rest; 2: yield in order.
+    stage: u8,
+}
+
+impl LeanOrder {
+    #[inline]
+    fn new() -> Self {
+        LeanOrder {
+            cursor: 0,
+            stage: 0,
+        }
+    }
+
+    #[inline]
+    fn next<G: Game>(
+        &mut self,
+        game: &G,
+        moves: &mut G::Moves,
+        tt_move: Option<G::Move>,
+        hint: Option<HintFn<G>>,
+    ) -> Option<G::Move> {
+        let list = moves.as_mut_slice();
+        if self.stage == 0 {
+            self.stage = 1;
+            if let Some(tt) = tt_move
+                && let Some(at) = list.iter().position(|&m| m == tt)
+            {
+                list.swap(0, at);
+                self.cursor = 1;
+                return Some(tt);
+            }
+        }
+        if self.stage == 1 {
+            self.stage = 2;
+            if let Some(h) = hint
+                && list.len() > self.cursor + 1
+            {
+                let rest = &mut list[self.cursor..];
+                let n = rest.len().min(LEAN_MAX);
+                let mut scores = [0i32; LEAN_MAX];
+                for (s, &m) in scores.iter_mut().zip(rest.iter()) {
+                    *s = h(game, m).clamp(-(1 << 14), 1 << 14);
+                }
+                // Insertion sort, highest first, stable.
+                for i in 1..n {
+                    let (m, sc) = (rest[i], scores[i]);
+                    let mut j = i;
+                    while j > 0 && scores[j - 1] < sc {
+                        rest[j] = rest[j - 1];
+                        scores[j] = scores[j - 1];
+                        j -= 1;
+                    }
+                    rest[j] = m;
+                    scores[j] = sc;
+                }
+            }
+        }
+        let m = *list.get(self.cursor)?;
+        self.cursor += 1;
+        Some(m)
+    }
+}
+
 /// A game's [`Forcing`] knowledge, as function pointers.
 struct ForcingFns<G: Game> {
     winning: fn(&G) -> Option<G::Move>,
@@ -589,6 +664,11 @@ struct Worker<'a, G: Game, T: Table> {
     /// a table cutoff by a depth-limited entry): only a subtree without one
     /// is solved whatever the depth.
     horizon: bool,
+    /// No killers, history, counter-moves or tactical stage: moves are
+    /// ordered by [`LeanOrder`] instead of the staged picker.
+    lean: bool,
+    /// Enhanced transposition cutoffs ([`Config::etc`] with table cutoffs).
+    etc: bool,
 }
 
 impl<'a, G, T> Worker<'a, G, T>
@@ -611,16 +691,22 @@ where
         stop: &'a AtomicBool,
         start: Instant,
     ) -> Self {
+        let tactical = if config.tactical_ordering {
+            tactical
+        } else {
+            None
+        };
         Worker {
+            lean: config.killers == 0
+                && !config.counter_moves
+                && config.history.is_none()
+                && tactical.is_none(),
+            etc: config.etc && config.tt == TtUse::Cutoffs,
             config,
             table,
             shared,
             h,
-            tactical: if config.tactical_ordering {
-                tactical
-            } else {
-                None
-            },
+            tactical,
             tactical_gen: if config.quiescence {
                 tactical_gen
             } else {
@@ -1115,10 +1201,40 @@ where
             }
         }
 
+        // Enhanced transposition cutoffs: a child whose stored bound
+        // refutes the window settles the node without searching anything.
+        if self.etc && ply > 0 && (self.to_end || depth >= 2) {
+            let child_depth = self.tt_depth(depth - 1);
+            if let Some(v) = self.etc_cutoff(game, &moves, child_depth, ply, alpha, beta) {
+                self.stats.tt_cutoffs += 1;
+                if !self.tainted {
+                    self.store(
+                        key,
+                        ply,
+                        Entry {
+                            best_move: Some(v.1.pack()),
+                            value: v.0.get(),
+                            depth: tt_depth,
+                            bound: Bound::Lower,
+                        },
+                    );
+                }
+                return if fail_soft {
+                    v.0
+                } else {
+                    v.0.clamp(alpha, beta)
+                };
+            }
+        }
+
         let alpha_start = alpha;
         debug_assert!(!moves.is_empty(), "a non-terminal position must have moves");
         let side = game.side_to_move();
         let plyu = ply as usize;
+        // Without killers, history, counter-moves or a tactical stage the
+        // order is the table move, then the game's hint (or generation
+        // order): a plain sort replaces the staged picker.
+        let mut lean = (self.lean && moves.len() <= LEAN_MAX).then(LeanOrder::new);
         if self.config.killers > 0 {
             self.h.killers.clear(plyu + 1);
         }
@@ -1132,12 +1248,14 @@ where
             Some(p) if self.config.counter_moves => self.h.counters.get(side, p),
             _ => None,
         };
-        let mut picker = match self.tactical {
-            Some(f) => MovePicker::<G>::with_tactical_fn(tt_move, f),
-            None => MovePicker::<G>::new(tt_move),
-        }
-        .with_killers(killers)
-        .with_counter(counter);
+        let mut picker = lean.is_none().then(|| {
+            match self.tactical {
+                Some(f) => MovePicker::<G>::with_tactical_fn(tt_move, f),
+                None => MovePicker::<G>::new(tt_move),
+            }
+            .with_killers(killers)
+            .with_counter(counter)
+        });
 
         let mut best = -Score::INFINITY;
         let mut best_move = None;
@@ -1145,17 +1263,23 @@ where
         let pvs = self.config.algorithm == Algorithm::Pvs;
         loop {
             let history = self.config.history.is_some();
-            let next = match self.hint {
-                Some(hint) => {
-                    let order = HintOrder {
-                        game: &*game,
-                        hint,
-                        history: history.then_some(&self.h.history),
-                    };
-                    picker.next(&*game, &mut moves, &order)
+            let next = if let Some(order) = &mut lean {
+                order.next(&*game, &mut moves, tt_move, self.hint)
+            } else if let Some(picker) = &mut picker {
+                match self.hint {
+                    Some(hint) => {
+                        let order = HintOrder {
+                            game: &*game,
+                            hint,
+                            history: history.then_some(&self.h.history),
+                        };
+                        picker.next(&*game, &mut moves, &order)
+                    }
+                    None if history => picker.next(game, &mut moves, &self.h.history),
+                    None => picker.next(game, &mut moves, &NoHistory),
                 }
-                None if history => picker.next(game, &mut moves, &self.h.history),
-                None => picker.next(game, &mut moves, &NoHistory),
+            } else {
+                None
             };
             let Some(m) = next else { break };
             let siblings_tainted = core::mem::replace(&mut self.tainted, false);
@@ -1203,7 +1327,9 @@ where
                 if searched == 1 {
                     self.stats.first_move_cutoffs += 1;
                 }
-                if picker.last_is_quiet() {
+                if let Some(picker) = &picker
+                    && picker.last_is_quiet()
+                {
                     if self.config.killers > 0 {
                         self.h.killers.store(plyu, m);
                     }
@@ -1255,6 +1381,37 @@ where
             );
         }
         value
+    }
+
+    /// Enhanced transposition cutoff: probes the table for each child of
+    /// `moves` at `child_depth`; if one child's stored bound shows its value
+    /// at most `-beta`, the node's value is at least `beta`: returns that
+    /// lower bound and the move. Marks the horizon as a table cutoff does.
+    fn etc_cutoff(
+        &mut self,
+        game: &mut G,
+        moves: &G::Moves,
+        child_depth: u8,
+        ply: u32,
+        alpha: Score,
+        beta: Score,
+    ) -> Option<(Score, G::Move)> {
+        let (child_alpha, child_beta) = ((-beta).get(), (-alpha).get());
+        for &m in moves.as_slice() {
+            let undo = game.make(m);
+            let key = game.hash();
+            game.unmake(m, undo);
+            if let Some(hit) = self.probe(key, child_depth, ply + 1)
+                && let Some(v) = hit.cutoff(child_alpha, child_beta)
+                && v <= child_alpha
+            {
+                if hit.entry.depth != TO_END_DEPTH {
+                    self.horizon = true;
+                }
+                return Some((-Score::new(v), m));
+            }
+        }
+        None
     }
 
     /// The value of a node decided by [`Forcing`] without expanding it.

@@ -45,7 +45,8 @@ pub fn covering_set(tt_bytes: usize, threads: usize) -> Vec<Variant> {
     out.push(
         Config::default()
             .tt(TtUse::Cutoffs, ProbePolicy::ExactDepth)
-            .aspiration(Some(25)),
+            .aspiration(Some(25))
+            .etc(true),
     );
     for i in 0..12usize {
         let algorithm = algorithms[i % 4];
@@ -72,9 +73,19 @@ pub fn covering_set(tt_bytes: usize, threads: usize) -> Vec<Variant> {
                 .counter_moves(i % 2 == 1)
                 .tactical_ordering(i % 3 != 2)
                 .forcing(i % 4 != 3)
-                .order_hints(i % 3 == 0),
+                .order_hints(i % 3 == 0)
+                .etc(i % 3 == 1 && tt == TtUse::Cutoffs),
         );
     }
+    // The Connect Four solver's family: no killers, history, counter-moves
+    // or tactical stage (the lean move order), the game's hints, forcing.
+    out.push(
+        Config::plain()
+            .algorithm(Algorithm::Bisection)
+            .tt(TtUse::Cutoffs, ProbePolicy::ExactDepth)
+            .forcing(true)
+            .order_hints(true),
+    );
     if threads > 1 {
         out.push(
             Config::default()
@@ -152,6 +163,9 @@ pub fn name(c: &Config) -> String {
     }
     if c.order_hints {
         s += " oh";
+    }
+    if c.etc {
+        s += " etc";
     }
     if c.threads > 1 {
         s += &format!(" smp{}", c.threads);

@@ -15,17 +15,28 @@ use crate::Size;
 /// Four the side to move follows from the number of stones.
 static KEYS: LazyLock<ZobristTable> = LazyLock::new(|| ZobristTable::new(64, 2));
 
-/// The Zobrist table behind [`Game::hash`]: `piece(bit, player)` for the
-/// stone of `player` (`0` first, `1` second) on bitboard bit `bit`.
+/// The Zobrist table behind [`Board::zobrist`]: `piece(bit, player)` for
+/// the stone of `player` (`0` first, `1` second) on bitboard bit `bit`.
 #[must_use]
 pub fn zobrist_keys() -> &'static ZobristTable {
     &KEYS
 }
 
+/// A bijective mix of a 64-bit key: a multiplication by an odd constant
+/// (invertible modulo 2^64) spreads every bit of the key upwards, and the
+/// xor of the high half into the low half (invertible too) brings them down
+/// to the bits tables index with. Distinct keys give distinct hashes.
+#[inline(always)]
+#[must_use]
+pub(crate) const fn mix(key: u64) -> u64 {
+    let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h ^ (h >> 32)
+}
+
 /// A move: the column a stone is dropped into (0-based inside, printed
 /// 1-based in Pons's notation: `1`..`9`, then `a`..`w` for columns 10..32).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Column(u8);
+pub struct Column(pub(crate) u8);
 
 impl Column {
     /// The column with 0-based index `index`, if `index < Size::MAX_WIDTH`.
@@ -111,12 +122,14 @@ pub type Moves = ArrayVec<Column, { Size::MAX_WIDTH }>;
 /// printed back in Pons's notation ([`fmt::Display`]); equality and
 /// [`Hash`] ignore the order of the moves and compare positions only.
 ///
-/// Hashing: [`Game::hash`] returns an incrementally maintained **Zobrist**
-/// hash from the `zobrist` crate (XOR of one key per stone; see
-/// [`zobrist_keys`]), because generic transposition tables index by the low
-/// bits of the hash and need well-mixed bits. [`Board::key`] is a
-/// **provably unique** 64-bit key (`current + mask + bottom`), for a
-/// dedicated solver or exact tables on one board size.
+/// Hashing: [`Board::key`] is a **provably unique** 64-bit key
+/// (`current + mask + bottom`) among positions of one board size, and
+/// [`Game::hash`] is that key through a bijective mix (a multiplication by
+/// an odd constant, then the high half xored into the low half), because
+/// generic transposition tables index by the low bits of the hash and need
+/// well-mixed bits: as unique as the key, and nothing to maintain in
+/// `make`/`unmake`. A Zobrist hash from the `zobrist` crate (XOR of one key
+/// per stone; see [`zobrist_keys`]) is available as [`Board::zobrist`].
 ///
 /// ```
 /// use game::{Game, Outcome};
@@ -134,7 +147,6 @@ pub type Moves = ArrayVec<Column, { Size::MAX_WIDTH }>;
 pub struct Board {
     pub(crate) current: u64,
     pub(crate) mask: u64,
-    pub(crate) hash: u64,
     pub(crate) bottom: u64,
     pub(crate) full: u64,
     pub(crate) size: Size,
@@ -192,7 +204,6 @@ impl Board {
         Board {
             current: 0,
             mask: 0,
-            hash: 0,
             bottom: size.bottom_mask(),
             full: size.board_mask(),
             size,
@@ -317,8 +328,6 @@ impl Board {
     /// [`Board::possible`]), recording it as a move in column `col`.
     #[inline]
     fn play_cell(&mut self, cell: u64, col: u8) {
-        let player = (self.plies & 1) as usize;
-        self.hash ^= KEYS.piece(cell.trailing_zeros() as usize, player);
         self.current ^= self.mask;
         self.mask |= cell;
         self.history[self.plies as usize] = col;
@@ -345,8 +354,11 @@ impl Board {
         Some(col)
     }
 
-    /// Recomputes the Zobrist hash from the stones.
-    fn zobrist_from_scratch(&self) -> u64 {
+    /// The Zobrist hash of the position (the `zobrist` crate's keys, see
+    /// [`zobrist_keys`]), computed from the stones: equal for equal
+    /// positions of one size, whatever the move order.
+    #[must_use]
+    pub fn zobrist(&self) -> u64 {
         let first = self.stones_of(Player::First);
         let mut h = 0;
         let mut m = self.mask;
@@ -457,18 +469,11 @@ impl Game for Board {
     /// Connect Four searches); none when the game is over.
     #[inline]
     fn generate(&self, out: &mut Moves) {
-        out.clear();
         if self.is_over() {
+            out.clear();
             return;
         }
-        let possible = self.possible();
-        let w = self.size.width();
-        for i in 0..w {
-            let c = centre_order(w, i);
-            if possible & self.size.column_mask(c) != 0 {
-                out.push(Column(c as u8));
-            }
-        }
+        self.columns_of(self.possible(), out);
     }
 
     #[inline]
@@ -485,8 +490,6 @@ impl Game for Board {
         self.mask ^= top;
         self.current ^= self.mask;
         self.plies -= 1;
-        let player = (self.plies & 1) as usize;
-        self.hash ^= KEYS.piece(top.trailing_zeros() as usize, player);
     }
 
     #[inline]
@@ -500,13 +503,19 @@ impl Game for Board {
         }
     }
 
+    /// The mixed unique key (see [`Board`]).
     #[inline]
     fn hash(&self) -> u64 {
-        self.hash
+        mix(self.key())
     }
 
+    /// The same from scratch: the recorded moves replayed on an empty board.
     fn recompute_hash(&self) -> u64 {
-        self.zobrist_from_scratch()
+        let mut b = Board::new(self.size);
+        for c in self.history() {
+            b.play(c);
+        }
+        mix(b.key())
     }
 
     #[inline]

@@ -4,7 +4,7 @@
 
 use game::{Forcing, OrderHint};
 
-use crate::board::centre_rank;
+use crate::board::{centre_rank, shl};
 use crate::{Board, Column, Moves};
 
 impl Forcing for Board {
@@ -39,11 +39,19 @@ impl OrderHint for Board {
     /// the picker's selection order.
     #[inline]
     fn order_hint(&self, m: Column) -> i32 {
-        if !self.can_play(m) {
+        let (c, w) = (m.index(), self.size().width());
+        let s = self.size().stride();
+        // The landing cell: the column's bit of `possible` (none when full).
+        let cell = if c < w {
+            self.possible() & (shl(1, s).wrapping_sub(1) << (c as u32 * s))
+        } else {
+            0
+        };
+        if cell == 0 {
             return i32::MIN / 2;
         }
-        let threats = self.threats_after(self.landing_cell(m)) as i32;
-        threats * 64 + 63 - centre_rank(self.size().width(), m.index()) as i32
+        let threats = self.threats_after(cell) as i32;
+        threats * 64 + 63 - centre_rank(w, c) as i32
     }
 }
 

@@ -12,7 +12,7 @@ use crate::board::{Board, Column, Moves, centre_order, shl};
 /// The empty cells of the board (`full & !mask`) where a stone would
 /// complete four in a row for the player owning `stones`, on a board with
 /// column stride `stride`. Cells need not be playable yet.
-#[inline]
+#[inline(always)]
 #[must_use]
 pub const fn winning_cells(stones: u64, mask: u64, full: u64, stride: u32) -> u64 {
     // The standard board gets its own copy with constant shifts.
@@ -50,6 +50,45 @@ const fn aligned_threes(p: u64, stride: u32) -> u64 {
     r
 }
 
+/// On the 7 × 6 board (stride 7): bit `c` set when column `c` holds a bit
+/// of `cells`. Adding 63 to each column's 7-bit field (rows 0..5 hold at
+/// most 63, so no carry crosses into the next column) sets the sentinel row
+/// exactly for the non-empty columns; the multiplication moves sentinel `c`
+/// (bit `7c + 6`, shifted down to `7c`) to bit `49 + c`. Every product term
+/// `7a · 2^(49 - 6b)` lands on a distinct bit (`7a - 6b` determines `a` and
+/// `b` in `0..7`), so nothing carries into bits 49..55.
+#[inline(always)]
+const fn column_set_7(cells: u64) -> usize {
+    const BOTTOM: u64 = 0x0000_0408_1020_4081; // bit 7c for c in 0..7
+    const GATHER: u64 =
+        (1 << 49) | (1 << 43) | (1 << 37) | (1 << 31) | (1 << 25) | (1 << 19) | (1 << 13);
+    let tops = ((cells & (BOTTOM * 0x3F)) + BOTTOM * 0x3F) & (BOTTOM << 6);
+    ((tops >> 6).wrapping_mul(GATHER) >> 49) as usize & 0x7F
+}
+
+/// For each set of the 7 columns of the standard board (bit `c` = column
+/// `c`), its columns in centre-first order (3, 2, 4, 1, 5, 0, 6), then at
+/// index 7 how many there are.
+static CENTRE_FIRST_7: [[u8; 8]; 128] = {
+    let mut t = [[0u8; 8]; 128];
+    let mut set = 0;
+    while set < 128 {
+        let mut n = 0;
+        let mut i = 0;
+        while i < 7 {
+            let c = centre_order(7, i);
+            if set >> c & 1 == 1 {
+                t[set][n] = c as u8;
+                n += 1;
+            }
+            i += 1;
+        }
+        t[set][7] = n as u8;
+        set += 1;
+    }
+    t
+};
+
 impl Board {
     /// The cells where a stone can be dropped now: the lowest empty cell of
     /// every column that is not full (one bit per playable column). Says
@@ -62,7 +101,7 @@ impl Board {
 
     /// The empty cells (playable or not) where the side to move would
     /// complete four: its threats.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub const fn own_threats(&self) -> u64 {
         winning_cells(self.current, self.mask, self.full, self.size.stride())
@@ -70,7 +109,7 @@ impl Board {
 
     /// The empty cells (playable or not) where the player who just moved
     /// would complete four: the threats the side to move must watch.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub const fn opponent_threats(&self) -> u64 {
         winning_cells(
@@ -121,7 +160,7 @@ impl Board {
     /// once ([`Board::can_win_now`] is `false`); otherwise a winning move
     /// may be missing from the set. An empty set means every move loses
     /// within two plies.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub const fn non_losing_moves(&self) -> u64 {
         let mut possible = self.possible();
@@ -140,7 +179,7 @@ impl Board {
     /// move would own after dropping a stone on `cell`, one bit of
     /// [`Board::possible`]: the usual move-ordering score. Meant for moves
     /// that do not connect four themselves (a winning move needs no score).
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub const fn threats_after(&self, cell: u64) -> u32 {
         winning_cells(
@@ -164,7 +203,7 @@ impl Board {
 
     /// Writes the columns of the cells in `cells` (a subset of
     /// [`Board::possible`]) into `out`, centre first.
-    #[inline]
+    #[inline(always)]
     pub fn columns_of(&self, cells: u64, out: &mut Moves) {
         out.clear();
         if cells == 0 {
@@ -173,13 +212,12 @@ impl Board {
         let w = self.size.width();
         let stride = self.size.stride();
         if w == 7 && stride == 7 {
-            // The standard board: the centre-first order unrolled.
-            for c in [3, 2, 4, 1, 5, 0, 6] {
-                if (cells >> (c * 7)) & 0x3F != 0
-                    && let Some(col) = Column::new(c as usize)
-                {
-                    let _ = out.try_push(col);
-                }
+            // The standard board: the set of columns as 7 bits, then its
+            // centre-first list from a table.
+            let list = &CENTRE_FIRST_7[column_set_7(cells)];
+            for &c in &list[..usize::from(list[7])] {
+                // At most 7 < `Moves::CAPACITY`: never full.
+                let _ = out.try_push(Column(c));
             }
             return;
         }

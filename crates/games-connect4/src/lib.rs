@@ -12,9 +12,11 @@
 //!   [`Board::non_losing_moves`] returns a bitboard; the trait method of the
 //!   same name fills a move list: call it as
 //!   `Forcing::non_losing_moves(&board, &mut moves)` on a concrete board.)
-//! * [`Game::hash`](game::Game::hash) is an incremental Zobrist hash (the
-//!   `zobrist` crate); [`Board::key`] is a provably unique 64-bit key and
-//!   [`Board::symmetric_key`] the same for a position and its mirror image.
+//! * [`Board::key`] is a provably unique 64-bit key,
+//!   [`Game::hash`](game::Game::hash) the same key through a bijective mix
+//!   (as unique, with well-mixed bits for tables), [`Board::symmetric_key`]
+//!   the key shared by a position and its mirror image, and
+//!   [`Board::zobrist`] a Zobrist hash (the `zobrist` crate).
 //! * Knowledge: [`Board::possible`], [`Board::own_threats`],
 //!   [`Board::winning_moves`], [`Board::non_losing_moves`],
 //!   [`Board::forced_blocks`], [`Board::threats_after`],

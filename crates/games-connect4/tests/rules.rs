@@ -223,7 +223,7 @@ fn random_playouts_agree_with_naive() {
                 assert_eq!(b.stone_at(c.index(), n.heights[c.index()]), None);
             }
             assert_eq!(b, Board::new(size));
-            assert_eq!(b.hash(), 0);
+            assert_eq!(b.hash(), Board::new(size).hash());
         }
         let distinct: HashSet<Naive> = by_key.values().cloned().collect();
         assert_eq!(distinct.len(), by_key.len());
@@ -366,10 +366,13 @@ fn check_oracles_on_playouts() {
 }
 
 #[test]
-fn zobrist_hash_distinguishes_positions() {
-    // No two of the 260 k distinct positions up to ply 8 share a hash.
+fn hashes_distinguish_positions() {
+    // No two of the 260 k distinct positions up to ply 8 share a hash
+    // (`Game::hash`, the mixed unique key) or a Zobrist hash; transpositions
+    // share both.
     let mut layer = vec![Board::standard()];
     let mut hashes = HashMap::new();
+    let mut zobrist = HashMap::new();
     let mut moves = Moves::new();
     for _ in 0..8 {
         let mut next = Vec::new();
@@ -378,6 +381,9 @@ fn zobrist_hash_distinguishes_positions() {
             for &m in moves.as_slice() {
                 let mut c = *b;
                 c.make(m);
+                if let Some(k) = zobrist.insert(c.zobrist(), c.key()) {
+                    assert_eq!(k, c.key(), "Zobrist collision");
+                }
                 if let Some(k) = hashes.insert(c.hash(), c.key()) {
                     assert_eq!(k, c.key(), "hash collision");
                 } else {
@@ -388,4 +394,5 @@ fn zobrist_hash_distinguishes_positions() {
         layer = next;
     }
     assert_eq!(hashes.len() as u64, A212693[1..=8].iter().sum::<u64>());
+    assert_eq!(zobrist.len(), hashes.len());
 }
