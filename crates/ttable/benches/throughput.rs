@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use ahash::RandomState;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use ttable::{Bound, Entry, SharedTable, Table, TranspositionTable};
+use ttable::{Bound, Config, Entry, Memory, SharedTable, Storage, Table, TranspositionTable};
 
 type Map = HashMap<u64, Entry, RandomState>;
 
@@ -112,6 +112,27 @@ fn run_one<S>(state: &mut S, iters: u64, keys: &mut Keys, op: impl Fn(&mut S, u6
     })
 }
 
+/// As `run_one` for a table, with `prefetch` of the key `D` operations ahead:
+/// operation `i` prefetches key `i + D`, then probes and stores key `i`.
+/// `ring` holds the `D` keys already prefetched (it carries over between
+/// calls, so every key is prefetched once, `D` operations early).
+fn run_prefetched<const D: usize>(
+    tt: &mut TranspositionTable,
+    iters: u64,
+    keys: &mut Keys,
+    ring: &mut [u64; D],
+) -> Duration {
+    measure(|| {
+        for i in 0..iters {
+            let next = keys.next();
+            tt.prefetch(next);
+            let slot = &mut ring[i as usize % D];
+            let k = core::mem::replace(slot, next);
+            table_op(tt, k);
+        }
+    })
+}
+
 fn run_two<S: Sync>(shared: &S, iters: u64, n: u64, op: impl Fn(&S, u64) + Sync) -> Duration {
     std::thread::scope(|s| {
         let threads: Vec<_> = (0..2u64)
@@ -145,16 +166,32 @@ fn bench(c: &mut Criterion) {
         group.sample_size(10);
 
         group.throughput(Throughput::Elements(1));
-        {
-            let mut tt = TranspositionTable::new(bytes).unwrap();
+        for memory in [Memory::Auto, Memory::Heap] {
+            let config = Config::new().memory(memory);
+            let mut tt = TranspositionTable::with_config(bytes, config).unwrap();
             let mut fill = Keys::new(99, n);
             for _ in 0..2 * n {
                 table_op(&mut tt, fill.next());
             }
+            let name = match tt.storage() {
+                Storage::Heap => "TranspositionTable (heap)",
+                Storage::Mapped { huge_pages: true } => "TranspositionTable (huge pages)",
+                Storage::Mapped { huge_pages: false } => "TranspositionTable (mapped)",
+            };
             let mut keys = Keys::new(1, n);
-            group.bench_function(BenchmarkId::new("TranspositionTable", "1 thread"), |b| {
+            group.bench_function(BenchmarkId::new(name, "1 thread"), |b| {
                 b.iter_custom(|iters| run_one(&mut tt, iters, &mut keys, table_op));
             });
+            if memory == Memory::Auto {
+                let mut ring = [0; 1];
+                group.bench_function(BenchmarkId::new("prefetch 1 ahead", "1 thread"), |b| {
+                    b.iter_custom(|iters| run_prefetched(&mut tt, iters, &mut keys, &mut ring));
+                });
+                let mut ring = [0; 4];
+                group.bench_function(BenchmarkId::new("prefetch 4 ahead", "1 thread"), |b| {
+                    b.iter_custom(|iters| run_prefetched(&mut tt, iters, &mut keys, &mut ring));
+                });
+            }
         }
         let shared = SharedTable::new(bytes).unwrap();
         {

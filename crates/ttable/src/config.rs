@@ -2,6 +2,7 @@
 //! verification bits, and the decisive-score convention.
 
 use crate::error::{ErrorKind, TableError};
+use crate::storage::Memory;
 
 /// Which slot a store may overwrite.
 ///
@@ -163,14 +164,15 @@ impl ScoreConfig {
 /// ```
 ///
 /// Defaults: [`Replacement::DepthMinusAge`], [`ProbePolicy::Normal`],
-/// 16 verification bits (the compact layout, 8 entries per cache line) and
-/// [`ScoreConfig::default`].
+/// 16 verification bits (the compact layout, 8 entries per cache line),
+/// [`ScoreConfig::default`] and [`Memory::Auto`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Config {
     replacement: Replacement,
     probe: ProbePolicy,
     check_bits: u32,
     score: ScoreConfig,
+    memory: Memory,
 }
 
 impl Default for Config {
@@ -191,6 +193,7 @@ impl Config {
                 win: 32_000,
                 max_ply: 1_000,
             },
+            memory: Memory::Auto,
         }
     }
 
@@ -236,6 +239,23 @@ impl Config {
     pub const fn score(mut self, score: ScoreConfig) -> Config {
         self.score = score;
         self
+    }
+
+    /// Sets where the table's memory comes from: [`Memory::Auto`] (the
+    /// default) maps tables of 2 MiB or more with the huge-page advice, which
+    /// makes random probes of large tables faster (see the crate README,
+    /// "Throughput"); [`Memory::Heap`] always allocates on the heap.
+    /// [`SharedTable`](crate::SharedTable) always uses the heap.
+    #[must_use]
+    pub const fn memory(mut self, memory: Memory) -> Config {
+        self.memory = memory;
+        self
+    }
+
+    /// Where the table's memory comes from.
+    #[must_use]
+    pub const fn get_memory(&self) -> Memory {
+        self.memory
     }
 
     /// The replacement policy.

@@ -79,6 +79,7 @@ mod policy;
 mod shared;
 mod single;
 mod stats;
+mod storage;
 
 pub use config::{Config, ProbePolicy, Replacement, ScoreConfig};
 pub use entry::{Bound, Entry, Hit, NO_MOVE};
@@ -87,6 +88,7 @@ pub use policy::MAX_BUCKETS;
 pub use shared::SharedTable;
 pub use single::TranspositionTable;
 pub use stats::Stats;
+pub use storage::{HUGE_PAGE_BYTES, Memory, Storage};
 
 // The README's example runs as a doctest.
 #[doc = include_str!("../README.md")]

@@ -3,8 +3,8 @@
 use std::error::Error;
 
 use ttable::{
-    Bound, Config, Entry, ErrorKind, MAX_BUCKETS, ProbePolicy, Replacement, SharedTable, Table,
-    TranspositionTable,
+    Bound, Config, Entry, ErrorKind, HUGE_PAGE_BYTES, MAX_BUCKETS, Memory, ProbePolicy,
+    Replacement, SharedTable, Storage, Table, TranspositionTable,
 };
 
 fn entry(depth: u8, value: i32) -> Entry {
@@ -260,4 +260,60 @@ fn hashfull_and_clear() {
     assert!(shared.probe(key, 0, 0).is_none());
     tt.reset_stats();
     assert_eq!(tt.stats(), ttable::Stats::default());
+}
+
+#[test]
+fn storage_follows_the_memory_setting() {
+    let small = TranspositionTable::new(HUGE_PAGE_BYTES - 64).unwrap();
+    assert_eq!(small.storage(), Storage::Heap);
+    let heap = Config::new().memory(Memory::Heap);
+    let large = TranspositionTable::with_config(HUGE_PAGE_BYTES, heap).unwrap();
+    assert_eq!(large.storage(), Storage::Heap);
+    let large = TranspositionTable::new(HUGE_PAGE_BYTES).unwrap();
+    let forced = TranspositionTable::with_config(64, Config::new().memory(Memory::Mapped)).unwrap();
+    if cfg!(target_os = "linux") {
+        // The advice fails only on kernels without transparent huge pages.
+        let thp = std::path::Path::new("/sys/kernel/mm/transparent_hugepage/enabled").exists();
+        assert_eq!(large.storage(), Storage::Mapped { huge_pages: thp });
+        assert_eq!(forced.storage(), Storage::Mapped { huge_pages: thp });
+        assert!(format!("{large:?}").contains("storage: Mapped"));
+    }
+    assert_eq!(large.size_bytes(), HUGE_PAGE_BYTES);
+    assert_eq!(forced.capacity(), 8);
+}
+
+#[test]
+fn mapped_and_heap_tables_agree() {
+    // The same stores into a mapped and a heap table of 4 MiB (enough to
+    // replace): every probe gives the same answer, and so do the counters.
+    let mix = |mut x: u64| {
+        x ^= x >> 31;
+        x = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x ^ (x >> 29)
+    };
+    for config in [
+        Config::new(),
+        Config::verification(),
+        Config::new().replacement(Replacement::TwoTier),
+    ] {
+        let mut mapped =
+            TranspositionTable::with_config(4 << 20, config.memory(Memory::Mapped)).unwrap();
+        let mut heap =
+            TranspositionTable::with_config(4 << 20, config.memory(Memory::Heap)).unwrap();
+        for i in 0..400_000u64 {
+            let key = mix(i % 300_000);
+            let e = entry((i % 13) as u8, (i % 2001) as i32 - 1000);
+            mapped.store(key, (i % 5) as u32, e);
+            heap.store(key, (i % 5) as u32, e);
+            let probe = mix(i.wrapping_mul(7) % 300_000);
+            assert_eq!(mapped.probe(probe, 6, 1), heap.probe(probe, 6, 1));
+            if i % 100_000 == 0 {
+                mapped.new_generation();
+                heap.new_generation();
+            }
+        }
+        assert_eq!(mapped.stats(), heap.stats());
+        assert_eq!(mapped.hashfull(), heap.hashfull());
+        assert!(mapped.stats().replacements > 0);
+    }
 }

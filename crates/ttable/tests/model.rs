@@ -5,7 +5,8 @@ use std::collections::{HashMap, HashSet};
 use game::Score;
 use proptest::prelude::*;
 use ttable::{
-    Bound, Config, Entry, Hit, ProbePolicy, Replacement, SharedTable, Table, TranspositionTable,
+    Bound, Config, Entry, Hit, Memory, ProbePolicy, Replacement, SharedTable, Storage, Table,
+    TranspositionTable,
 };
 
 #[derive(Clone, Debug)]
@@ -43,12 +44,13 @@ fn op(keys: usize) -> impl Strategy<Value = Op> {
 }
 
 /// Keys with pairwise distinct top 16 bits (so that even 16 verification
-/// bits tell them apart) and arbitrary index and slot bits.
+/// bits tell them apart; the first key's are 0, the check value of an empty
+/// compact slot) and arbitrary index and slot bits.
 fn keys(n: usize) -> impl Strategy<Value = Vec<u64>> {
     prop::collection::vec(any::<u64>(), n).prop_map(|v| {
         v.into_iter()
             .enumerate()
-            .map(|(i, k)| (k & 0x0000_FFFF_FFFF_FFFF) | ((i as u64 * 0x9E37 + 1) & 0xFFFF) << 48)
+            .map(|(i, k)| (k & 0x0000_FFFF_FFFF_FFFF) | ((i as u64 * 0x9E37) & 0xFFFF) << 48)
             .collect()
     })
 }
@@ -183,14 +185,19 @@ fn config() -> impl Strategy<Value = Config> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
+    /// On the heap and in a memory mapping (the storage large tables get by
+    /// default): the same behaviour.
     #[test]
     fn single_table_matches_model(
         config in config(),
+        mapped in any::<bool>(),
         buckets in 1usize..5,
         keys in keys(40),
         ops in prop::collection::vec(op(40), 1..300),
     ) {
+        let config = config.memory(if mapped { Memory::Mapped } else { Memory::Heap });
         let mut tt = TranspositionTable::with_config(buckets * 64 + 17, config).unwrap();
+        prop_assert_eq!(tt.storage() != Storage::Heap, mapped && cfg!(unix));
         run(&mut tt, config, &keys, &ops);
     }
 
@@ -211,11 +218,13 @@ proptest! {
     fn direct_mapped_policies_are_exact(
         depth_preferred in any::<bool>(),
         wide in any::<bool>(),
+        mapped in any::<bool>(),
         keys in keys(40),
         ops in prop::collection::vec(op(40), 1..300),
     ) {
         let policy = if depth_preferred { Replacement::DepthPreferred } else { Replacement::Always };
-        let config = Config::new().replacement(policy).check_bits(if wide { 64 } else { 16 });
+        let memory = if mapped { Memory::Mapped } else { Memory::Heap };
+        let config = Config::new().replacement(policy).check_bits(if wide { 64 } else { 16 }).memory(memory);
         let slots = if wide { 4 } else { 8 };
         let buckets = 4u64; // a power of two: the index is the low 2 bits
         let mut tt = TranspositionTable::with_config(buckets as usize * 64, config).unwrap();
