@@ -348,6 +348,15 @@ static KING_SYMMETRY: [KingSymmetry; 64 * 64] = {
     out
 };
 
+/// The canonical king placement number of `(white king, black king)` on
+/// any squares (the number of the pair a symmetry brings them to), or
+/// `None` when they are equal or adjacent.
+#[inline]
+pub(crate) fn canonical_kings(wk: usize, bk: usize) -> Option<usize> {
+    let kings = KING_SYMMETRY[(wk & 63) * 64 + (bk & 63)].kings;
+    (kings != NO_PAIR).then_some(kings as usize)
+}
+
 /// The canonical index of a placement: `pieces` are the non-king piece
 /// numbers in index order, `runs` the `(start, end)` ranges of identical
 /// pieces among them, `squares` their squares (any order within a run).

@@ -35,7 +35,9 @@ use arrayvec::ArrayVec;
 use game::{Game, IndexMoves, IndexSpace, Outcome, Player, Predecessors};
 
 use crate::attacks::{KING, KNIGHT, tables};
-use crate::endgame::{Endgame, KING_PLACEMENTS, MAX_PIECES, SignatureError, identical_runs};
+use crate::endgame::{
+    Endgame, KING_PLACEMENTS, MAX_PIECES, SignatureError, canonical_kings, identical_runs,
+};
 use crate::position::{BISHOP_R, KING_R, KNIGHT_R, PAWN_R, Position, QUEEN_R, ROOK_R};
 use crate::types::Color;
 
@@ -170,6 +172,25 @@ impl Attackers {
         (self.diagonal != 0 && t.bishop(sq, occ) & self.diagonal != 0)
             || (self.straight != 0 && t.rook(sq, occ) & self.straight != 0)
     }
+}
+
+/// What the legality of one side's moves depends on
+/// ([`Placement::move_context`]).
+struct MoveContext {
+    /// The side to move.
+    us: usize,
+    /// Occupancy.
+    occ: u64,
+    /// Our king's square.
+    king: usize,
+    /// Is our king attacked?
+    in_check: bool,
+    /// The enemy's sliders.
+    sliders: u64,
+    /// Squares our king may not move to.
+    danger: u64,
+    /// The enemy's pieces.
+    enemy: Attackers,
 }
 
 /// Light squares (a1 is dark).
@@ -344,53 +365,78 @@ impl Placement {
         }
     }
 
+    /// What the legality of the side to move's moves depends on.
+    #[inline]
+    fn move_context(&self) -> MoveContext {
+        let us = self.side as usize;
+        let occ = self.occupied();
+        let enemy = self.attackers(us ^ 1);
+        let king = self.square[us] as usize;
+        MoveContext {
+            us,
+            occ,
+            king,
+            in_check: enemy.hit(king, occ),
+            sliders: enemy.diagonal | enemy.straight,
+            // Every square the enemy attacks through the square our king
+            // leaves (a defended piece included).
+            danger: enemy.attacks(occ & !(1u64 << king)),
+            enemy,
+        }
+    }
+
+    /// The squares the piece in `slot` (of the side to move) reaches by a
+    /// legal move, captures included.
+    #[inline]
+    fn legal_targets(&self, c: &MoveContext, slot: usize) -> u64 {
+        let piece = self.piece[slot] as usize;
+        let from = self.square[slot] as usize;
+        let targets = Self::reach(piece, from, c.occ) & !self.by_color[c.us];
+        if slot == c.us {
+            // The king may not go where the enemy attacks.
+            return targets & !c.danger;
+        }
+        // Off every line from our king through which an enemy slider could
+        // pin, and not in check: every move is legal.
+        if !c.in_check && tables().line(c.king, from) & c.sliders == 0 {
+            return targets;
+        }
+        let mut legal = 0;
+        let mut rest = targets;
+        while rest != 0 {
+            let to = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            // Legal when our king is not attacked afterwards: the moved
+            // piece's new occupancy, a captured piece removed.
+            let after = (c.occ & !(1u64 << from)) | (1u64 << to);
+            if !c.enemy.without(to).hit(c.king, after) {
+                legal |= 1u64 << to;
+            }
+        }
+        legal
+    }
+
     /// Calls `each` with every legal move until it returns `false`.
     #[inline]
     fn for_each_legal(&self, mut each: impl FnMut(PlacementMove) -> bool) {
-        let us = self.side as usize;
-        let them = us ^ 1;
-        let occ = self.occupied();
-        let enemy = self.attackers(them);
-        let king = self.square[us] as usize;
-        let in_check = enemy.hit(king, occ);
-        let t = tables();
-        // Squares on a line from our king through which an enemy slider could
-        // pin: a piece elsewhere moves legally when we are not in check.
-        let sliders = enemy.diagonal | enemy.straight;
-        // Where our king may not go: every square the enemy attacks through
-        // the square our king leaves (a defended piece included).
-        let danger = enemy.attacks(occ & !(1u64 << king));
+        let c = self.move_context();
         let mut alive = self.alive;
         while alive != 0 {
             let slot = alive.trailing_zeros() as usize;
             alive &= alive - 1;
-            let piece = self.piece[slot] as usize;
-            if piece / 6 != us {
+            if self.piece[slot] as usize / 6 != c.us {
                 continue;
             }
-            let from = self.square[slot] as usize;
-            let mut targets = Self::reach(piece, from, occ) & !self.by_color[us];
-            let free = slot != us && !in_check && t.line(king, from) & sliders == 0;
+            let from = self.square[slot];
+            let mut targets = self.legal_targets(&c, slot);
             while targets != 0 {
-                let to = targets.trailing_zeros() as usize;
+                let to = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
                 let m = PlacementMove {
                     slot: slot as u8,
-                    from: from as u8,
-                    to: to as u8,
+                    from,
+                    to,
                 };
-                if slot == us {
-                    if danger & (1u64 << to) != 0 {
-                        continue;
-                    }
-                } else if !free {
-                    // Legal when our king is not attacked afterwards: the
-                    // moved piece's new occupancy, a captured piece removed.
-                    let after = (occ & !(1u64 << from)) | (1u64 << to);
-                    if enemy.without(to).hit(king, after) {
-                        continue;
-                    }
-                }
                 if !each(m) {
                     return;
                 }
@@ -760,6 +806,12 @@ fn on_long_diagonal(sq: u8) -> bool {
     sq % 8 == sq / 8
 }
 
+/// On a1–h8 or a8–h1.
+#[inline]
+fn on_a_long_diagonal(sq: u8) -> bool {
+    sq % 8 == sq / 8 || sq % 8 + sq / 8 == 7
+}
+
 impl FastEndgame {
     /// The placement an index spells out, or `None` when it is out of range
     /// or puts two pieces on one square or identical pieces out of order;
@@ -930,48 +982,109 @@ impl IndexMoves for FastEndgame {
         let n = self.pieces.len();
         let shift = 6 * n as u32;
         let upper = base >> shift;
+        let c = p.move_context();
         let mut same = 0usize;
         let mut other: ArrayVec<u64, 256> = ArrayVec::new();
         // A numbered result with the parent's king placement may coincide
         // with an unnumbered one.
         let mut clash = false;
         let mut any = false;
-        p.for_each_legal(|m| {
+        let mut alive = p.alive;
+        while alive != 0 {
+            let slot = alive.trailing_zeros() as usize;
+            alive &= alive - 1;
+            if p.piece[slot] as usize / 6 != us {
+                continue;
+            }
+            let legal = p.legal_targets(&c, slot);
+            if legal == 0 {
+                continue;
+            }
             any = true;
-            let slot = m.slot as usize;
-            if enemy & (1u64 << m.to) != 0 {
+            let from = p.square[slot];
+            let mut captures = legal & enemy;
+            while captures != 0 {
+                let to = captures.trailing_zeros() as u8;
+                captures &= captures - 1;
                 let mut child = p;
-                child.make(m);
+                child.make(PlacementMove {
+                    slot: slot as u8,
+                    from,
+                    to,
+                });
                 exit(&child);
-                return true;
             }
-            if slot >= 2 && !diagonal && self.plain[slot - 2] {
-                same += 1;
-                return true;
+            let mut quiet = legal & !enemy;
+            if slot >= 2 && !diagonal {
+                // The same symmetry (none): distinct placements, distinct
+                // indices.
+                same += quiet.count_ones() as usize;
+                continue;
             }
-            let mut sq = p.square;
-            sq[slot] = m.to;
-            match self
-                .inner
-                .canonical(us ^ 1, sq[0] as usize, sq[1] as usize, &sq[2..2 + n])
-            {
-                Some(_) if slot >= 2 && !diagonal => same += 1,
-                Some(j) => {
-                    if !other.contains(&j) {
-                        clash |= j >> shift == upper && !diagonal;
-                        other.push(j);
+            let still = p.square[slot ^ 1];
+            if !diagonal && !on_a_long_diagonal(still) {
+                // A king move. Two of them lead to one index only through a
+                // symmetry that keeps every other piece in place (as a set),
+                // the other king included: only the reflections in the long
+                // diagonals keep a square in place, and only on them. So
+                // these results are distinct, and distinct from the others
+                // unless they keep the parent's king placement.
+                let parent = (upper % KING_PLACEMENTS as u64) as usize;
+                while quiet != 0 {
+                    let to = quiet.trailing_zeros() as usize;
+                    quiet &= quiet - 1;
+                    let (wk, bk) = if slot == 0 {
+                        (to, still as usize)
+                    } else {
+                        (still as usize, to)
+                    };
+                    match canonical_kings(wk, bk) {
+                        Some(kings) => {
+                            same += 1;
+                            clash |= kings == parent;
+                        }
+                        None => {
+                            let mut child = p;
+                            child.make(PlacementMove {
+                                slot: slot as u8,
+                                from,
+                                to: to as u8,
+                            });
+                            exit(&child);
+                        }
                     }
                 }
-                None => {
-                    let mut child = p;
-                    child.make(m);
-                    exit(&child);
+                continue;
+            }
+            while quiet != 0 {
+                let to = quiet.trailing_zeros() as u8;
+                quiet &= quiet - 1;
+                let mut sq = p.square;
+                sq[slot] = to;
+                match self
+                    .inner
+                    .canonical(us ^ 1, sq[0] as usize, sq[1] as usize, &sq[2..2 + n])
+                {
+                    Some(j) => {
+                        if !other.contains(&j) {
+                            clash |= j >> shift == upper && !diagonal;
+                            other.push(j);
+                        }
+                    }
+                    None => {
+                        let mut child = p;
+                        child.make(PlacementMove {
+                            slot: slot as u8,
+                            from,
+                            to,
+                        });
+                        exit(&child);
+                    }
                 }
             }
-            true
-        });
+        }
         if !any {
-            let outcome = if p.king_attacked(us) {
+            let outcome = if c.in_check {
                 Outcome::Loss
             } else {
                 Outcome::Draw

@@ -785,9 +785,8 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
             }
             Ok(())
         };
-        self.propagate_with(codes, counters, mask, longest, n, gather, |p| {
-            self.exit_loss(p)
-        })
+        let exit_loss = |p| self.exit_loss(p);
+        self.propagate_with(codes, counters, mask, longest, n, gather, exit_loss, false)
     }
 }
 
@@ -812,6 +811,10 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
     /// One level of the backward method, the predecessors of a frontier
     /// index gathered by `gather` (distinct when the frontier is won) and
     /// the longest loss by a move out of the space given by `exit_loss`.
+    /// With `skip_decided`, the counter of a predecessor already decided is
+    /// left alone (it no longer matters; the generic method decrements it
+    /// anyway, which catches predecessor generators reporting terminal or
+    /// invalid positions).
     #[allow(clippy::too_many_arguments)]
     fn propagate_with(
         &self,
@@ -822,6 +825,7 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
         n: u16,
         gather: impl Fn(u64, &mut Vec<u64>) -> Result<(), BuildError> + Sync,
         exit_loss: impl Fn(u64) -> Result<u16, BuildError> + Sync,
+        skip_decided: bool,
     ) -> Result<u64, BuildError> {
         let size = self.space.size();
         let frontier = decisive_code(n - 1);
@@ -882,6 +886,11 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                                 }
                             }
                         } else {
+                            if skip_decided && cell.load(Ordering::Relaxed) != DRAW_CODE {
+                                // Decided already: its counter no longer
+                                // matters.
+                                continue;
+                            }
                             let before = counters[p as usize].fetch_sub(1, Ordering::Relaxed);
                             if before & !LOSING_EXIT == 0 {
                                 return Err(bad);
@@ -962,13 +971,13 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
             self.space.predecessor_indices(i, |p| preds.push(p));
             Ok(())
         };
+        let exit_loss = |p| self.exit_loss_indexed(p);
         let mut level: u16 = 0;
         loop {
             level += 1;
-            let decided =
-                self.propagate_with(&codes, &counters, &mask, &longest, level, gather, |p| {
-                    self.exit_loss_indexed(p)
-                })?;
+            let decided = self.propagate_with(
+                &codes, &counters, &mask, &longest, level, gather, exit_loss, true,
+            )?;
             total += decided;
             self.emit(Event::Level {
                 level,
