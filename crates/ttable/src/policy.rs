@@ -114,13 +114,6 @@ pub(crate) fn choose(
     }
 }
 
-/// The candidate slots of [`candidates`] as a bit mask (bit `i` = slot `i`).
-#[inline]
-pub(crate) const fn candidate_mask(policy: Replacement, key: u64, slots: usize) -> u32 {
-    let (first, count) = candidates(policy, key, slots);
-    ((1 << count) - 1) << first
-}
-
 /// How many slots `hashfull` samples.
 pub(crate) const HASHFULL_SAMPLE: usize = 1000;
 

@@ -9,89 +9,25 @@ use crate::entry::{
     with_move,
 };
 use crate::error::TableError;
-use crate::policy::{HASHFULL_SAMPLE, Indexer, SlotView, candidate_mask, choose};
+use crate::policy::{HASHFULL_SAMPLE, Indexer, SlotView, candidates, choose};
 use crate::stats::Stats;
 use crate::storage::{Storage, map_zeroed};
 use crate::{BUCKET_BYTES, Table, alloc_buckets, bucket_count};
 use memmap2::MmapMut;
 use zerocopy::FromBytes;
 
-/// One cache line, in one of two layouts (all words little-endian):
-///
-/// * compact, 8 slots: bytes `0..16` the 8 check values (`u16`), bytes
-///   `16..64` the 8 data words (48 bits each). The check values sit
-///   together so that matching all 8 against a key is one 16-byte compare
-///   (the compiler vectorizes it), not 8 loads and branches;
-/// * wide, 4 slots: bytes `16 i..16 i + 16` the key and the data word of
-///   slot `i`.
-#[derive(Clone, Copy)]
+/// One cache line: 8 compact slots (`check << 48 | data`) or 4 wide slots
+/// (`key`, `data`).
+#[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
-struct Bucket(Line);
-
-impl Default for Bucket {
-    fn default() -> Bucket {
-        Bucket([0; BUCKET_BYTES])
-    }
-}
-
-/// The bytes of a bucket.
-type Line = [u8; BUCKET_BYTES];
+struct Bucket([u64; 8]);
 
 static_assertions::assert_eq_size!(Bucket, [u8; BUCKET_BYTES]);
-static_assertions::assert_eq_size!(Line, Bucket);
 static_assertions::const_assert_eq!(core::mem::align_of::<Bucket>(), BUCKET_BYTES);
 
-const COMPACT_SLOTS: usize = 8;
-const WIDE_SLOTS: usize = 4;
-/// Compact layout: where the data words start.
-const COMPACT_DATA: usize = 2 * COMPACT_SLOTS;
-static_assertions::const_assert_eq!(COMPACT_DATA + COMPACT_SLOTS * 6, BUCKET_BYTES);
-static_assertions::const_assert_eq!(DATA_BITS, 48);
-static_assertions::const_assert_eq!(WIDE_SLOTS * 16, BUCKET_BYTES);
-
-#[inline]
-fn read_u64(b: &Line, at: usize) -> u64 {
-    let mut w = [0; 8];
-    w.copy_from_slice(&b[at..at + 8]);
-    u64::from_le_bytes(w)
-}
-
-#[inline]
-fn write_u64(b: &mut Line, at: usize, v: u64) {
-    b[at..at + 8].copy_from_slice(&v.to_le_bytes());
-}
-
-/// Compact layout: the check value of slot `i`.
-#[inline]
-fn compact_check(b: &Line, i: usize) -> u16 {
-    u16::from_le_bytes([b[2 * i], b[2 * i + 1]])
-}
-
-/// Compact layout: the slots whose check value is `want`, as a bit mask
-/// (empty slots have check value 0).
-#[inline]
-fn compact_matches(b: &Line, want: u16) -> u32 {
-    let mut m = 0;
-    for i in 0..COMPACT_SLOTS {
-        m |= u32::from(compact_check(b, i) == want) << i;
-    }
-    m
-}
-
-/// Compact layout: the data word of slot `i` (read as the 8 bytes ending
-/// with it, shifted down: one unaligned load).
-#[inline]
-fn compact_data(b: &Line, i: usize) -> u64 {
-    read_u64(b, COMPACT_DATA + 6 * i - 2) >> 16
-}
-
-#[inline]
-fn compact_set(b: &mut Line, i: usize, check: u16, data: u64) {
-    debug_assert_eq!(data & !DATA_MASK, 0);
-    b[2 * i..2 * i + 2].copy_from_slice(&check.to_le_bytes());
-    let at = COMPACT_DATA + 6 * i;
-    b[at..at + 6].copy_from_slice(&data.to_le_bytes()[..6]);
-}
+/// The words of a bucket.
+type Words = [u64; 8];
+static_assertions::assert_eq_size!(Words, Bucket);
 
 /// The table's memory: buckets on the heap, or an anonymous mapping viewed as
 /// buckets (page-aligned, so each bucket is one cache line).
@@ -100,17 +36,17 @@ enum Buckets {
     Mapped { map: MmapMut, huge_pages: bool },
 }
 
-/// The bytes of a mapping as buckets. The cast (length a multiple of 64)
-/// is checked when the table is built, so the empty fallback is never
-/// taken.
+/// The bytes of a mapping as buckets. The cast (alignment 8, length a
+/// multiple of 64) is checked when the table is built, so the empty
+/// fallback is never taken.
 #[inline]
-fn as_lines(bytes: &[u8]) -> &[Line] {
-    <[Line]>::ref_from_bytes(bytes).unwrap_or(&[])
+fn as_words(bytes: &[u8]) -> &[Words] {
+    <[Words]>::ref_from_bytes(bytes).unwrap_or(&[])
 }
 
 #[inline]
-fn as_lines_mut(bytes: &mut [u8]) -> &mut [Line] {
-    <[Line]>::mut_from_bytes(bytes).unwrap_or(&mut [])
+fn as_words_mut(bytes: &mut [u8]) -> &mut [Words] {
+    <[Words]>::mut_from_bytes(bytes).unwrap_or(&mut [])
 }
 
 impl Buckets {
@@ -124,7 +60,7 @@ impl Buckets {
             None
         };
         match map {
-            Some((map, huge_pages)) if as_lines(&map).len() == n => {
+            Some((map, huge_pages)) if as_words(&map).len() == n => {
                 Ok(Buckets::Mapped { map, huge_pages })
             }
             _ => alloc_buckets(n, bytes, Bucket::default).map(Buckets::Heap),
@@ -139,18 +75,18 @@ impl Buckets {
     }
 
     #[inline]
-    fn get(&self, i: usize) -> &Line {
+    fn get(&self, i: usize) -> &Words {
         match self {
             Buckets::Heap(v) => &v[i].0,
-            Buckets::Mapped { map, .. } => &as_lines(map)[i],
+            Buckets::Mapped { map, .. } => &as_words(map)[i],
         }
     }
 
     #[inline]
-    fn get_mut(&mut self, i: usize) -> &mut Line {
+    fn get_mut(&mut self, i: usize) -> &mut Words {
         match self {
             Buckets::Heap(v) => &mut v[i].0,
-            Buckets::Mapped { map, .. } => &mut as_lines_mut(map)[i],
+            Buckets::Mapped { map, .. } => &mut as_words_mut(map)[i],
         }
     }
 
@@ -168,6 +104,11 @@ impl Buckets {
         }
     }
 }
+
+const COMPACT_SLOTS: usize = 8;
+const WIDE_SLOTS: usize = 4;
+static_assertions::const_assert_eq!(COMPACT_SLOTS * 8, BUCKET_BYTES);
+static_assertions::const_assert_eq!(WIDE_SLOTS * 16, BUCKET_BYTES);
 
 #[derive(Default)]
 struct Counters {
@@ -320,124 +261,86 @@ impl TranspositionTable {
         if self.wide { WIDE_SLOTS } else { COMPACT_SLOTS }
     }
 
-    /// The data word of slot `i` (0 = empty).
     #[inline]
-    fn data<const WIDE: bool>(b: &Line, i: usize) -> u64 {
-        if WIDE {
-            read_u64(b, 16 * i + 8)
-        } else {
-            compact_data(b, i)
-        }
+    fn data<const WIDE: bool>(b: &Words, i: usize) -> u64 {
+        if WIDE { b[2 * i + 1] } else { b[i] & DATA_MASK }
     }
 
-    /// The compact layout's check value for `key`.
     #[inline]
-    fn check(&self, key: u64) -> u16 {
-        (key >> self.check_shift) as u16
-    }
-
-    /// The occupied candidate slots of `b` whose check bits match `key`, as
-    /// a bit mask (without a branch per slot: the slot a key lives in is
-    /// random, so such branches would be mispredicted).
-    #[inline]
-    fn matching<const WIDE: bool>(&self, b: &Line, key: u64) -> u32 {
-        let candidates = candidate_mask(self.config.get_replacement(), key, self.slots());
+    fn matches<const WIDE: bool>(&self, b: &Words, i: usize, key: u64) -> bool {
         if WIDE {
-            let mut m = 0;
-            for i in 0..WIDE_SLOTS {
-                let hit = (read_u64(b, 16 * i) ^ key) & self.check_mask == 0;
-                m |= u32::from(hit & (Self::data::<true>(b, i) != 0)) << i;
-            }
-            m & candidates
+            (b[2 * i] ^ key) & self.check_mask == 0
         } else {
-            let want = self.check(key);
-            let mut m = compact_matches(b, want) & candidates;
-            if want == 0 {
-                // Empty slots have check value 0 too: keep occupied ones
-                // (1 key in 2^k takes this branch).
-                for i in 0..COMPACT_SLOTS {
-                    if compact_data(b, i) == 0 {
-                        m &= !(1 << i);
-                    }
-                }
-            }
-            m
+            b[i] >> DATA_BITS == key >> self.check_shift
         }
     }
 
     #[inline]
     fn probe_layout<const WIDE: bool>(&self, key: u64, depth: u8, ply: u32) -> Option<Hit> {
         bump(&self.counters.probes);
+        let slots = if WIDE { WIDE_SLOTS } else { COMPACT_SLOTS };
         let b = self.buckets.get(self.index.bucket(key));
-        let found = self.matching::<WIDE>(b, key);
-        if found == 0 {
-            return None;
+        let (first, count) = candidates(self.config.get_replacement(), key, slots);
+        for i in first..first + count {
+            let d = Self::data::<WIDE>(b, i);
+            if d != 0 && self.matches::<WIDE>(b, i, key) {
+                bump(&self.counters.hits);
+                let stored = data_depth(d);
+                let usable = match self.config.get_probe_policy() {
+                    ProbePolicy::Normal => stored >= depth,
+                    ProbePolicy::ExactDepth => stored == depth,
+                };
+                return Some(Hit {
+                    entry: unpack(d, ply, &self.config.get_score()),
+                    usable,
+                });
+            }
         }
-        let d = Self::data::<WIDE>(b, found.trailing_zeros() as usize);
-        bump(&self.counters.hits);
-        let stored = data_depth(d);
-        let usable = match self.config.get_probe_policy() {
-            ProbePolicy::Normal => stored >= depth,
-            ProbePolicy::ExactDepth => stored == depth,
-        };
-        Some(Hit {
-            entry: unpack(d, ply, &self.config.get_score()),
-            usable,
-        })
+        None
     }
 
     #[inline]
     fn store_layout<const WIDE: bool>(&mut self, key: u64, ply: u32, entry: Entry) {
         bump(&self.counters.stores);
+        let slots = if WIDE { WIDE_SLOTS } else { COMPACT_SLOTS };
         let bi = self.index.bucket(key);
         let b = self.buckets.get(bi);
-        let found = self.matching::<WIDE>(b, key);
-        let (i, data) = if found != 0 {
-            // The key is stored: overwrite it in place (every policy does).
-            let i = found.trailing_zeros() as usize;
-            let old = Self::data::<WIDE>(b, i);
-            let mut data = pack(&entry, ply, self.generation, &self.config.get_score());
-            if entry.best_move.is_none() {
-                data = with_move(data, data_move(old));
+        let view = |i| {
+            let d = Self::data::<WIDE>(b, i);
+            SlotView {
+                empty: d == 0,
+                matches: d != 0 && self.matches::<WIDE>(b, i, key),
+                depth: data_depth(d),
+                generation: data_generation(d),
             }
-            (i, data)
-        } else {
-            let view = |i| {
-                let d = Self::data::<WIDE>(b, i);
-                SlotView {
-                    empty: d == 0,
-                    matches: false,
-                    depth: data_depth(d),
-                    generation: data_generation(d),
-                }
-            };
-            let chosen = choose(
-                self.config.get_replacement(),
-                key,
-                self.slots(),
-                entry.depth,
-                self.generation,
-                view,
-            );
-            let Some(i) = chosen else {
-                bump(&self.counters.rejected);
-                return;
-            };
-            if Self::data::<WIDE>(b, i) != 0 {
-                bump(&self.counters.replacements);
-            }
-            (
-                i,
-                pack(&entry, ply, self.generation, &self.config.get_score()),
-            )
         };
-        let check = self.check(key);
+        let chosen = choose(
+            self.config.get_replacement(),
+            key,
+            slots,
+            entry.depth,
+            self.generation,
+            view,
+        );
+        let Some(i) = chosen else {
+            bump(&self.counters.rejected);
+            return;
+        };
+        let old = Self::data::<WIDE>(b, i);
+        let same_key = old != 0 && self.matches::<WIDE>(b, i, key);
+        let mut data = pack(&entry, ply, self.generation, &self.config.get_score());
+        if same_key && entry.best_move.is_none() {
+            data = with_move(data, data_move(old));
+        } else if old != 0 && !same_key {
+            bump(&self.counters.replacements);
+        }
+        let shift = self.check_shift;
         let b = self.buckets.get_mut(bi);
         if WIDE {
-            write_u64(b, 16 * i, key);
-            write_u64(b, 16 * i + 8, data);
+            b[2 * i] = key;
+            b[2 * i + 1] = data;
         } else {
-            compact_set(b, i, check, data);
+            b[i] = (key >> shift) << DATA_BITS | data;
         }
     }
 }
