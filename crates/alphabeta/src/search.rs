@@ -628,7 +628,7 @@ enum Mode {
 
 /// One thread's search state.
 struct Worker<'a, G: Game, T: Table> {
-    config: &'a Config,
+    config: Config,
     table: Option<&'a mut T>,
     shared: Option<&'a SharedTable>,
     h: &'a mut Heuristics<G::Move>,
@@ -702,7 +702,7 @@ where
                 && config.history.is_none()
                 && tactical.is_none(),
             etc: config.etc && config.tt == TtUse::Cutoffs,
-            config,
+            config: *config,
             table,
             shared,
             h,
