@@ -344,6 +344,20 @@ impl Placement {
         a
     }
 
+    /// The pieces of both colours by the way they attack (one pass).
+    #[inline]
+    fn both_attackers(&self) -> [Attackers; 2] {
+        let mut a = [Attackers::default(); 2];
+        let mut alive = self.alive;
+        while alive != 0 {
+            let slot = alive.trailing_zeros() as usize;
+            alive &= alive - 1;
+            let piece = self.piece[slot] as usize;
+            a[piece / 6].add(piece, self.square[slot] as usize);
+        }
+        a
+    }
+
     /// Is the king of `color` attacked?
     #[inline]
     fn king_attacked(&self, color: usize) -> bool {
@@ -368,9 +382,14 @@ impl Placement {
     /// What the legality of the side to move's moves depends on.
     #[inline]
     fn move_context(&self) -> MoveContext {
+        self.move_context_from(self.attackers(self.side as usize ^ 1))
+    }
+
+    /// [`move_context`](Self::move_context) given the enemy's pieces.
+    #[inline]
+    fn move_context_from(&self, enemy: Attackers) -> MoveContext {
         let us = self.side as usize;
         let occ = self.occupied();
-        let enemy = self.attackers(us ^ 1);
         let king = self.square[us] as usize;
         MoveContext {
             us,
@@ -598,6 +617,9 @@ pub struct FastEndgame {
     plain: [bool; MAX_PIECES],
     /// The weight of the side to move in the index (`462 × 64^n`).
     side_stride: u64,
+    /// No rook or queen, and at most one minor piece or no knight: a
+    /// position may be drawn by insufficient material.
+    may_lack_material: bool,
 }
 
 impl FastEndgame {
@@ -640,6 +662,10 @@ impl FastEndgame {
             shift,
             plain,
             side_stride: KING_PLACEMENTS as u64 * (1u64 << (6 * n)),
+            may_lack_material: numbers
+                .iter()
+                .all(|&p| p % 6 == KNIGHT_R || p % 6 == BISHOP_R)
+                && (n <= 1 || numbers.iter().all(|&p| p % 6 == BISHOP_R)),
         }
     }
 
@@ -677,19 +703,7 @@ impl IndexSpace for FastEndgame {
 
     fn position(&self, index: u64) -> Option<Placement> {
         let p = self.decode(index)?;
-        let side = p.side as usize;
-        if p.king_attacked(side ^ 1) {
-            return None;
-        }
-        // Both kings on the long diagonal: the smaller reflection is canonical.
-        let (wk, bk) = (p.square[0] as usize, p.square[1] as usize);
-        if wk % 8 == wk / 8
-            && bk % 8 == bk / 8
-            && self
-                .inner
-                .canonical(side, wk, bk, &p.square[2..2 + self.pieces.len()])
-                != Some(index)
-        {
+        if p.king_attacked(p.side as usize ^ 1) || !self.canonical_reflection(&p, index) {
             return None;
         }
         Some(p)
@@ -862,6 +876,21 @@ impl FastEndgame {
         Some(p)
     }
 
+    /// Unless both kings stand on the long diagonal a1–h8, `true`; when they
+    /// do, is `index` (the decoded placement `p`) the smaller of the two
+    /// reflections, the canonical one?
+    #[inline]
+    fn canonical_reflection(&self, p: &Placement, index: u64) -> bool {
+        let (wk, bk) = (p.square[0], p.square[1]);
+        !(on_long_diagonal(wk) && on_long_diagonal(bk))
+            || self.inner.canonical(
+                p.side as usize,
+                wk as usize,
+                bk as usize,
+                &p.square[2..2 + self.pieces.len()],
+            ) == Some(index)
+    }
+
     /// The same index with the other side to move.
     #[inline]
     fn other_side(&self, index: u64, side: usize) -> u64 {
@@ -971,18 +1000,30 @@ impl IndexMoves for FastEndgame {
         index: u64,
         mut exit: impl FnMut(&Placement),
     ) -> Option<(Option<Outcome>, usize)> {
-        let p = self.position(index)?;
-        if p.insufficient_material() {
+        // `position`, the pieces of both sides gathered in one pass.
+        let p = self.decode(index)?;
+        let us = p.side as usize;
+        let [white, black] = p.both_attackers();
+        let (ours, theirs) = if us == 0 {
+            (white, black)
+        } else {
+            (black, white)
+        };
+        if ours.hit(p.square[us ^ 1] as usize, p.occupied())
+            || !self.canonical_reflection(&p, index)
+        {
+            return None;
+        }
+        if self.may_lack_material && p.insufficient_material() {
             return Some((p.outcome(), 0));
         }
-        let us = p.side as usize;
         let base = self.other_side(index, us);
         let diagonal = on_long_diagonal(p.square[0]) && on_long_diagonal(p.square[1]);
         let enemy = p.by_color[us ^ 1];
         let n = self.pieces.len();
         let shift = 6 * n as u32;
         let upper = base >> shift;
-        let c = p.move_context();
+        let c = p.move_context_from(theirs);
         let mut same = 0usize;
         let mut other: ArrayVec<u64, 256> = ArrayVec::new();
         // A numbered result with the parent's king placement may coincide
@@ -1113,6 +1154,9 @@ impl IndexMoves for FastEndgame {
         let occ = p.occupied();
         let all = p.attackers(mover);
         let target = p.square[side] as usize;
+        let n = self.pieces.len();
+        let shift = 6 * n as u32;
+        let upper = base >> shift;
         let mut g = Gathered::new();
         for slot in p.live_slots() {
             let piece = p.piece[slot] as usize;
@@ -1129,27 +1173,48 @@ impl IndexMoves for FastEndgame {
             // then only unless the origin blocks the line).
             let checks = Placement::reach(piece, target, lifted);
             let discovered = others.hit(target, lifted);
-            let mut origins = Placement::reach(piece, to, occ) & !occ;
+            let mut origins = Placement::reach(piece, to, occ) & !occ & !checks;
+            if slot >= 2 && !diagonal && self.plain[slot - 2] {
+                // Only this piece's coordinate changes.
+                let shift = self.shift[slot - 2];
+                let rest = base - ((to as u64) << shift);
+                while origins != 0 {
+                    let from = origins.trailing_zeros() as usize;
+                    origins &= origins - 1;
+                    if discovered && others.hit(target, lifted | (1u64 << from)) {
+                        continue;
+                    }
+                    g.same.push(rest + ((from as u64) << shift));
+                }
+                continue;
+            }
+            // King un-moves are distinct from each other unless the other
+            // king stands on a long diagonal (see `successor_count`), and
+            // from the un-moves of other pieces unless they keep the king
+            // placement.
+            let distinct = slot < 2 && !diagonal && !on_a_long_diagonal(p.square[slot ^ 1]);
             while origins != 0 {
                 let from = origins.trailing_zeros() as usize;
                 origins &= origins - 1;
-                if checks & (1u64 << from) != 0
-                    || (discovered && others.hit(target, lifted | (1u64 << from)))
-                {
+                if discovered && others.hit(target, lifted | (1u64 << from)) {
                     continue;
                 }
-                self.file(
-                    &mut g,
-                    &p,
-                    base,
-                    mover,
-                    diagonal,
-                    (slot, to as u8, from as u8),
-                );
+                let mut sq = p.square;
+                sq[slot] = from as u8;
+                let Some(j) =
+                    self.inner
+                        .canonical(mover, sq[0] as usize, sq[1] as usize, &sq[2..2 + n])
+                else {
+                    continue;
+                };
+                if (slot >= 2 && !diagonal) || (distinct && j >> shift != upper) {
+                    g.same.push(j);
+                } else {
+                    g.other.push(j);
+                }
             }
         }
-        let shift = 6 * self.pieces.len() as u32;
-        g.report(base >> shift, shift, found);
+        g.report(upper, shift, found);
     }
 }
 

@@ -22,28 +22,62 @@ const LOSING_EXIT: u8 = 0x80;
 /// The most distinct successors the backward method's counters hold.
 const MAX_COUNT: usize = (LOSING_EXIT - 1) as usize;
 
-/// One bit per distance modulo 64 for each chunk: set when a position of the
-/// chunk is decided at that distance, so that a level scans only the chunks
-/// that can hold its frontier.
+/// Indices per block of the [`LevelMask`] (a divisor of [`CHUNK`]).
+const BLOCK: u64 = 64;
+
+/// One bit per distance modulo 64 for each block of [`BLOCK`] indices: set
+/// when a position of the block is decided at that distance, so that a level
+/// scans only the blocks that can hold its frontier (1/8 byte per index).
 struct LevelMask(Vec<AtomicU64>);
 
 impl LevelMask {
-    fn new(chunks: u64) -> LevelMask {
-        LevelMask((0..chunks).map(|_| AtomicU64::new(0)).collect())
+    fn new(size: u64) -> LevelMask {
+        LevelMask(
+            (0..size.div_ceil(BLOCK))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+        )
     }
 
     #[inline]
     fn mark(&self, index: u64, distance: u16) {
         let bit = 1u64 << (distance % 64);
-        let cell = &self.0[(index / CHUNK) as usize];
+        let cell = &self.0[(index / BLOCK) as usize];
         if cell.load(Ordering::Relaxed) & bit == 0 {
             cell.fetch_or(bit, Ordering::Relaxed);
         }
     }
 
+    /// Marks every block at `distance`.
+    fn mark_all(&self, distance: u16) {
+        for cell in &self.0 {
+            cell.fetch_or(1u64 << (distance % 64), Ordering::Relaxed);
+        }
+    }
+
+    /// Can a block of `chunk` hold a position at `distance`?
     #[inline]
     fn may_hold(&self, chunk: u64, distance: u16) -> bool {
-        self.0[chunk as usize].load(Ordering::Relaxed) & (1u64 << (distance % 64)) != 0
+        let bit = 1u64 << (distance % 64);
+        let per = (CHUNK / BLOCK) as usize;
+        let first = chunk as usize * per;
+        self.0[first..(first + per).min(self.0.len())]
+            .iter()
+            .any(|cell| cell.load(Ordering::Relaxed) & bit != 0)
+    }
+
+    /// The indices of `range` (a chunk) in the blocks that can hold a
+    /// position at `distance`, in order.
+    #[inline]
+    fn candidates(
+        &self,
+        range: core::ops::Range<u64>,
+        distance: u16,
+    ) -> impl Iterator<Item = u64> + '_ {
+        let bit = 1u64 << (distance % 64);
+        (range.start / BLOCK..range.end.div_ceil(BLOCK))
+            .filter(move |&b| self.0[b as usize].load(Ordering::Relaxed) & bit != 0)
+            .flat_map(move |b| (b * BLOCK).max(range.start)..((b + 1) * BLOCK).min(range.end))
     }
 }
 
@@ -77,8 +111,9 @@ pub struct MemoryEstimate {
     /// Bytes per index during the build (1 for the values, plus 1 for the
     /// move counters of the backward method).
     pub bytes_per_index: u64,
-    /// The whole working memory in bytes: the per-index arrays plus the
-    /// per-thread scratch buffers. The finished [`Table`] reuses the value
+    /// The whole working memory in bytes: the per-index arrays, the
+    /// backward method's level mask (1/8 byte per index) and the per-thread
+    /// scratch buffers. The finished [`Table`] reuses the value
     /// array, so this is also the peak.
     pub total_bytes: u64,
 }
@@ -344,9 +379,14 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
         let threads = self.thread_count() as u64;
         // Per thread: a scratch list of successor or predecessor indices.
         let scratch = threads * 8 * 1024;
+        // The backward method's level mask: 8 bytes per block.
+        let mask = match method {
+            Method::ForwardSweeps => 0,
+            Method::Backward => self.space.size().div_ceil(BLOCK) * 8,
+        };
         MemoryEstimate {
             bytes_per_index: per,
-            total_bytes: per * self.space.size() + scratch,
+            total_bytes: per * self.space.size() + mask + scratch,
         }
     }
 
@@ -645,12 +685,10 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
         let size = self.space.size();
         let codes = atomic_bytes(size);
         let counters = atomic_bytes(size);
-        let mask = LevelMask::new(self.chunks());
+        let mask = LevelMask::new(size);
         let (valid, terminal) = self.classify(&codes)?;
-        for chunk in 0..self.chunks() {
-            // Terminal losses may sit anywhere.
-            mask.0[chunk as usize].store(1, Ordering::Relaxed);
-        }
+        // Terminal losses may sit anywhere.
+        mask.mark_all(0);
         let longest = AtomicU16::new(0);
         let exits = self.count_moves(&codes, &counters, &mask, &longest)?;
         let mut total = terminal + exits;
@@ -801,7 +839,7 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
             .into_par_iter()
             .filter(|&chunk| mask.may_hold(chunk, level))
             .map(|chunk| {
-                self.range(chunk)
+                mask.candidates(self.range(chunk), level)
                     .filter(|&i| codes[i as usize].load(Ordering::Relaxed) == code)
                     .count() as u64
             })
@@ -836,7 +874,7 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
             .filter(|&chunk| mask.may_hold(chunk, n - 1))
             .map_init(Vec::new, |preds: &mut Vec<u64>, chunk| {
                 let mut decided = 0u64;
-                for i in self.range(chunk) {
+                for i in mask.candidates(self.range(chunk), n - 1) {
                     // Codes written during this level are at distance >= n,
                     // and no code at distance n - 1 is overwritten, so this
                     // scan sees exactly the frontier.
@@ -956,11 +994,7 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
         let size = self.space.size();
         let codes = atomic_bytes(size);
         let counters = atomic_bytes(size);
-        let mask = LevelMask::new(self.chunks());
-        for cell in &mask.0 {
-            // Terminal losses may sit anywhere.
-            cell.store(1, Ordering::Relaxed);
-        }
+        let mask = LevelMask::new(size);
         let longest = AtomicU16::new(0);
         let (valid, mut total) = self.classify_and_count(&codes, &counters, &mask, &longest)?;
         self.emit(Event::Initialised {
@@ -1040,6 +1074,7 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
                         Some(Some(Outcome::Loss)) => {
                             valid += 1;
                             decided += 1;
+                            mask.mark(i, 0);
                             decisive_code(0)
                         }
                         Some(Some(Outcome::Win)) => {
