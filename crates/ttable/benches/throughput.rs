@@ -8,6 +8,11 @@
 //! grows (it is filled before measuring) and the tables hold it all too.
 //! The two-thread baseline is the map behind a `Mutex`.
 //!
+//! `TranspositionTable` runs twice: with its default storage (an anonymous
+//! mapping advised to use transparent huge pages, `Memory::Auto`) and on the
+//! heap (`Memory::Heap`, 4 KiB pages like the map), so the run shows what the
+//! huge pages give.
+//!
 //! Time is the CPU time of the measuring thread(s) (Linux
 //! `/proc/thread-self/schedstat`; wall time elsewhere), so that a machine
 //! shared with other jobs does not charge their time slices to us; for two
@@ -112,27 +117,6 @@ fn run_one<S>(state: &mut S, iters: u64, keys: &mut Keys, op: impl Fn(&mut S, u6
     })
 }
 
-/// As `run_one` for a table, with `prefetch` of the key `D` operations ahead:
-/// operation `i` prefetches key `i + D`, then probes and stores key `i`.
-/// `ring` holds the `D` keys already prefetched (it carries over between
-/// calls, so every key is prefetched once, `D` operations early).
-fn run_prefetched<const D: usize>(
-    tt: &mut TranspositionTable,
-    iters: u64,
-    keys: &mut Keys,
-    ring: &mut [u64; D],
-) -> Duration {
-    measure(|| {
-        for i in 0..iters {
-            let next = keys.next();
-            tt.prefetch(next);
-            let slot = &mut ring[i as usize % D];
-            let k = core::mem::replace(slot, next);
-            table_op(tt, k);
-        }
-    })
-}
-
 fn run_two<S: Sync>(shared: &S, iters: u64, n: u64, op: impl Fn(&S, u64) + Sync) -> Duration {
     std::thread::scope(|s| {
         let threads: Vec<_> = (0..2u64)
@@ -182,16 +166,6 @@ fn bench(c: &mut Criterion) {
             group.bench_function(BenchmarkId::new(name, "1 thread"), |b| {
                 b.iter_custom(|iters| run_one(&mut tt, iters, &mut keys, table_op));
             });
-            if memory == Memory::Auto {
-                let mut ring = [0; 1];
-                group.bench_function(BenchmarkId::new("prefetch 1 ahead", "1 thread"), |b| {
-                    b.iter_custom(|iters| run_prefetched(&mut tt, iters, &mut keys, &mut ring));
-                });
-                let mut ring = [0; 4];
-                group.bench_function(BenchmarkId::new("prefetch 4 ahead", "1 thread"), |b| {
-                    b.iter_custom(|iters| run_prefetched(&mut tt, iters, &mut keys, &mut ring));
-                });
-            }
         }
         let shared = SharedTable::new(bytes).unwrap();
         {

@@ -242,14 +242,6 @@ impl TranspositionTable {
         self.buckets.storage()
     }
 
-    /// Starts loading the bucket of `key` into the cache (a load of its
-    /// first word that the optimizer may not drop), so that a `probe` or
-    /// `store` of `key` a little later finds it there.
-    #[inline]
-    pub fn prefetch(&self, key: u64) {
-        core::hint::black_box(self.buckets.get(self.index.bucket(key))[0]);
-    }
-
     /// The current search generation (0..64).
     #[must_use]
     pub fn generation(&self) -> u8 {
