@@ -133,6 +133,11 @@ fn bump(c: &Cell<u64>) {
 /// check bits each bucket holds 4 entries of 16 bytes that keep the whole key,
 /// so the top `k` bits (all 64 for [`Config::verification`]) are compared.
 ///
+/// Tables of 2 MiB or more live by default in an anonymous memory mapping
+/// advised to use transparent huge pages, which makes random probes of large
+/// tables faster; [`Config::memory`] chooses, [`TranspositionTable::storage`]
+/// tells what the system granted.
+///
 /// `probe` takes `&self` (statistics live in [`Cell`]s, so the table is
 /// `Send` but not `Sync`); `store` takes `&mut self`. For several threads use
 /// [`SharedTable`](crate::SharedTable).
