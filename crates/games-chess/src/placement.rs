@@ -162,6 +162,13 @@ impl Attackers {
         all
     }
 
+    /// The sliders among these pieces that attack `sq` with occupancy `occ`.
+    #[inline]
+    fn sliders_at(&self, sq: usize, occ: u64) -> u64 {
+        let t = tables();
+        (t.bishop(sq, occ) & self.diagonal) | (t.rook(sq, occ) & self.straight)
+    }
+
     /// Does one of these pieces attack `sq` with occupancy `occ`?
     #[inline]
     fn hit(&self, sq: usize, occ: u64) -> bool {
@@ -189,6 +196,11 @@ struct MoveContext {
     sliders: u64,
     /// Squares our king may not move to.
     danger: u64,
+    /// The enemy pieces giving check.
+    checkers: u64,
+    /// In check, the squares where another piece's move answers it (the
+    /// checker's, or between it and our king; none in double check).
+    evasions: u64,
     /// The enemy's pieces.
     enemy: Attackers,
 }
@@ -391,11 +403,22 @@ impl Placement {
         let us = self.side as usize;
         let occ = self.occupied();
         let king = self.square[us] as usize;
+        let checkers =
+            enemy.sliders_at(king, occ) | (KNIGHT[king] & enemy.leap) | (KING[king] & enemy.king);
+        let t = tables();
         MoveContext {
             us,
             occ,
             king,
-            in_check: enemy.hit(king, occ),
+            in_check: checkers != 0,
+            // One checker: take it or block its line; two: only the king
+            // moves.
+            evasions: if checkers != 0 && checkers & (checkers - 1) == 0 {
+                checkers | t.between(king, checkers.trailing_zeros() as usize & 63)
+            } else {
+                0
+            },
+            checkers,
             sliders: enemy.diagonal | enemy.straight,
             // Every square the enemy attacks through the square our king
             // leaves (a defended piece included).
@@ -415,24 +438,19 @@ impl Placement {
             // The king may not go where the enemy attacks.
             return targets & !c.danger;
         }
-        // Off every line from our king through which an enemy slider could
-        // pin, and not in check: every move is legal.
-        if !c.in_check && tables().line(c.king, from) & c.sliders == 0 {
-            return targets;
+        let line = tables().line(c.king, from);
+        // Pinned: lifting the piece lets a slider other than a checker
+        // attack our king (only through `from`). A pinned piece must stay on
+        // the line (between the king and the pinner, or taking it), which
+        // never answers a check from another line.
+        let pinned = line & c.sliders != 0
+            && c.enemy.sliders_at(c.king, c.occ & !(1u64 << from)) & !c.checkers != 0;
+        match (c.in_check, pinned) {
+            (false, false) => targets,
+            (false, true) => targets & line,
+            (true, false) => targets & c.evasions,
+            (true, true) => 0,
         }
-        let mut legal = 0;
-        let mut rest = targets;
-        while rest != 0 {
-            let to = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            // Legal when our king is not attacked afterwards: the moved
-            // piece's new occupancy, a captured piece removed.
-            let after = (c.occ & !(1u64 << from)) | (1u64 << to);
-            if !c.enemy.without(to).hit(c.king, after) {
-                legal |= 1u64 << to;
-            }
-        }
-        legal
     }
 
     /// Calls `each` with every legal move until it returns `false`.
@@ -1391,6 +1409,42 @@ mod tests {
                 .count();
             assert!(valid > 500, "{sig}: {valid}");
         }
+    }
+
+    /// The legal moves of a placement are the position's, on many sampled
+    /// positions of endings with pins, checks and double checks (sliders on
+    /// both sides), most of them in check or with a pinned piece.
+    #[test]
+    fn legal_moves_equal_the_position_moves_with_pins_and_checks() {
+        let (mut checked, mut pinned) = (0, 0);
+        for sig in [
+            "KQvKR", "KRvKR", "KQvKQ", "KBvKR", "KQRvKR", "KRBvKQ", "KQBvKR",
+        ] {
+            let fast = FastEndgame::new(sig).unwrap();
+            let stride = (fast.size() / 40_000) | 1;
+            for i in (0..fast.size()).step_by(stride as usize) {
+                let Some(q) = fast.position(i) else { continue };
+                let p = q.to_position();
+                let mut want: Vec<String> = p.legal_moves().iter().map(|m| m.to_string()).collect();
+                let mut moves = <Placement as Game>::Moves::default();
+                q.generate(&mut moves);
+                let mut got: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+                want.sort();
+                got.sort();
+                assert_eq!(got, want, "{p}");
+                let c = q.move_context();
+                checked += usize::from(c.in_check);
+                pinned += (2..q.len as usize)
+                    .filter(|&s| {
+                        q.piece[s] as usize / 6 == c.us
+                            && c.enemy.sliders_at(c.king, c.occ & !(1u64 << q.square[s]))
+                                & !c.checkers
+                                != 0
+                    })
+                    .count();
+            }
+        }
+        assert!(checked > 20_000 && pinned > 1_000, "{checked} {pinned}");
     }
 
     #[test]
