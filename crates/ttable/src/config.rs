@@ -112,8 +112,13 @@ impl ScoreConfig {
     #[inline]
     #[must_use]
     pub const fn is_decisive(&self, value: i32) -> bool {
-        let a = value.unsigned_abs();
-        a > (self.win - self.max_ply - 1) as u32 && a <= self.win as u32
+        // Heuristic values (|value| <= t) are told apart with one unsigned
+        // comparison; the rest is the rare decisive case.
+        let t = (self.win - self.max_ply - 1) as u32;
+        if value.wrapping_add_unsigned(t) as u32 <= 2 * t {
+            return false;
+        }
+        value.unsigned_abs() <= self.win as u32
     }
 
     /// Converts a root-relative value seen at a node `ply` plies below the

@@ -18,11 +18,8 @@ pub enum Bound {
 impl Bound {
     #[inline]
     const fn from_bits(bits: u64) -> Bound {
-        match bits & 3 {
-            1 => Bound::Upper,
-            2 => Bound::Lower,
-            _ => Bound::Exact,
-        }
+        const BY_BITS: [Bound; 4] = [Bound::Exact, Bound::Upper, Bound::Lower, Bound::Exact];
+        BY_BITS[(bits & 3) as usize]
     }
 }
 
@@ -89,6 +86,55 @@ impl Hit {
             Bound::Upper if v <= alpha => Some(v),
             _ => None,
         }
+    }
+}
+
+/// Where [`Table::probe_slot`](crate::Table::probe_slot) found a key (or
+/// that it did not), for a later [`Table::store_slot`](crate::Table::store_slot)
+/// of the same key to skip the search of its bucket.
+///
+/// A `Slot` is only a hint: `store_slot` checks that the slot still holds
+/// the key (other stores may have replaced it in between, e.g. while the
+/// searcher explored the node's subtree) and otherwise stores exactly like
+/// [`Table::store`](crate::Table::store). So any `Slot`, even one from
+/// another table, is safe to pass; it only speeds up the store when it is
+/// still accurate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Slot {
+    key: u64,
+    index: u8,
+}
+
+impl Slot {
+    /// A slot that knows only the key: its store searches the bucket.
+    #[inline]
+    #[must_use]
+    pub const fn new(key: u64) -> Slot {
+        Slot {
+            key,
+            index: u8::MAX,
+        }
+    }
+
+    #[inline]
+    pub(crate) const fn at(key: u64, index: usize) -> Slot {
+        Slot {
+            key,
+            index: index as u8,
+        }
+    }
+
+    /// The key the slot was probed for.
+    #[inline]
+    #[must_use]
+    pub const fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The index of the key's slot in its bucket, if the probe found it.
+    #[inline]
+    pub(crate) const fn index(&self) -> usize {
+        self.index as usize
     }
 }
 

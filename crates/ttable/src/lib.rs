@@ -82,7 +82,7 @@ mod stats;
 mod storage;
 
 pub use config::{Config, ProbePolicy, Replacement, ScoreConfig};
-pub use entry::{Bound, Entry, Hit, NO_MOVE};
+pub use entry::{Bound, Entry, Hit, NO_MOVE, Slot};
 pub use error::{ErrorKind, TableError};
 pub use policy::MAX_BUCKETS;
 pub use shared::SharedTable;
@@ -118,6 +118,24 @@ pub trait Table {
     /// already stored its slot is overwritten, keeping the old best move when
     /// `entry.best_move` is `None`.
     fn store(&mut self, key: u64, ply: u32, entry: Entry);
+
+    /// [`Table::probe`], also returning where the key is, for a
+    /// [`Table::store_slot`] of the same key (typically at the end of the
+    /// same search node) that then need not search the bucket again. The
+    /// default implementation returns [`Slot::new`]`(key)`.
+    #[inline]
+    fn probe_slot(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
+        (self.probe(key, depth, ply), Slot::new(key))
+    }
+
+    /// [`Table::store`] of `slot.key()`: overwrites the slot in place if it
+    /// still holds the key, else stores exactly as [`Table::store`] does.
+    /// The result is always that of `store(slot.key(), ply, entry)`. The
+    /// default implementation calls [`Table::store`].
+    #[inline]
+    fn store_slot(&mut self, slot: Slot, ply: u32, entry: Entry) {
+        self.store(slot.key(), ply, entry);
+    }
 
     /// Starts a new search: entries stored before become one generation
     /// older, so replacement prefers to overwrite them (generations cycle

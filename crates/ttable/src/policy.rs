@@ -85,6 +85,22 @@ pub(crate) fn choose(
             return Some(i);
         }
     }
+    victim(policy, key, slots, depth, generation, view)
+}
+
+/// The slot a store of a `depth`-deep entry of a key that is **not** in
+/// the bucket overwrites, or `None` if the policy keeps the old entry
+/// (`choose` without the search for the key's own slot).
+#[inline]
+pub(crate) fn victim(
+    policy: Replacement,
+    key: u64,
+    slots: usize,
+    depth: u8,
+    generation: u8,
+    view: impl Fn(usize) -> SlotView,
+) -> Option<usize> {
+    let (first, count) = candidates(policy, key, slots);
     let age = |v: &SlotView| generation.wrapping_sub(v.generation) & GENERATION_MASK;
     let may_replace = |v: &SlotView| v.empty || age(v) != 0 || depth >= v.depth;
     match policy {
@@ -111,6 +127,27 @@ pub(crate) fn choose(
             }
             Some(best)
         }
+    }
+}
+
+/// The replacement policy as a constant, for code specialised per policy
+/// (`Replacement` cannot be a const generic parameter on stable Rust).
+pub(crate) const fn policy_code(policy: Replacement) -> u8 {
+    match policy {
+        Replacement::Always => 0,
+        Replacement::DepthPreferred => 1,
+        Replacement::TwoTier => 2,
+        Replacement::DepthMinusAge => 3,
+    }
+}
+
+/// The inverse of [`policy_code`].
+pub(crate) const fn policy_of(code: u8) -> Replacement {
+    match code {
+        0 => Replacement::Always,
+        1 => Replacement::DepthPreferred,
+        2 => Replacement::TwoTier,
+        _ => Replacement::DepthMinusAge,
     }
 }
 

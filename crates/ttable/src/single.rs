@@ -3,13 +3,17 @@
 use core::cell::Cell;
 use core::fmt;
 
+use crate::config::Replacement;
 use crate::config::{Config, ProbePolicy};
+use crate::entry::Slot;
 use crate::entry::{
     DATA_BITS, DATA_MASK, Entry, Hit, data_depth, data_generation, data_move, pack, unpack,
     with_move,
 };
 use crate::error::TableError;
-use crate::policy::{HASHFULL_SAMPLE, Indexer, SlotView, candidates, choose};
+use crate::policy::{
+    HASHFULL_SAMPLE, Indexer, SlotView, candidates, policy_code, policy_of, victim,
+};
 use crate::stats::Stats;
 use crate::storage::{Storage, map_zeroed};
 use crate::{BUCKET_BYTES, Table, alloc_buckets, bucket_count};
@@ -44,11 +48,6 @@ fn as_words(bytes: &[u8]) -> &[Words] {
     <[Words]>::ref_from_bytes(bytes).unwrap_or(&[])
 }
 
-#[inline]
-fn as_words_mut(bytes: &mut [u8]) -> &mut [Words] {
-    <[Words]>::mut_from_bytes(bytes).unwrap_or(&mut [])
-}
-
 impl Buckets {
     /// `n` zeroed buckets (`bytes` is the size asked for, for the error):
     /// mapped if `mapped` and the system grants the mapping, else on the
@@ -74,19 +73,28 @@ impl Buckets {
         }
     }
 
+    /// Bucket `i`, `None` only if `i` is out of range. A mapped bucket is
+    /// cast from its 64 bytes (the mapping is page-aligned, so the cast's
+    /// alignment check always passes).
     #[inline]
-    fn get(&self, i: usize) -> &Words {
+    fn get(&self, i: usize) -> Option<&Words> {
         match self {
-            Buckets::Heap(v) => &v[i].0,
-            Buckets::Mapped { map, .. } => &as_words(map)[i],
+            Buckets::Heap(v) => v.get(i).map(|b| &b.0),
+            Buckets::Mapped { map, .. } => {
+                let bytes = map.get(i * BUCKET_BYTES..(i + 1) * BUCKET_BYTES)?;
+                Words::ref_from_bytes(bytes).ok()
+            }
         }
     }
 
     #[inline]
-    fn get_mut(&mut self, i: usize) -> &mut Words {
+    fn get_mut(&mut self, i: usize) -> Option<&mut Words> {
         match self {
-            Buckets::Heap(v) => &mut v[i].0,
-            Buckets::Mapped { map, .. } => &mut as_words_mut(map)[i],
+            Buckets::Heap(v) => v.get_mut(i).map(|b| &mut b.0),
+            Buckets::Mapped { map, .. } => {
+                let bytes = map.get_mut(i * BUCKET_BYTES..(i + 1) * BUCKET_BYTES)?;
+                Words::mut_from_bytes(bytes).ok()
+            }
         }
     }
 
@@ -112,7 +120,8 @@ static_assertions::const_assert_eq!(WIDE_SLOTS * 16, BUCKET_BYTES);
 
 #[derive(Default)]
 struct Counters {
-    probes: Cell<u64>,
+    /// Probes are `hits + misses`: one counter written per probe.
+    misses: Cell<u64>,
     hits: Cell<u64>,
     stores: Cell<u64>,
     replacements: Cell<u64>,
@@ -159,6 +168,8 @@ pub struct TranspositionTable {
     index: Indexer,
     config: Config,
     wide: bool,
+    /// Compact layout and `DepthMinusAge`: the path inlined into callers.
+    fast: bool,
     /// Compact layout: the stored check bits are `key >> check_shift`.
     check_shift: u32,
     /// Wide layout: `(stored_key ^ key) & check_mask == 0` is a match.
@@ -215,6 +226,7 @@ impl TranspositionTable {
             index: Indexer::new(n),
             config,
             wide,
+            fast: !wide && config.get_replacement() == Replacement::DepthMinusAge,
             check_shift: 64 - k,
             check_mask: if wide { u64::MAX << (64 - k) } else { 0 },
             generation: 0,
@@ -263,101 +275,248 @@ impl TranspositionTable {
         if WIDE { b[2 * i + 1] } else { b[i] & DATA_MASK }
     }
 
-    #[inline]
-    fn matches<const WIDE: bool>(&self, b: &Words, i: usize, key: u64) -> bool {
+    /// Is slot `i` of `b` occupied?
+    #[inline(always)]
+    fn occupied<const WIDE: bool>(b: &Words, i: usize) -> bool {
+        if WIDE { b[2 * i + 1] != 0 } else { b[i] != 0 }
+    }
+
+    /// Does occupied slot `i` of `b` hold `key`? Compact: the word's top
+    /// bits equal the key's check bits; wide: the stored key agrees on the
+    /// checked bits.
+    #[inline(always)]
+    fn holds<const WIDE: bool>(check: Check, b: &Words, i: usize, key: u64) -> bool {
         if WIDE {
-            (b[2 * i] ^ key) & self.check_mask == 0
+            (b[2 * i] ^ key) & check.mask == 0
         } else {
-            b[i] >> DATA_BITS == key >> self.check_shift
+            b[i] >> DATA_BITS == key >> check.shift
         }
     }
 
-    #[inline]
-    fn probe_layout<const WIDE: bool>(&self, key: u64, depth: u8, ply: u32) -> Option<Hit> {
-        bump(&self.counters.probes);
-        let slots = if WIDE { WIDE_SLOTS } else { COMPACT_SLOTS };
-        let b = self.buckets.get(self.index.bucket(key));
-        let (first, count) = candidates(self.config.get_replacement(), key, slots);
+    /// Scans the candidate slots `first..first + count` of `b` for `key`:
+    /// `Ok(i)` if slot `i` holds it, else `Err(Some(e))` with the first
+    /// empty candidate slot `e` or `Err(None)` if none is empty.
+    ///
+    /// Under the policies whose stores fill the candidate slots in order
+    /// (`TwoTier`, `DepthMinusAge`: a store of a new key takes the first
+    /// empty candidate, and no slot is emptied except by `clear`), the
+    /// occupied candidates are a prefix, so the scan stops at the first
+    /// empty slot.
+    #[inline(always)]
+    fn scan<const WIDE: bool, const P: u8>(
+        check: Check,
+        b: &Words,
+        key: u64,
+        first: usize,
+        count: usize,
+    ) -> Result<usize, Option<usize>> {
+        let prefix =
+            P == policy_code(Replacement::TwoTier) || P == policy_code(Replacement::DepthMinusAge);
+        let mut empty = None;
         for i in first..first + count {
-            let d = Self::data::<WIDE>(b, i);
-            if d != 0 && self.matches::<WIDE>(b, i, key) {
-                bump(&self.counters.hits);
-                let stored = data_depth(d);
-                let usable = match self.config.get_probe_policy() {
-                    ProbePolicy::Normal => stored >= depth,
-                    ProbePolicy::ExactDepth => stored == depth,
-                };
-                return Some(Hit {
-                    entry: unpack(d, ply, &self.config.get_score()),
-                    usable,
-                });
+            if !Self::occupied::<WIDE>(b, i) {
+                if prefix {
+                    return Err(Some(i));
+                }
+                empty = empty.or(Some(i));
+            } else if Self::holds::<WIDE>(check, b, i, key) {
+                return Ok(i);
             }
         }
-        None
+        Err(empty)
     }
 
-    #[inline]
-    fn store_layout<const WIDE: bool>(&mut self, key: u64, ply: u32, entry: Entry) {
-        bump(&self.counters.stores);
+    #[inline(always)]
+    fn check(&self) -> Check {
+        Check {
+            shift: self.check_shift,
+            mask: self.check_mask,
+        }
+    }
+
+    #[inline(always)]
+    fn probe_impl<const WIDE: bool, const P: u8>(
+        &self,
+        key: u64,
+        depth: u8,
+        ply: u32,
+    ) -> (Option<Hit>, Slot) {
         let slots = if WIDE { WIDE_SLOTS } else { COMPACT_SLOTS };
-        let bi = self.index.bucket(key);
-        let b = self.buckets.get(bi);
-        let view = |i| {
-            let d = Self::data::<WIDE>(b, i);
-            SlotView {
-                empty: d == 0,
-                matches: d != 0 && self.matches::<WIDE>(b, i, key),
-                depth: data_depth(d),
-                generation: data_generation(d),
-            }
+        let (first, count) = candidates(policy_of(P), key, slots);
+        let check = self.check();
+        let found = self
+            .buckets
+            .get(self.index.bucket(key))
+            .and_then(|b| Some((b, Self::scan::<WIDE, P>(check, b, key, first, count).ok()?)));
+        let Some((b, i)) = found else {
+            bump(&self.counters.misses);
+            return (None, Slot::new(key));
         };
-        let chosen = choose(
-            self.config.get_replacement(),
-            key,
-            slots,
-            entry.depth,
-            self.generation,
-            view,
-        );
-        let Some(i) = chosen else {
-            bump(&self.counters.rejected);
+        bump(&self.counters.hits);
+        let d = Self::data::<WIDE>(b, i);
+        let stored = data_depth(d);
+        // `ExactDepth` needs the full key, i.e. the wide layout.
+        let usable = if WIDE && self.config.get_probe_policy() == ProbePolicy::ExactDepth {
+            stored == depth
+        } else {
+            stored >= depth
+        };
+        let hit = Hit {
+            entry: unpack(d, ply, &self.config.get_score()),
+            usable,
+        };
+        (Some(hit), Slot::at(key, i))
+    }
+
+    /// Stores `entry` for `slot.key()`. If `slot` names a candidate slot
+    /// that still holds the key, that slot is overwritten without searching
+    /// the bucket; otherwise the bucket is searched as by `store`.
+    #[inline(always)]
+    fn store_impl<const WIDE: bool, const P: u8>(&mut self, slot: Slot, ply: u32, entry: Entry) {
+        let TranspositionTable {
+            buckets,
+            index,
+            config,
+            check_shift,
+            check_mask,
+            generation,
+            counters,
+            ..
+        } = self;
+        let check = Check {
+            shift: *check_shift,
+            mask: *check_mask,
+        };
+        let generation = *generation;
+        let key = slot.key();
+        bump(&counters.stores);
+        let slots = if WIDE { WIDE_SLOTS } else { COMPACT_SLOTS };
+        let (first, count) = candidates(policy_of(P), key, slots);
+        let Some(b) = buckets.get_mut(index.bucket(key)) else {
             return;
         };
+        let hint = slot.index();
+        let scanned = if hint.wrapping_sub(first) < count
+            && Self::occupied::<WIDE>(b, hint)
+            && Self::holds::<WIDE>(check, b, hint, key)
+        {
+            Ok(hint)
+        } else {
+            Self::scan::<WIDE, P>(check, b, key, first, count)
+        };
+        let i = match scanned {
+            Ok(i) => i,
+            Err(Some(e)) if P == policy_code(Replacement::DepthMinusAge) => e,
+            Err(_) => {
+                let view = |i| {
+                    let d = Self::data::<WIDE>(b, i);
+                    SlotView {
+                        empty: d == 0,
+                        matches: false,
+                        depth: data_depth(d),
+                        generation: data_generation(d),
+                    }
+                };
+                let chosen = victim(policy_of(P), key, slots, entry.depth, generation, view);
+                let Some(i) = chosen else {
+                    bump(&counters.rejected);
+                    return;
+                };
+                i
+            }
+        };
         let old = Self::data::<WIDE>(b, i);
-        let same_key = old != 0 && self.matches::<WIDE>(b, i, key);
-        let mut data = pack(&entry, ply, self.generation, &self.config.get_score());
-        if same_key && entry.best_move.is_none() {
-            data = with_move(data, data_move(old));
-        } else if old != 0 && !same_key {
-            bump(&self.counters.replacements);
+        let mut data = pack(&entry, ply, generation, &config.get_score());
+        if scanned.is_ok() {
+            if entry.best_move.is_none() {
+                data = with_move(data, data_move(old));
+            }
+        } else if old != 0 {
+            bump(&counters.replacements);
         }
-        let shift = self.check_shift;
-        let b = self.buckets.get_mut(bi);
         if WIDE {
             b[2 * i] = key;
             b[2 * i + 1] = data;
         } else {
-            b[i] = (key >> shift) << DATA_BITS | data;
+            b[i] = (key >> check.shift) << DATA_BITS | data;
         }
     }
 }
 
+/// How a table verifies keys: compact slots keep `key >> shift`, wide slots
+/// match when `(stored ^ key) & mask == 0`.
+#[derive(Clone, Copy)]
+struct Check {
+    shift: u32,
+    mask: u64,
+}
+
+/// Calls `$f::<WIDE, POLICY>` for the table's layout and replacement policy,
+/// so that each combination gets code with constant slot ranges.
+macro_rules! dispatch {
+    ($t:expr, $f:ident($($arg:expr),*)) => {{
+        const A: u8 = policy_code(Replacement::Always);
+        const D: u8 = policy_code(Replacement::DepthPreferred);
+        const T: u8 = policy_code(Replacement::TwoTier);
+        const G: u8 = policy_code(Replacement::DepthMinusAge);
+        match ($t.wide, policy_code($t.config.get_replacement())) {
+            (false, A) => $t.$f::<false, A>($($arg),*),
+            (false, D) => $t.$f::<false, D>($($arg),*),
+            (false, T) => $t.$f::<false, T>($($arg),*),
+            (false, _) => $t.$f::<false, G>($($arg),*),
+            (true, A) => $t.$f::<true, A>($($arg),*),
+            (true, D) => $t.$f::<true, D>($($arg),*),
+            (true, T) => $t.$f::<true, T>($($arg),*),
+            (true, _) => $t.$f::<true, G>($($arg),*),
+        }
+    }};
+}
+
+impl TranspositionTable {
+    /// `probe_impl` for any layout and policy, out of line: the default
+    /// configuration's path is the one inlined into searchers.
+    #[cold]
+    #[inline(never)]
+    fn probe_any(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
+        dispatch!(self, probe_impl(key, depth, ply))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn store_any(&mut self, slot: Slot, ply: u32, entry: Entry) {
+        dispatch!(self, store_impl(slot, ply, entry));
+    }
+}
+
+/// The default configuration (compact layout, `DepthMinusAge`).
+const FAST: u8 = policy_code(Replacement::DepthMinusAge);
+
 impl Table for TranspositionTable {
     #[inline]
     fn probe(&self, key: u64, depth: u8, ply: u32) -> Option<Hit> {
-        if self.wide {
-            self.probe_layout::<true>(key, depth, ply)
-        } else {
-            self.probe_layout::<false>(key, depth, ply)
-        }
+        self.probe_slot(key, depth, ply).0
     }
 
     #[inline]
     fn store(&mut self, key: u64, ply: u32, entry: Entry) {
-        if self.wide {
-            self.store_layout::<true>(key, ply, entry);
+        self.store_slot(Slot::new(key), ply, entry);
+    }
+
+    #[inline]
+    fn probe_slot(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
+        if self.fast {
+            self.probe_impl::<false, FAST>(key, depth, ply)
         } else {
-            self.store_layout::<false>(key, ply, entry);
+            self.probe_any(key, depth, ply)
+        }
+    }
+
+    #[inline]
+    fn store_slot(&mut self, slot: Slot, ply: u32, entry: Entry) {
+        if self.fast {
+            self.store_impl::<false, FAST>(slot, ply, entry);
+        } else {
+            self.store_any(slot, ply, entry);
         }
     }
 
@@ -373,7 +532,7 @@ impl Table for TranspositionTable {
     fn stats(&self) -> Stats {
         let c = &self.counters;
         Stats {
-            probes: c.probes.get(),
+            probes: c.hits.get() + c.misses.get(),
             hits: c.hits.get(),
             stores: c.stores.get(),
             replacements: c.replacements.get(),
@@ -390,7 +549,9 @@ impl Table for TranspositionTable {
         let sample = HASHFULL_SAMPLE.min(self.capacity());
         let mut used = 0;
         for s in 0..sample {
-            let b = self.buckets.get(s / slots);
+            let Some(b) = self.buckets.get(s / slots) else {
+                break;
+            };
             let d = if self.wide {
                 Self::data::<true>(b, s % slots)
             } else {

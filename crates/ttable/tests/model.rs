@@ -259,3 +259,88 @@ proptest! {
         }
     }
 }
+
+/// `probe_slot` + `store_slot` against `probe` + `store`: two tables get
+/// the same operations, one through the slot API with slots that may be
+/// stale (saved at the key's last probe, many operations ago) or foreign
+/// (probed in a table of another size); every probe must answer alike and
+/// the counters must agree.
+fn run_slots<T: Table>(
+    plain: &mut T,
+    slotted: &mut T,
+    foreign: &mut T,
+    keys: &[u64],
+    ops: &[(Op, u8)],
+) {
+    let mut saved: HashMap<u64, ttable::Slot> = HashMap::new();
+    for (op, how) in ops {
+        match *op {
+            Op::Store { key, ply, entry } => {
+                let key = keys[key];
+                let slot = match how % 3 {
+                    0 => saved.get(&key).copied().unwrap_or(ttable::Slot::new(key)),
+                    1 => foreign.probe_slot(key, 0, 0).1,
+                    _ => {
+                        // probed just before the store, as a searcher's leaf
+                        let (hit, slot) = slotted.probe_slot(key, 0, 0);
+                        assert_eq!(hit, plain.probe(key, 0, 0));
+                        slot
+                    }
+                };
+                assert_eq!(slot.key(), key);
+                plain.store(key, ply, entry);
+                slotted.store_slot(slot, ply, entry);
+            }
+            Op::Probe { key, depth, ply } => {
+                let key = keys[key];
+                let (hit, slot) = slotted.probe_slot(key, depth, ply);
+                assert_eq!(slot.key(), key);
+                assert_eq!(hit, plain.probe(key, depth, ply));
+                saved.insert(key, slot);
+            }
+            Op::NewGeneration => {
+                plain.new_generation();
+                slotted.new_generation();
+            }
+        }
+        assert_eq!(plain.stats(), slotted.stats());
+    }
+    for &k in keys {
+        assert_eq!(plain.probe(k, 0, 0), slotted.probe(k, 0, 0));
+    }
+    assert_eq!(plain.hashfull(), slotted.hashfull());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn slot_api_equals_probe_and_store(
+        config in config(),
+        mapped in any::<bool>(),
+        buckets in 1usize..5,
+        keys in keys(40),
+        ops in prop::collection::vec((op(40), any::<u8>()), 1..300),
+    ) {
+        let config = config.memory(if mapped { Memory::Mapped } else { Memory::Heap });
+        let bytes = buckets * 64;
+        let mut plain = TranspositionTable::with_config(bytes, config).unwrap();
+        let mut slotted = TranspositionTable::with_config(bytes, config).unwrap();
+        let mut foreign = TranspositionTable::with_config(bytes + 192, config).unwrap();
+        run_slots(&mut plain, &mut slotted, &mut foreign, &keys, &ops);
+    }
+
+    #[test]
+    fn shared_slot_api_equals_probe_and_store(
+        config in config(),
+        buckets in 1usize..5,
+        keys in keys(40),
+        ops in prop::collection::vec((op(40), any::<u8>()), 1..300),
+    ) {
+        let bytes = buckets * 64;
+        let plain = SharedTable::with_config(bytes, config).unwrap();
+        let slotted = SharedTable::with_config(bytes, config).unwrap();
+        let foreign = SharedTable::with_config(bytes + 192, config).unwrap();
+        run_slots(&mut &plain, &mut &slotted, &mut &foreign, &keys, &ops);
+    }
+}

@@ -1,0 +1,335 @@
+//! Probe+store throughput, contenders interleaved: the same measurement as
+//! `benches/throughput.rs` (same keys, entries and baseline map), but each
+//! contender runs `ops` operations in turn, round after round, so that all
+//! of them meet the same load on a shared machine. Prints, per contender,
+//! the median and minimum CPU time per operation over the rounds and the
+//! median of the per-round ratios "map time / this time" (two threads:
+//! "`Mutex<HashMap>` time / this time").
+//!
+//! Run: `cargo run --release -p gametree-ttable --example interleaved -- [MiB] [rounds] [ops] [contenders...]`
+//! (defaults: 16 MiB, 15 rounds, 1000000 operations; all contenders).
+//!
+//! Contenders: `tt` (`TranspositionTable`, default storage), `tt-heap`
+//! (`Memory::Heap`), `tt-slot` (`probe_slot` + `store_slot`), `map`
+//! (`HashMap` + ahash), `shared` (`SharedTable`, one thread), `shared2` and
+//! `mutex2` (two threads). Each measured loop is its own non-inlined
+//! function (`run_*`), so `valgrind --tool=callgrind --toggle-collect=...`
+//! or `perf record` can count one contender's instructions alone.
+
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use ahash::RandomState;
+use ttable::{Bound, Config, Entry, Memory, SharedTable, Table, TranspositionTable};
+
+type Map = HashMap<u64, Entry, RandomState>;
+
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A stream of keys drawn uniformly from `n` well-mixed 64-bit keys (as in
+/// the bench).
+#[derive(Clone)]
+struct Keys {
+    state: u64,
+    n: u64,
+}
+
+impl Keys {
+    fn new(seed: u64, n: u64) -> Keys {
+        Keys { state: seed, n }
+    }
+    #[inline]
+    fn next(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let i = ((u128::from(mix(self.state)) * u128::from(self.n)) >> 64) as u64;
+        key(i)
+    }
+}
+
+#[inline]
+fn key(i: u64) -> u64 {
+    mix(i ^ 0x5555_5555_5555_5555)
+}
+
+#[inline]
+fn entry(key: u64) -> Entry {
+    Entry {
+        best_move: Some(key as u16 & 0x7FFF),
+        value: (key >> 48) as i16 as i32 / 2,
+        depth: 5,
+        bound: Bound::Exact,
+    }
+}
+
+fn map_capacity(bytes: usize) -> usize {
+    let per_bucket = size_of::<(u64, Entry)>() + 1;
+    let buckets = (bytes / per_bucket + 1).next_power_of_two() / 2;
+    buckets / 8 * 7
+}
+
+fn thread_cpu_ns() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    stat.split_whitespace().next()?.parse().ok()
+}
+
+/// CPU nanoseconds `f` takes on this thread (wall time if unavailable).
+fn measure(f: impl FnOnce()) -> u64 {
+    let (cpu, wall) = (thread_cpu_ns(), Instant::now());
+    f();
+    match (cpu, thread_cpu_ns()) {
+        (Some(a), Some(b)) => b - a,
+        _ => wall.elapsed().as_nanos() as u64,
+    }
+}
+
+#[inline(never)]
+fn run_tt(tt: &mut TranspositionTable, keys: &mut Keys, ops: u64) {
+    for _ in 0..ops {
+        let k = keys.next();
+        black_box(tt.probe(k, 4, 0));
+        tt.store(k, 0, entry(k));
+    }
+}
+
+#[inline(never)]
+fn run_tt_slot(tt: &mut TranspositionTable, keys: &mut Keys, ops: u64) {
+    for _ in 0..ops {
+        let k = keys.next();
+        let (hit, slot) = tt.probe_slot(k, 4, 0);
+        black_box(hit);
+        tt.store_slot(slot, 0, entry(k));
+    }
+}
+
+#[inline(never)]
+fn run_tt_probe(tt: &mut TranspositionTable, keys: &mut Keys, ops: u64) {
+    for _ in 0..ops {
+        let k = keys.next();
+        black_box(tt.probe(k, 4, 0));
+    }
+}
+
+/// What a searcher reads from a found entry, folded into one word.
+#[inline]
+fn digest(e: &Entry, usable: bool) -> u64 {
+    (e.value as u32 as u64)
+        ^ u64::from(e.depth) << 32
+        ^ (e.bound as u64) << 40
+        ^ u64::from(e.best_move.unwrap_or(u16::MAX)) << 44
+        ^ u64::from(usable) << 63
+}
+
+#[inline(never)]
+fn run_tt_digest(tt: &mut TranspositionTable, keys: &mut Keys, ops: u64) {
+    for _ in 0..ops {
+        let k = keys.next();
+        let (hit, slot) = tt.probe_slot(k, 4, 0);
+        black_box(hit.map_or(0, |h| digest(&h.entry, h.usable)));
+        tt.store_slot(slot, 0, entry(k));
+    }
+}
+
+#[inline(never)]
+fn run_map_digest(map: &mut Map, keys: &mut Keys, ops: u64) {
+    for _ in 0..ops {
+        let k = keys.next();
+        black_box(map.get(&k).map_or(0, |e| digest(e, e.depth >= 4)));
+        map.insert(k, entry(k));
+    }
+}
+
+#[inline(never)]
+fn run_tt_store(tt: &mut TranspositionTable, keys: &mut Keys, ops: u64) {
+    for _ in 0..ops {
+        let k = keys.next();
+        tt.store(k, 0, entry(k));
+    }
+}
+
+#[inline(never)]
+fn run_map_get(map: &mut Map, keys: &mut Keys, ops: u64) {
+    for _ in 0..ops {
+        let k = keys.next();
+        black_box(map.get(&k));
+    }
+}
+
+#[inline(never)]
+fn run_map_insert(map: &mut Map, keys: &mut Keys, ops: u64) {
+    for _ in 0..ops {
+        let k = keys.next();
+        map.insert(k, entry(k));
+    }
+}
+
+#[inline(never)]
+fn run_shared(tt: &SharedTable, keys: &mut Keys, ops: u64) {
+    for _ in 0..ops {
+        let k = keys.next();
+        black_box(tt.probe(k, 4, 0));
+        tt.store(k, 0, entry(k));
+    }
+}
+
+#[inline(never)]
+fn run_map(map: &mut Map, keys: &mut Keys, ops: u64) {
+    for _ in 0..ops {
+        let k = keys.next();
+        black_box(map.get(&k));
+        map.insert(k, entry(k));
+    }
+}
+
+#[inline(never)]
+fn run_mutex(map: &Mutex<Map>, keys: &mut Keys, ops: u64) {
+    for _ in 0..ops {
+        let k = keys.next();
+        let mut m = map
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        black_box(m.get(&k));
+        m.insert(k, entry(k));
+    }
+}
+
+/// Two threads, each with its own key stream; the larger CPU time.
+fn two<S: Sync>(s: &S, keys: &mut [Keys; 2], ops: u64, run: fn(&S, &mut Keys, u64)) -> u64 {
+    std::thread::scope(|sc| {
+        let hs: Vec<_> = keys
+            .iter_mut()
+            .map(|k| sc.spawn(move || measure(|| run(s, k, ops))))
+            .collect();
+        hs.into_iter()
+            .map(|h| h.join().unwrap_or(0))
+            .max()
+            .unwrap_or(0)
+    })
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mib: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(16);
+    let rounds: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(15);
+    let ops: u64 = args
+        .get(2)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000_000);
+    let all = [
+        "tt", "tt-heap", "tt-slot", "map", "shared", "shared2", "mutex2",
+    ];
+    let chosen: Vec<&str> = if args.len() > 3 {
+        args[3..].iter().map(String::as_str).collect()
+    } else {
+        all.to_vec()
+    };
+    let bytes = mib << 20;
+    let cap = map_capacity(bytes);
+    let n = cap as u64 - 1;
+    let want = |c: &str| chosen.contains(&c);
+
+    let fill_tt = |memory| {
+        let mut tt =
+            TranspositionTable::with_config(bytes, Config::new().memory(memory)).expect("table");
+        let mut fill = Keys::new(99, n);
+        for _ in 0..2 * n {
+            let k = fill.next();
+            tt.store(k, 0, entry(k));
+        }
+        tt
+    };
+    let mut tt = (want("tt") || want("tt-d") || want("tt-probe") || want("tt-store"))
+        .then(|| fill_tt(Memory::Auto));
+    let mut tt_heap = want("tt-heap").then(|| fill_tt(Memory::Heap));
+    let mut tt_slot = want("tt-slot").then(|| fill_tt(Memory::Auto));
+    let shared = (want("shared") || want("shared2")).then(|| {
+        let t = SharedTable::new(bytes).expect("table");
+        let mut fill = Keys::new(99, n);
+        for _ in 0..2 * n {
+            let k = fill.next();
+            t.store(k, 0, entry(k));
+        }
+        t
+    });
+    let mut map =
+        (want("map") || want("mutex2") || want("map-get") || want("map-insert") || want("map-d"))
+            .then(|| {
+                let mut m = Map::with_capacity_and_hasher(cap, RandomState::with_seeds(1, 2, 3, 4));
+                for i in 0..n {
+                    m.insert(key(i), entry(key(i)));
+                }
+                m
+            });
+    let locked = want("mutex2").then(|| Mutex::new(map.clone().unwrap_or_default()));
+    if !want("map") && !want("map-d") && !want("map-get") && !want("map-insert") {
+        map = None;
+    }
+    if let Some(t) = &tt {
+        println!("tt storage: {:?}", t.storage());
+    }
+    println!("{mib} MiB, {n} distinct keys, {rounds} rounds x {ops} ops; contenders: {chosen:?}");
+
+    // Every contender gets the same key sequence (same seed), continued
+    // from round to round.
+    let mut keys: Vec<Keys> = chosen.iter().map(|_| Keys::new(1, n)).collect();
+    let mut keys2: Vec<[Keys; 2]> = chosen
+        .iter()
+        .map(|_| [Keys::new(0x1234, n), Keys::new(0x1235, n)])
+        .collect();
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); chosen.len()];
+    for _ in 0..rounds {
+        for (c, name) in chosen.iter().enumerate() {
+            let k = &mut keys[c];
+            let ns = match *name {
+                "tt" => tt.as_mut().map(|t| measure(|| run_tt(t, k, ops))),
+                "tt-heap" => tt_heap.as_mut().map(|t| measure(|| run_tt(t, k, ops))),
+                "tt-slot" => tt_slot.as_mut().map(|t| measure(|| run_tt_slot(t, k, ops))),
+                "map" => map.as_mut().map(|m| measure(|| run_map(m, k, ops))),
+                "tt-d" => tt.as_mut().map(|t| measure(|| run_tt_digest(t, k, ops))),
+                "map-d" => map.as_mut().map(|m| measure(|| run_map_digest(m, k, ops))),
+                "tt-probe" => tt.as_mut().map(|t| measure(|| run_tt_probe(t, k, ops))),
+                "tt-store" => tt.as_mut().map(|t| measure(|| run_tt_store(t, k, ops))),
+                "map-get" => map.as_mut().map(|m| measure(|| run_map_get(m, k, ops))),
+                "map-insert" => map.as_mut().map(|m| measure(|| run_map_insert(m, k, ops))),
+                "shared" => shared.as_ref().map(|t| measure(|| run_shared(t, k, ops))),
+                "shared2" => shared
+                    .as_ref()
+                    .map(|t| two(t, &mut keys2[c], ops, run_shared)),
+                "mutex2" => locked
+                    .as_ref()
+                    .map(|m| two(m, &mut keys2[c], ops, run_mutex)),
+                other => panic!("unknown contender {other}"),
+            };
+            times[c].push(ns.unwrap_or(0) as f64 / ops as f64);
+        }
+    }
+    let base = |two: bool| {
+        let name = if two { "mutex2" } else { "map" };
+        chosen.iter().position(|c| *c == name)
+    };
+    println!(
+        "{:<10} {:>10} {:>8} {:>14}",
+        "contender", "median ns", "min ns", "base/this"
+    );
+    for (c, name) in chosen.iter().enumerate() {
+        let two = name.ends_with('2');
+        let ratio = base(two).map(|b| {
+            let mut r: Vec<f64> = (0..rounds).map(|i| times[b][i] / times[c][i]).collect();
+            median(&mut r)
+        });
+        let min = times[c].iter().copied().fold(f64::INFINITY, f64::min);
+        let med = median(&mut times[c].clone());
+        let ratio = ratio.map_or_else(|| "-".to_string(), |r| format!("{r:.2}x"));
+        println!("{name:<10} {med:>10.1} {min:>8.1} {ratio:>14}");
+    }
+}
