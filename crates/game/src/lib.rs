@@ -289,6 +289,11 @@ pub trait Game: Clone {
         false
     }
     /// The incrementally maintained position hash (usually Zobrist).
+    ///
+    /// When one type represents several games (board sizes, `k` in a row,
+    /// blocked squares), the rules belong in the hash too: searchers keep
+    /// their transposition table from one search to the next, so two
+    /// positions of different games with equal hashes would share entries.
     fn hash(&self) -> u64;
     /// The same hash computed from scratch (slow; for the oracles).
     fn recompute_hash(&self) -> u64;

@@ -33,6 +33,16 @@ pub(crate) const fn mix(key: u64) -> u64 {
     h ^ (h >> 32)
 }
 
+/// The board size's part of [`Game::hash`]: the mix of `width · 256 +
+/// height` offset by a constant, xored into the mixed key, so that boards of
+/// different sizes (whose keys can coincide: every empty `1 × h` board has
+/// key 1) do not share hashes and one table can serve several sizes.
+/// Xoring a constant keeps the hash unique among the positions of one size.
+#[inline(always)]
+const fn size_salt(size: Size) -> u64 {
+    mix(((size.width() as u64) << 8 | size.height() as u64) ^ 0x5A17_C0DE_F00D_0001)
+}
+
 /// A move: the column a stone is dropped into (0-based inside, printed
 /// 1-based in Pons's notation: `1`..`9`, then `a`..`w` for columns 10..32).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -125,7 +135,9 @@ pub type Moves = ArrayVec<Column, { Size::MAX_WIDTH }>;
 /// Hashing: [`Board::key`] is a **provably unique** 64-bit key
 /// (`current + mask + bottom`) among positions of one board size, and
 /// [`Game::hash`] is that key through a bijective mix (a multiplication by
-/// an odd constant, then the high half xored into the low half), because
+/// an odd constant, then the high half xored into the low half) xored with
+/// a constant per board size (boards of different sizes never share a
+/// hash by accident, so one table can serve several sizes), because
 /// generic transposition tables index by the low bits of the hash and need
 /// well-mixed bits: as unique as the key, and nothing to maintain in
 /// `make`/`unmake`. A Zobrist hash from the `zobrist` crate (XOR of one key
@@ -503,10 +515,10 @@ impl Game for Board {
         }
     }
 
-    /// The mixed unique key (see [`Board`]).
+    /// The mixed unique key xored with the size's salt (see [`Board`]).
     #[inline]
     fn hash(&self) -> u64 {
-        mix(self.key())
+        mix(self.key()) ^ size_salt(self.size)
     }
 
     /// The same from scratch: the recorded moves replayed on an empty board.
@@ -515,7 +527,7 @@ impl Game for Board {
         for c in self.history() {
             b.play(c);
         }
-        mix(b.key())
+        mix(b.key()) ^ size_salt(b.size)
     }
 
     #[inline]

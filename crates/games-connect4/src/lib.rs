@@ -14,7 +14,8 @@
 //!   `Forcing::non_losing_moves(&board, &mut moves)` on a concrete board.)
 //! * [`Board::key`] is a provably unique 64-bit key,
 //!   [`Game::hash`](game::Game::hash) the same key through a bijective mix
-//!   (as unique, with well-mixed bits for tables), [`Board::symmetric_key`]
+//!   (as unique, with well-mixed bits for tables) xored with a constant per
+//!   board size (one table can serve several sizes), [`Board::symmetric_key`]
 //!   the key shared by a position and its mirror image, and
 //!   [`Board::zobrist`] a Zobrist hash (the `zobrist` crate).
 //! * Knowledge: [`Board::possible`], [`Board::own_threats`],

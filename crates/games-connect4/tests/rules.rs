@@ -396,3 +396,40 @@ fn hashes_distinguish_positions() {
     assert_eq!(hashes.len() as u64, A212693[1..=8].iter().sum::<u64>());
     assert_eq!(zobrist.len(), hashes.len());
 }
+
+#[test]
+fn hashes_distinguish_board_sizes() {
+    // Every position of up to 2 plies on every board size: no two share a
+    // hash unless they are the same position of the same size (keys alone
+    // coincide across sizes: every empty 1 × h board has key 1).
+    let mut seen: HashMap<u64, (Size, u64)> = HashMap::new();
+    let mut moves = Moves::new();
+    let mut sizes = 0;
+    for w in 1..=64 {
+        for h in 1..=63 {
+            let Ok(size) = Size::new(w, h) else { continue };
+            sizes += 1;
+            let mut layer = vec![Board::new(size)];
+            for _ in 0..=2 {
+                let mut next = Vec::new();
+                for b in &layer {
+                    assert_eq!(b.hash(), b.recompute_hash());
+                    if let Some(prev) = seen.insert(b.hash(), (size, b.key())) {
+                        assert_eq!(prev, (size, b.key()), "hash shared across {size:?}");
+                        continue;
+                    }
+                    if b.outcome().is_none() {
+                        b.generate(&mut moves);
+                        for &m in moves.as_slice() {
+                            let mut c = *b;
+                            c.make(m);
+                            next.push(c);
+                        }
+                    }
+                }
+                layer = next;
+            }
+        }
+    }
+    assert!(sizes > 200, "{sizes} sizes");
+}

@@ -16,9 +16,11 @@
 //! through the new stone. Nothing is allocated per node: the move list is
 //! an [`ArrayVec`](arrayvec::ArrayVec) of 361.
 //!
-//! Zobrist keys: one per square per colour on the 19 × 19 layout, and one
-//! for the side to move (`zobrist::ZobristTable::new(361, 2)`); the board
-//! size is not hashed (one table never mixes sizes).
+//! Zobrist keys: one per square per colour on the 19 × 19 layout, one for
+//! the side to move, and one per value of `m`, `n` and `k`
+//! (`zobrist::ZobristTable::with_extras`): the empty board's hash is the
+//! XOR of its three rule keys, so positions of different games never share
+//! a hash and one transposition table can serve several sizes.
 //!
 //! # Text format
 //!

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use arrayvec::ArrayVec;
 use game::{Game, MoveIndex, Outcome, PackMove, Player};
-use zobrist::ZobristTable;
+use zobrist::{Extra, ZobristTable};
 
 use crate::board::{Bits, SQUARES, STRIDE};
 use crate::text::{ParseError, ParseErrorKind};
@@ -20,24 +20,44 @@ pub type Moves = ArrayVec<Move, 361>;
 /// The four line directions `(column step, row step)`.
 pub(crate) const DIRECTIONS: [(i8, i8); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
-/// Zobrist keys: one per square of the 19 × 19 layout per colour, and the
-/// side to move, from `zobrist::ZobristTable::new(361, 2)`.
+/// Zobrist keys: one per square of the 19 × 19 layout per colour, the side
+/// to move, and one key per value of `m`, of `n` and of `k` (the rules: the
+/// empty board's hash), from `zobrist::ZobristTable::with_extras(361, 2,
+/// [m, n, k: 19 each])`.
 struct Keys {
     stone: [[u64; 2]; SQUARES],
     side: u64,
+    /// `rules[0][m - 1]`, `rules[1][n - 1]`, `rules[2][k - 1]`.
+    rules: [[u64; MAX_SIDE as usize]; 3],
 }
 
 static KEYS: LazyLock<Keys> = LazyLock::new(|| {
-    let t: ZobristTable = ZobristTable::new(SQUARES, 2);
+    let side = Extra {
+        name: "m, n or k",
+        count: MAX_SIDE as usize,
+    };
+    let t: ZobristTable = ZobristTable::with_extras(SQUARES, 2, &[side, side, side]);
     let mut stone = [[0; 2]; SQUARES];
     for (s, k) in stone.iter_mut().enumerate() {
         *k = [t.piece(s, 0), t.piece(s, 1)];
     }
+    let mut rules = [[0; MAX_SIDE as usize]; 3];
+    for (group, keys) in rules.iter_mut().enumerate() {
+        keys.copy_from_slice(t.extra(group));
+    }
     Keys {
         stone,
         side: t.side(),
+        rules,
     }
 });
+
+/// The hash of the empty `m`,`n`,`k` board: boards of different sizes or
+/// `k` never share hashes by construction, so one table can serve several.
+fn rules_key(m: u8, n: u8, k: u8) -> u64 {
+    let r = &KEYS.rules;
+    r[0][usize::from(m) - 1] ^ r[1][usize::from(n) - 1] ^ r[2][usize::from(k) - 1]
+}
 
 /// A square, also the move that puts a stone there: column `a`.. and row
 /// `1`.. counted from the bottom-left corner, as in Go-Moku notation
@@ -167,7 +187,7 @@ impl Mnk {
             empty: Bits::rectangle(m.into(), n.into()),
             side: Player::First,
             won: false,
-            hash: 0,
+            hash: rules_key(m, n, k),
         })
     }
 
@@ -362,11 +382,10 @@ impl Game for Mnk {
 
     fn recompute_hash(&self) -> u64 {
         let keys = &*KEYS;
-        let mut h = if self.side == Player::Second {
-            keys.side
-        } else {
-            0
-        };
+        let mut h = rules_key(self.m, self.n, self.k);
+        if self.side == Player::Second {
+            h ^= keys.side;
+        }
         for p in 0..2 {
             for sq in self.stones[p].iter() {
                 h ^= keys.stone[sq][p];

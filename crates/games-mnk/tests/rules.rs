@@ -436,6 +436,29 @@ fn known_result_444_draw() {
     assert_eq!(solve(3, 3, 3), 0);
 }
 
+/// The rules are part of the hash: every m,n,k game has its own empty-board
+/// hash, and one searcher (one transposition table) solving 4,4,3 (a win)
+/// then 4,4,4 (a draw) gets both right (it answered "win" for 4,4,4 when
+/// the size was not hashed).
+#[test]
+fn rules_are_hashed() {
+    let mut seen = HashSet::new();
+    for m in 1..=19 {
+        for n in 1..=19 {
+            for k in 1..=19 {
+                let g = Mnk::new(m, n, k).unwrap();
+                assert_eq!(g.hash(), g.recompute_hash());
+                assert!(seen.insert(g.hash()), "{m},{n},{k}");
+            }
+        }
+    }
+    let mut s = alphabeta::AlphaBeta::<Mnk>::new(alphabeta::Config::default()).unwrap();
+    for (m, n, k, expected) in [(4, 4, 3, Outcome::Win), (4, 4, 4, Outcome::Draw)] {
+        let r = s.solve_weak(&mut Mnk::new(m, n, k).unwrap(), &game::Limits::none());
+        assert_eq!(r.outcome, Some(expected), "{m},{n},{k}");
+    }
+}
+
 /// Threats in the evaluation and the proof hints, on a Go-Moku board.
 #[test]
 fn threats_in_evaluation_and_hints() {
