@@ -23,6 +23,7 @@ use std::time::Instant;
 
 use ahash::RandomState;
 use ttable::{Bound, Config, Entry, Memory, SharedTable, Table, TranspositionTable};
+use zerocopy::FromBytes;
 
 type Map = HashMap<u64, Entry, RandomState>;
 
@@ -178,6 +179,32 @@ fn run_shared(tt: &SharedTable, keys: &mut Keys, ops: u64) {
 }
 
 #[inline(never)]
+fn run_shared_slot(tt: &SharedTable, keys: &mut Keys, ops: u64) {
+    for _ in 0..ops {
+        let k = keys.next();
+        let (hit, slot) = tt.probe_slot(k, 4, 0);
+        black_box(hit);
+        tt.store_slot(slot, 0, entry(k));
+    }
+}
+
+/// The memory floor: one random 8-byte read (or read-modify-write) per
+/// operation in a huge-page mapping of the table's size, nothing else.
+#[inline(never)]
+fn run_floor(words: &mut [u64], keys: &mut Keys, ops: u64, write: bool) {
+    let mask = words.len() as u64 / 8 - 1;
+    for _ in 0..ops {
+        let k = keys.next();
+        let i = (k & mask) as usize * 8;
+        if write {
+            words[i] = words[i].wrapping_add(k);
+        } else {
+            black_box(words[i]);
+        }
+    }
+}
+
+#[inline(never)]
 fn run_map(map: &mut Map, keys: &mut Keys, ops: u64) {
     for _ in 0..ops {
         let k = keys.next();
@@ -226,7 +253,19 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1_000_000);
     let all = [
-        "tt", "tt-heap", "tt-slot", "map", "shared", "shared2", "mutex2",
+        "floor-read",
+        "floor-rmw",
+        "tt",
+        "tt-slot",
+        "tt-heap",
+        "map",
+        "tt-d",
+        "map-d",
+        "shared",
+        "shared-slot",
+        "shared2",
+        "shared2-slot",
+        "mutex2",
     ];
     let chosen: Vec<&str> = if args.len() > 3 {
         args[3..].iter().map(String::as_str).collect()
@@ -241,10 +280,8 @@ fn main() {
     let fill_tt = |memory| {
         let mut tt =
             TranspositionTable::with_config(bytes, Config::new().memory(memory)).expect("table");
-        let mut fill = Keys::new(99, n);
-        for _ in 0..2 * n {
-            let k = fill.next();
-            tt.store(k, 0, entry(k));
+        for i in 0..n {
+            tt.store(key(i), 0, entry(key(i)));
         }
         tt
     };
@@ -252,15 +289,23 @@ fn main() {
         .then(|| fill_tt(Memory::Auto));
     let mut tt_heap = want("tt-heap").then(|| fill_tt(Memory::Heap));
     let mut tt_slot = want("tt-slot").then(|| fill_tt(Memory::Auto));
-    let shared = (want("shared") || want("shared2")).then(|| {
-        let t = SharedTable::new(bytes).expect("table");
-        let mut fill = Keys::new(99, n);
-        for _ in 0..2 * n {
-            let k = fill.next();
-            t.store(k, 0, entry(k));
-        }
-        t
+    let mut floor = (want("floor-read") || want("floor-rmw")).then(|| {
+        let mut m = memmap2::MmapOptions::new()
+            .len(bytes)
+            .map_anon()
+            .expect("mapping");
+        let _ = m.advise(memmap2::Advice::HugePage);
+        m.fill(1);
+        m
     });
+    let shared = (want("shared") || want("shared2") || want("shared-slot") || want("shared2-slot"))
+        .then(|| {
+            let t = SharedTable::new(bytes).expect("table");
+            for i in 0..n {
+                t.store(key(i), 0, entry(key(i)));
+            }
+            t
+        });
     let mut map =
         (want("map") || want("mutex2") || want("map-get") || want("map-insert") || want("map-d"))
             .then(|| {
@@ -302,6 +347,16 @@ fn main() {
                 "map-get" => map.as_mut().map(|m| measure(|| run_map_get(m, k, ops))),
                 "map-insert" => map.as_mut().map(|m| measure(|| run_map_insert(m, k, ops))),
                 "shared" => shared.as_ref().map(|t| measure(|| run_shared(t, k, ops))),
+                "shared-slot" => shared
+                    .as_ref()
+                    .map(|t| measure(|| run_shared_slot(t, k, ops))),
+                "shared2-slot" => shared
+                    .as_ref()
+                    .map(|t| two(t, &mut keys2[c], ops, run_shared_slot)),
+                "floor-read" | "floor-rmw" => floor.as_mut().map(|m| {
+                    let words = <[u64]>::mut_from_bytes(m).unwrap_or(&mut []);
+                    measure(|| run_floor(words, k, ops, *name == "floor-rmw"))
+                }),
                 "shared2" => shared
                     .as_ref()
                     .map(|t| two(t, &mut keys2[c], ops, run_shared)),
