@@ -1,20 +1,32 @@
-//! Probe+store throughput, contenders interleaved: the same measurement as
+//! Probe+store throughput, contenders interleaved: the measurement of
 //! `benches/throughput.rs` (same keys, entries and baseline map), but each
 //! contender runs `ops` operations in turn, round after round, so that all
 //! of them meet the same load on a shared machine. Prints, per contender,
-//! the median and minimum CPU time per operation over the rounds and the
+//! the median and minimum CPU time per operation over the rounds, the
 //! median of the per-round ratios "map time / this time" (two threads:
-//! "`Mutex<HashMap>` time / this time").
+//! "`Mutex<HashMap>` time / this time"), and the same in wall time (for two
+//! threads CPU time leaves out the time a thread sleeps on the mutex; wall
+//! time counts it, but also other jobs' time slices).
 //!
 //! Run: `cargo run --release -p gametree-ttable --example interleaved -- [MiB] [rounds] [ops] [contenders...]`
 //! (defaults: 16 MiB, 15 rounds, 1000000 operations; all contenders).
 //!
-//! Contenders: `tt` (`TranspositionTable`, default storage), `tt-heap`
-//! (`Memory::Heap`), `tt-slot` (`probe_slot` + `store_slot`), `map`
-//! (`HashMap` + ahash), `shared` (`SharedTable`, one thread), `shared2` and
-//! `mutex2` (two threads). Each measured loop is its own non-inlined
-//! function (`run_*`), so `valgrind --tool=callgrind --toggle-collect=...`
-//! or `perf record` can count one contender's instructions alone.
+//! Contenders (one thread unless named `...2...`):
+//! * `floor-read`, `floor-rmw`: the memory floor, one random 8-byte read
+//!   (read-modify-write) per operation in a huge-page mapping of the size;
+//! * `tt`: `TranspositionTable` (default storage), `probe` + `store`;
+//!   `tt-slot`: `probe_slot` + `store_slot`; `tt-heap`: `Memory::Heap`;
+//! * `map`: `HashMap<u64, Entry>` + ahash, `get` + `insert` (the baseline);
+//! * `tt-d`, `map-d`: the same, but the caller reads the found entry's
+//!   fields (folded into one word) instead of `black_box`ing the result,
+//!   which for the map is only a pointer to the entry, not its contents;
+//! * `shared`, `shared-slot`: `SharedTable`; `shared2`, `shared2-slot`: two
+//!   threads on it; `mutex2`: two threads on a `Mutex<HashMap>` (their
+//!   baseline).
+//!
+//! Each measured loop is its own non-inlined function (`run_*`), so
+//! `valgrind --tool=callgrind --toggle-collect='*run_*'` counts one
+//! contender's instructions alone (run one contender, one round).
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -332,9 +344,11 @@ fn main() {
         .map(|_| [Keys::new(0x1234, n), Keys::new(0x1235, n)])
         .collect();
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); chosen.len()];
+    let mut walls: Vec<Vec<f64>> = vec![Vec::new(); chosen.len()];
     for _ in 0..rounds {
         for (c, name) in chosen.iter().enumerate() {
             let k = &mut keys[c];
+            let wall = Instant::now();
             let ns = match *name {
                 "tt" => tt.as_mut().map(|t| measure(|| run_tt(t, k, ops))),
                 "tt-heap" => tt_heap.as_mut().map(|t| measure(|| run_tt(t, k, ops))),
@@ -366,6 +380,7 @@ fn main() {
                 other => panic!("unknown contender {other}"),
             };
             times[c].push(ns.unwrap_or(0) as f64 / ops as f64);
+            walls[c].push(wall.elapsed().as_nanos() as f64 / ops as f64);
         }
     }
     let base = |two: bool| {
@@ -373,18 +388,27 @@ fn main() {
         chosen.iter().position(|c| *c == name)
     };
     println!(
-        "{:<10} {:>10} {:>8} {:>14}",
-        "contender", "median ns", "min ns", "base/this"
+        "{:<13} {:>9} {:>7} {:>9} {:>9} {:>9}",
+        "contender", "median ns", "min ns", "base/this", "wall ns", "base/this"
     );
+    let ratio = |t: &[Vec<f64>], b: Option<usize>, c: usize| {
+        b.map_or_else(
+            || "-".to_string(),
+            |b| {
+                let mut r: Vec<f64> = (0..rounds).map(|i| t[b][i] / t[c][i]).collect();
+                format!("{:.2}x", median(&mut r))
+            },
+        )
+    };
     for (c, name) in chosen.iter().enumerate() {
-        let two = name.ends_with('2');
-        let ratio = base(two).map(|b| {
-            let mut r: Vec<f64> = (0..rounds).map(|i| times[b][i] / times[c][i]).collect();
-            median(&mut r)
-        });
+        let b = base(name.contains('2'));
         let min = times[c].iter().copied().fold(f64::INFINITY, f64::min);
         let med = median(&mut times[c].clone());
-        let ratio = ratio.map_or_else(|| "-".to_string(), |r| format!("{r:.2}x"));
-        println!("{name:<10} {med:>10.1} {min:>8.1} {ratio:>14}");
+        let wall = median(&mut walls[c].clone());
+        println!(
+            "{name:<13} {med:>9.1} {min:>7.1} {:>9} {wall:>9.1} {:>9}",
+            ratio(&times, b, c),
+            ratio(&walls, b, c)
+        );
     }
 }
