@@ -6,9 +6,9 @@
 //! cargo run --release -p gametree-retrograde --example all24 -- [threads]
 //! ```
 //!
-//! Each ending's captures are valued through the tables built before it
-//! (looked up as they are, then with the colours exchanged: `KvKR` in
-//! `KRvK`). The CPU time is the process's (user + system, all threads, from
+//! Each ending's captures are valued through the tables of its sub-endings
+//! built before it (looked up as they are, then with the colours exchanged:
+//! `KvKR` in `KRvK`), as `cargo xtask bench retrograde` does. The CPU time is the process's (user + system, all threads, from
 //! `/proc/self/stat`, in 10 ms ticks), taken around each build.
 
 use game::IndexSpace;
@@ -69,9 +69,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut all = 0xcbf2_9ce4_8422_2325u64;
     for material in ALL_24 {
         let space = FastEndgame::new(material)?;
+        // Only the endings a capture leads to, as `cargo xtask bench
+        // retrograde` does (the resolver tries each table in turn).
+        let signature: games_chess::Signature = material.parse()?;
+        let subs: Vec<String> = games_chess::sub_endings(&signature, true)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let resolver = Built(
+            built
+                .0
+                .iter()
+                .filter(|(s, _)| subs.contains(&s.endgame().signature().to_string()))
+                .cloned()
+                .collect(),
+        );
         let cpu = cpu_seconds();
         let table = Generator::new(&space)
-            .resolver(&built)
+            .resolver(&resolver)
             .threads(threads)
             .backward_indexed()?;
         let cpu = cpu_seconds() - cpu;

@@ -810,7 +810,21 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
         longest: &AtomicU16,
         n: u16,
     ) -> Result<u64, BuildError> {
-        self.propagate_with(codes, counters, mask, longest, n, &Generic(self), false)
+        let frontier_lost = (n - 1).is_multiple_of(2);
+        let gather = |i: u64, preds: &mut Vec<u64>| -> Result<(), BuildError> {
+            let q = self.position(i)?;
+            self.space.predecessors(&q, &mut |p| preds.push(p));
+            if !frontier_lost {
+                // Each distinct predecessor loses one move, once.
+                // (Marking wins needs no deduplication: a second
+                // visit finds the win already there.)
+                preds.sort_unstable();
+                preds.dedup();
+            }
+            Ok(())
+        };
+        let exit_loss = |p| self.exit_loss(p);
+        self.propagate_with(codes, counters, mask, longest, n, gather, exit_loss, false)
     }
 }
 
@@ -833,8 +847,8 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
     }
 
     /// One level of the backward method, the predecessors of a frontier
-    /// index reported by `unmoves` (distinct when the frontier is won) and
-    /// the longest loss by a move out of the space given by it too.
+    /// index gathered by `gather` (distinct when the frontier is won) and
+    /// the longest loss by a move out of the space given by `exit_loss`.
     /// With `skip_decided`, the counter of a predecessor already decided is
     /// left alone (it no longer matters; the generic method decrements it
     /// anyway, which catches predecessor generators reporting terminal or
@@ -847,31 +861,26 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
         mask: &LevelMask,
         longest: &AtomicU16,
         n: u16,
-        unmoves: &impl Unmoves,
+        gather: impl Fn(u64, &mut Vec<u64>) -> Result<(), BuildError> + Sync,
+        exit_loss: impl Fn(u64) -> Result<u16, BuildError> + Sync,
         skip_decided: bool,
     ) -> Result<u64, BuildError> {
+        let size = self.space.size();
         let frontier = decisive_code(n - 1);
-        let level = Level {
-            codes,
-            counters,
-            mask,
-            n,
-            size: self.space.size(),
-            // Positions lost at n - 1 make their predecessors won at n.
-            frontier_lost: (n - 1).is_multiple_of(2),
-            skip_decided,
-            // On one thread, the read-modify-write operations are plain
-            // loads and stores (no locked instruction, so the random
-            // accesses of a level can overlap).
-            cells: Cells {
-                exclusive: rayon::current_num_threads() == 1,
-            },
+        // Positions lost at n - 1 make their predecessors won at n.
+        let frontier_lost = (n - 1).is_multiple_of(2);
+        // On one thread, the read-modify-write operations are plain loads
+        // and stores (no locked instruction, so the random accesses of a
+        // level can overlap).
+        let cells = Cells {
+            exclusive: rayon::current_num_threads() == 1,
         };
         (0..self.chunks())
             .into_par_iter()
             .filter(|&chunk| mask.may_hold(chunk, n - 1))
-            .map_init(Vec::new, |scratch: &mut Vec<u64>, chunk| {
-                let mut tally = Tally::default();
+            .map_init(Vec::new, |preds: &mut Vec<u64>, chunk| {
+                let mut decided = 0u64;
+                let mut furthest = 0u16;
                 for i in mask.candidates(self.range(chunk), n - 1) {
                     // Codes written during this level are at distance >= n,
                     // and no code at distance n - 1 is overwritten, so this
@@ -879,193 +888,79 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                     if codes[i as usize].load(Ordering::Relaxed) != frontier {
                         continue;
                     }
-                    let mut error = None;
-                    unmoves.each(i, !level.frontier_lost, scratch, |p| {
-                        if error.is_none()
-                            && let Err(e) = level.visit(i, p, unmoves, &mut tally)
-                        {
-                            error = Some(e);
+                    preds.clear();
+                    gather(i, preds)?;
+                    for &p in preds.iter() {
+                        let bad = BuildError::InconsistentPredecessors {
+                            index: i,
+                            predecessor: p,
+                        };
+                        if p >= size {
+                            return Err(bad);
                         }
-                    })?;
-                    if let Some(e) = error {
-                        return Err(e);
+                        let cell = &codes[p as usize];
+                        if frontier_lost {
+                            if n > Value::MAX_PLIES {
+                                return Err(BuildError::TooFar { index: p });
+                            }
+                            let mut current = cell.load(Ordering::Relaxed);
+                            loop {
+                                if current == INVALID_CODE || current == RESERVED_CODE {
+                                    return Err(bad);
+                                }
+                                // Undecided, or a provisional longer win by
+                                // a move out of the space.
+                                let better = current == DRAW_CODE
+                                    || code_distance(current).is_some_and(|d| d % 2 == 1 && d > n);
+                                if !better {
+                                    break;
+                                }
+                                match cells.replace(cell, current, decisive_code(n)) {
+                                    Ok(()) => {
+                                        decided += 1;
+                                        mask.mark(p, n);
+                                        furthest = furthest.max(n);
+                                        break;
+                                    }
+                                    Err(now) => current = now,
+                                }
+                            }
+                        } else {
+                            if skip_decided && cell.load(Ordering::Relaxed) != DRAW_CODE {
+                                // Decided already: its counter no longer
+                                // matters.
+                                continue;
+                            }
+                            let before = cells.decrement(&counters[p as usize]);
+                            if before & !LOSING_EXIT == 0 {
+                                return Err(bad);
+                            }
+                            if before & !LOSING_EXIT == 1
+                                && cell.load(Ordering::Relaxed) == DRAW_CODE
+                            {
+                                // Every move in the space loses: lost, at n or
+                                // later if a move out of the space lasts longer.
+                                let d = if before & LOSING_EXIT != 0 {
+                                    n.max(exit_loss(p)?)
+                                } else {
+                                    n
+                                };
+                                if d > Value::MAX_PLIES {
+                                    return Err(BuildError::TooFar { index: p });
+                                }
+                                if cells.replace(cell, DRAW_CODE, decisive_code(d)).is_ok() {
+                                    decided += 1;
+                                    mask.mark(p, d);
+                                    furthest = furthest.max(d);
+                                }
+                            }
+                        }
                     }
                 }
-                longest.fetch_max(tally.furthest, Ordering::Relaxed);
-                Ok(tally.decided)
+                longest.fetch_max(furthest, Ordering::Relaxed);
+                Ok(decided)
             })
             .try_reduce(|| 0, |a, b| Ok(a + b))
-    }
-}
-
-/// How a level of the backward method reaches the predecessors of a
-/// frontier position and the longest loss by a move out of the space.
-trait Unmoves: Sync {
-    /// Calls `visit` with each predecessor of `index` (each once when
-    /// `distinct`); `scratch` is a list the method may use.
-    fn each(
-        &self,
-        index: u64,
-        distinct: bool,
-        scratch: &mut Vec<u64>,
-        visit: impl FnMut(u64),
-    ) -> Result<(), BuildError>;
-
-    /// The longest loss among the moves of `index` that leave the space (0
-    /// when none does).
-    fn exit_loss(&self, index: u64) -> Result<u16, BuildError>;
-}
-
-/// [`Unmoves`] through [`Predecessors`] (positions decoded, predecessors
-/// deduplicated by sorting).
-struct Generic<'g, 'a, S: IndexSpace>(&'g Generator<'a, S>);
-
-impl<S: Predecessors + Sync> Unmoves for Generic<'_, '_, S> {
-    fn each(
-        &self,
-        index: u64,
-        distinct: bool,
-        scratch: &mut Vec<u64>,
-        visit: impl FnMut(u64),
-    ) -> Result<(), BuildError> {
-        let q = self.0.position(index)?;
-        scratch.clear();
-        self.0.space.predecessors(&q, &mut |p| scratch.push(p));
-        if distinct {
-            // Each distinct predecessor loses one move, once. (Marking wins
-            // needs no deduplication: a second visit finds the win already
-            // there.)
-            scratch.sort_unstable();
-            scratch.dedup();
-        }
-        scratch.iter().copied().for_each(visit);
-        Ok(())
-    }
-
-    fn exit_loss(&self, index: u64) -> Result<u16, BuildError> {
-        self.0.exit_loss(index)
-    }
-}
-
-/// [`Unmoves`] through [`IndexMoves`] (distinct predecessor indices
-/// reported directly).
-struct Indexed<'g, 'a, S: IndexSpace>(&'g Generator<'a, S>);
-
-impl<S: IndexMoves + Sync> Unmoves for Indexed<'_, '_, S> {
-    #[inline]
-    fn each(
-        &self,
-        index: u64,
-        _: bool,
-        _: &mut Vec<u64>,
-        visit: impl FnMut(u64),
-    ) -> Result<(), BuildError> {
-        self.0.space.predecessor_indices(index, visit);
-        Ok(())
-    }
-
-    fn exit_loss(&self, index: u64) -> Result<u16, BuildError> {
-        self.0.exit_loss_indexed(index)
-    }
-}
-
-/// What one task of a level found: positions decided, the longest distance.
-#[derive(Default)]
-struct Tally {
-    decided: u64,
-    furthest: u16,
-}
-
-/// The shared state of one level of the backward method.
-struct Level<'c> {
-    codes: &'c [AtomicU8],
-    counters: &'c [AtomicU8],
-    mask: &'c LevelMask,
-    /// The level: positions decided now are at distance `n` (or more, for a
-    /// loss delayed by a move out of the space).
-    n: u16,
-    size: u64,
-    frontier_lost: bool,
-    skip_decided: bool,
-    cells: Cells,
-}
-
-impl Level<'_> {
-    /// Updates predecessor `p` of frontier position `i`.
-    #[inline]
-    fn visit(
-        &self,
-        i: u64,
-        p: u64,
-        unmoves: &impl Unmoves,
-        tally: &mut Tally,
-    ) -> Result<(), BuildError> {
-        let n = self.n;
-        let bad = || BuildError::InconsistentPredecessors {
-            index: i,
-            predecessor: p,
-        };
-        if p >= self.size {
-            return Err(bad());
-        }
-        let cell = &self.codes[p as usize];
-        if self.frontier_lost {
-            if n > Value::MAX_PLIES {
-                return Err(BuildError::TooFar { index: p });
-            }
-            let mut current = cell.load(Ordering::Relaxed);
-            loop {
-                if current == INVALID_CODE || current == RESERVED_CODE {
-                    return Err(bad());
-                }
-                // Undecided, or a provisional longer win by a move out of
-                // the space.
-                let better = current == DRAW_CODE
-                    || code_distance(current).is_some_and(|d| d % 2 == 1 && d > n);
-                if !better {
-                    return Ok(());
-                }
-                match self.cells.replace(cell, current, decisive_code(n)) {
-                    Ok(()) => {
-                        tally.decided += 1;
-                        self.mask.mark(p, n);
-                        tally.furthest = tally.furthest.max(n);
-                        return Ok(());
-                    }
-                    Err(now) => current = now,
-                }
-            }
-        }
-        if self.skip_decided && cell.load(Ordering::Relaxed) != DRAW_CODE {
-            // Decided already: its counter no longer matters.
-            return Ok(());
-        }
-        let before = self.cells.decrement(&self.counters[p as usize]);
-        if before & !LOSING_EXIT == 0 {
-            return Err(bad());
-        }
-        if before & !LOSING_EXIT == 1 && cell.load(Ordering::Relaxed) == DRAW_CODE {
-            // Every move in the space loses: lost, at n or later if a move
-            // out of the space lasts longer.
-            let d = if before & LOSING_EXIT != 0 {
-                n.max(unmoves.exit_loss(p)?)
-            } else {
-                n
-            };
-            if d > Value::MAX_PLIES {
-                return Err(BuildError::TooFar { index: p });
-            }
-            if self
-                .cells
-                .replace(cell, DRAW_CODE, decisive_code(d))
-                .is_ok()
-            {
-                tally.decided += 1;
-                self.mask.mark(p, d);
-                tally.furthest = tally.furthest.max(d);
-            }
-        }
-        Ok(())
     }
 }
 
@@ -1101,17 +996,16 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
             valid,
             decided: total,
         });
+        let gather = |i: u64, preds: &mut Vec<u64>| {
+            self.space.predecessor_indices(i, |p| preds.push(p));
+            Ok(())
+        };
+        let exit_loss = |p| self.exit_loss_indexed(p);
         let mut level: u16 = 0;
         loop {
             level += 1;
             let decided = self.propagate_with(
-                &codes,
-                &counters,
-                &mask,
-                &longest,
-                level,
-                &Indexed(self),
-                true,
+                &codes, &counters, &mask, &longest, level, gather, exit_loss, true,
             )?;
             total += decided;
             self.emit(Event::Level {
