@@ -69,6 +69,9 @@ macro_rules! dispatch {
     }};
 }
 
+/// The default policy, whose path is inlined.
+const FAST: u8 = policy_code(Replacement::DepthMinusAge);
+
 /// A transposition table shared by several threads without locks (the
 /// Hyatt–Mann scheme, in safe Rust).
 ///
@@ -196,7 +199,25 @@ impl SharedTable {
     /// [`Table::probe_slot`].
     #[inline]
     pub fn probe_slot(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
+        if self.config.get_replacement() == Replacement::DepthMinusAge {
+            self.probe_impl::<FAST>(key, depth, ply)
+        } else {
+            self.probe_any(key, depth, ply)
+        }
+    }
+
+    /// `probe_impl` for the other policies, out of line: the default
+    /// policy's path is the one inlined into searchers.
+    #[cold]
+    #[inline(never)]
+    fn probe_any(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
         dispatch!(self, probe_impl(key, depth, ply))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn store_any(&self, slot: Slot, ply: u32, entry: Entry) {
+        dispatch!(self, store_impl(slot, ply, entry));
     }
 
     /// Stores `entry` for `key`, found `ply` plies below the root; see
@@ -210,7 +231,11 @@ impl SharedTable {
     /// key; see [`Table::store_slot`].
     #[inline]
     pub fn store_slot(&self, slot: Slot, ply: u32, entry: Entry) {
-        dispatch!(self, store_impl(slot, ply, entry));
+        if self.config.get_replacement() == Replacement::DepthMinusAge {
+            self.store_impl::<FAST>(slot, ply, entry);
+        } else {
+            self.store_any(slot, ply, entry);
+        }
     }
 
     /// The data word of slot `i` if the slot holds `key` (its two words
