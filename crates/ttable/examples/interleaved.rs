@@ -334,6 +334,16 @@ fn main() {
     if let Some(t) = &tt {
         println!("tt storage: {:?}", t.storage());
     }
+    // How much of the process's memory the kernel actually backs with huge
+    // pages (the advice can be taken and still not granted).
+    if let Ok(s) = std::fs::read_to_string("/proc/self/smaps_rollup") {
+        for l in s
+            .lines()
+            .filter(|l| l.starts_with("Rss") || l.starts_with("AnonHuge"))
+        {
+            println!("{}", l.split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+    }
     println!("{mib} MiB, {n} distinct keys, {rounds} rounds x {ops} ops; contenders: {chosen:?}");
 
     // Every contender gets the same key sequence (same seed), continued
