@@ -401,6 +401,54 @@ impl Placement {
     /// [`move_context`](Self::move_context) given the enemy's pieces.
     #[inline]
     fn move_context_from(&self, enemy: Attackers) -> MoveContext {
+        let mut c = self.checks_from(enemy);
+        // Every square the enemy attacks through the square our king leaves
+        // (a defended piece included).
+        c.danger = enemy.attacks(c.occ & !(1u64 << c.king));
+        c
+    }
+
+    /// Does the side to move have a legal move? [`for_each_legal`]'s
+    /// answer, without the set of squares the enemy attacks: each king
+    /// target is tested on its own (a square is attacked with our king
+    /// lifted exactly when it is in that set), and the other pieces only
+    /// when the king has no move.
+    ///
+    /// [`for_each_legal`]: Self::for_each_legal
+    #[inline]
+    fn has_legal_move(&self) -> bool {
+        let us = self.side as usize;
+        let enemy = self.attackers(us ^ 1);
+        let king = self.square[us] as usize;
+        let lifted = self.occupied() & !(1u64 << king);
+        let mut targets = KING[king] & !self.by_color[us];
+        while targets != 0 {
+            let to = targets.trailing_zeros() as usize;
+            targets &= targets - 1;
+            if !enemy.hit(to, lifted) {
+                return true;
+            }
+        }
+        let c = self.checks_from(enemy);
+        if c.checkers & c.checkers.wrapping_sub(1) != 0 {
+            // Double check: only the king moves.
+            return false;
+        }
+        let mut alive = self.alive & !0b11;
+        while alive != 0 {
+            let slot = alive.trailing_zeros() as usize;
+            alive &= alive - 1;
+            if self.piece[slot] as usize / 6 == us && self.legal_targets(&c, slot) != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// [`move_context_from`](Self::move_context_from) without `danger`
+    /// (left empty): enough for the moves of pieces other than the king.
+    #[inline]
+    fn checks_from(&self, enemy: Attackers) -> MoveContext {
         let us = self.side as usize;
         let occ = self.occupied();
         let king = self.square[us] as usize;
@@ -421,9 +469,7 @@ impl Placement {
             },
             checkers,
             sliders: enemy.diagonal | enemy.straight,
-            // Every square the enemy attacks through the square our king
-            // leaves (a defended piece included).
-            danger: enemy.attacks(occ & !(1u64 << king)),
+            danger: 0,
             enemy,
         }
     }
@@ -584,12 +630,7 @@ impl Game for Placement {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        let mut any = false;
-        self.for_each_legal(|_| {
-            any = true;
-            false
-        });
-        if !any {
+        if !self.has_legal_move() {
             return Some(if self.king_attacked(self.side as usize) {
                 Outcome::Loss
             } else {
