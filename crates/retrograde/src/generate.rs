@@ -875,6 +875,23 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
         let cells = Cells {
             exclusive: rayon::current_num_threads() == 1,
         };
+        // What a predecessor of a lost position holding each code becomes:
+        // won at n when undecided or provisionally won later by a move out
+        // of the space; an invalid or terminal drawn position cannot be a
+        // predecessor.
+        let mut win_verdict = [Verdict::Keep; 256];
+        for (code, verdict) in win_verdict.iter_mut().enumerate() {
+            let code = code as u8;
+            *verdict = if code == INVALID_CODE || code == RESERVED_CODE {
+                Verdict::Inconsistent
+            } else if code == DRAW_CODE || code_distance(code).is_some_and(|d| d % 2 == 1 && d > n)
+            {
+                Verdict::Win
+            } else {
+                Verdict::Keep
+            };
+        }
+        let win_verdict = &win_verdict;
         (0..self.chunks())
             .into_par_iter()
             .filter(|&chunk| mask.may_hold(chunk, n - 1))
@@ -890,30 +907,31 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                     }
                     preds.clear();
                     gather(i, preds)?;
-                    for &p in preds.iter() {
-                        let bad = BuildError::InconsistentPredecessors {
-                            index: i,
-                            predecessor: p,
-                        };
-                        if p >= size {
-                            return Err(bad);
-                        }
-                        let cell = &codes[p as usize];
-                        if frontier_lost {
-                            if n > Value::MAX_PLIES {
-                                return Err(BuildError::TooFar { index: p });
+                    let bad = |p| BuildError::InconsistentPredecessors {
+                        index: i,
+                        predecessor: p,
+                    };
+                    if frontier_lost {
+                        if n > Value::MAX_PLIES {
+                            if let Some(&p) = preds.first() {
+                                return Err(if p >= size {
+                                    bad(p)
+                                } else {
+                                    BuildError::TooFar { index: p }
+                                });
                             }
+                            continue;
+                        }
+                        for &p in preds.iter() {
+                            let Some(cell) = codes.get(p as usize) else {
+                                return Err(bad(p));
+                            };
                             let mut current = cell.load(Ordering::Relaxed);
                             loop {
-                                if current == INVALID_CODE || current == RESERVED_CODE {
-                                    return Err(bad);
-                                }
-                                // Undecided, or a provisional longer win by
-                                // a move out of the space.
-                                let better = current == DRAW_CODE
-                                    || code_distance(current).is_some_and(|d| d % 2 == 1 && d > n);
-                                if !better {
-                                    break;
+                                match win_verdict[usize::from(current)] {
+                                    Verdict::Keep => break,
+                                    Verdict::Inconsistent => return Err(bad(p)),
+                                    Verdict::Win => {}
                                 }
                                 match cells.replace(cell, current, decisive_code(n)) {
                                     Ok(()) => {
@@ -925,34 +943,36 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                                     Err(now) => current = now,
                                 }
                             }
-                        } else {
-                            if skip_decided && cell.load(Ordering::Relaxed) != DRAW_CODE {
-                                // Decided already: its counter no longer
-                                // matters.
-                                continue;
+                        }
+                        continue;
+                    }
+                    for &p in preds.iter() {
+                        let Some(cell) = codes.get(p as usize) else {
+                            return Err(bad(p));
+                        };
+                        if skip_decided && cell.load(Ordering::Relaxed) != DRAW_CODE {
+                            // Decided already: its counter no longer matters.
+                            continue;
+                        }
+                        let before = cells.decrement(&counters[p as usize]);
+                        if before & !LOSING_EXIT == 0 {
+                            return Err(bad(p));
+                        }
+                        if before & !LOSING_EXIT == 1 && cell.load(Ordering::Relaxed) == DRAW_CODE {
+                            // Every move in the space loses: lost, at n or
+                            // later if a move out of the space lasts longer.
+                            let d = if before & LOSING_EXIT != 0 {
+                                n.max(exit_loss(p)?)
+                            } else {
+                                n
+                            };
+                            if d > Value::MAX_PLIES {
+                                return Err(BuildError::TooFar { index: p });
                             }
-                            let before = cells.decrement(&counters[p as usize]);
-                            if before & !LOSING_EXIT == 0 {
-                                return Err(bad);
-                            }
-                            if before & !LOSING_EXIT == 1
-                                && cell.load(Ordering::Relaxed) == DRAW_CODE
-                            {
-                                // Every move in the space loses: lost, at n or
-                                // later if a move out of the space lasts longer.
-                                let d = if before & LOSING_EXIT != 0 {
-                                    n.max(exit_loss(p)?)
-                                } else {
-                                    n
-                                };
-                                if d > Value::MAX_PLIES {
-                                    return Err(BuildError::TooFar { index: p });
-                                }
-                                if cells.replace(cell, DRAW_CODE, decisive_code(d)).is_ok() {
-                                    decided += 1;
-                                    mask.mark(p, d);
-                                    furthest = furthest.max(d);
-                                }
+                            if cells.replace(cell, DRAW_CODE, decisive_code(d)).is_ok() {
+                                decided += 1;
+                                mask.mark(p, d);
+                                furthest = furthest.max(d);
                             }
                         }
                     }
@@ -1137,6 +1157,17 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
             None => Ok(longest),
         }
     }
+}
+
+/// What a level does with a predecessor of a lost position, by its code.
+#[derive(Clone, Copy)]
+enum Verdict {
+    /// Decided already at n or less (or a loss): left alone.
+    Keep,
+    /// Won at n.
+    Win,
+    /// Not a possible predecessor: the generator is inconsistent.
+    Inconsistent,
 }
 
 /// Read-modify-write operations on the bytes of a level: atomic when
