@@ -357,6 +357,19 @@ pub(crate) fn canonical_kings(wk: usize, bk: usize) -> Option<usize> {
     (kings != NO_PAIR).then_some(kings as usize)
 }
 
+/// The king placement number of `(white king, black king)` when the pair
+/// is canonical as it stands and no other symmetry gives it (the kings are
+/// not both on the long diagonal a1–h8): then the canonical index of a
+/// placement with these kings keeps every other square (identical pieces
+/// already in order), and only the side and king part of the index change.
+/// `None` otherwise.
+#[inline]
+pub(crate) fn kings_in_place(wk: usize, bk: usize) -> Option<usize> {
+    let sym = KING_SYMMETRY[(wk & 63) * 64 + (bk & 63)];
+    (sym.kings != NO_PAIR && sym.first == 0 && sym.second == NO_SYMMETRY)
+        .then_some(sym.kings as usize)
+}
+
 /// The canonical index of a placement: `pieces` are the non-king piece
 /// numbers in index order, `runs` the `(start, end)` ranges of identical
 /// pieces among them, `squares` their squares (any order within a run).

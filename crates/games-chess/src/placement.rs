@@ -37,6 +37,7 @@ use game::{Game, IndexMoves, IndexSpace, Outcome, Player, Predecessors};
 use crate::attacks::{KING, KNIGHT, tables};
 use crate::endgame::{
     Endgame, KING_PLACEMENTS, MAX_PIECES, SignatureError, canonical_kings, identical_runs,
+    kings_in_place,
 };
 use crate::position::{BISHOP_R, KING_R, KNIGHT_R, PAWN_R, Position, QUEEN_R, ROOK_R};
 use crate::types::Color;
@@ -400,6 +401,54 @@ impl Placement {
     /// [`move_context`](Self::move_context) given the enemy's pieces.
     #[inline]
     fn move_context_from(&self, enemy: Attackers) -> MoveContext {
+        let mut c = self.checks_from(enemy);
+        // Every square the enemy attacks through the square our king leaves
+        // (a defended piece included).
+        c.danger = enemy.attacks(c.occ & !(1u64 << c.king));
+        c
+    }
+
+    /// Does the side to move have a legal move? [`for_each_legal`]'s
+    /// answer, without the set of squares the enemy attacks: each king
+    /// target is tested on its own (a square is attacked with our king
+    /// lifted exactly when it is in that set), and the other pieces only
+    /// when the king has no move.
+    ///
+    /// [`for_each_legal`]: Self::for_each_legal
+    #[inline]
+    fn has_legal_move(&self) -> bool {
+        let us = self.side as usize;
+        let enemy = self.attackers(us ^ 1);
+        let king = self.square[us] as usize;
+        let lifted = self.occupied() & !(1u64 << king);
+        let mut targets = KING[king] & !self.by_color[us];
+        while targets != 0 {
+            let to = targets.trailing_zeros() as usize;
+            targets &= targets - 1;
+            if !enemy.hit(to, lifted) {
+                return true;
+            }
+        }
+        let c = self.checks_from(enemy);
+        if c.checkers & c.checkers.wrapping_sub(1) != 0 {
+            // Double check: only the king moves.
+            return false;
+        }
+        let mut alive = self.alive & !0b11;
+        while alive != 0 {
+            let slot = alive.trailing_zeros() as usize;
+            alive &= alive - 1;
+            if self.piece[slot] as usize / 6 == us && self.legal_targets(&c, slot) != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// [`move_context_from`](Self::move_context_from) without `danger`
+    /// (left empty): enough for the moves of pieces other than the king.
+    #[inline]
+    fn checks_from(&self, enemy: Attackers) -> MoveContext {
         let us = self.side as usize;
         let occ = self.occupied();
         let king = self.square[us] as usize;
@@ -420,9 +469,7 @@ impl Placement {
             },
             checkers,
             sliders: enemy.diagonal | enemy.straight,
-            // Every square the enemy attacks through the square our king
-            // leaves (a defended piece included).
-            danger: enemy.attacks(occ & !(1u64 << king)),
+            danger: 0,
             enemy,
         }
     }
@@ -583,12 +630,7 @@ impl Game for Placement {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        let mut any = false;
-        self.for_each_legal(|_| {
-            any = true;
-            false
-        });
-        if !any {
+        if !self.has_legal_move() {
             return Some(if self.king_attacked(self.side as usize) {
                 Outcome::Loss
             } else {
@@ -633,6 +675,11 @@ pub struct FastEndgame {
     /// Per non-king piece: not one of a run of identical pieces (whose
     /// squares the index keeps sorted).
     plain: [bool; MAX_PIECES],
+    /// Per non-king piece: the same piece as the one before it (its square
+    /// must be greater).
+    after_same: [bool; MAX_PIECES],
+    /// Per non-king piece: its colour (0 White, 1 Black).
+    color: [u8; MAX_PIECES],
     /// The weight of the side to move in the index (`462 × 64^n`).
     side_stride: u64,
     /// No rook or queen, and at most one minor piece or no knight: a
@@ -672,7 +719,15 @@ impl FastEndgame {
                 *p = false;
             }
         }
+        let mut after_same = [false; MAX_PIECES];
+        let mut color = [0u8; MAX_PIECES];
+        for k in 0..n {
+            after_same[k] = k > 0 && numbers[k - 1] == numbers[k];
+            color[k] = (numbers[k] / 6) as u8;
+        }
         FastEndgame {
+            after_same,
+            color,
             inner: endgame,
             full_alive: ((1u16 << (2 + n)) - 1) as u8,
             pieces,
@@ -855,43 +910,39 @@ impl FastEndgame {
             return None;
         }
         let n = self.pieces.len();
-        let mut square = [0u8; MAX_PIECES];
-        let mut rest = index;
-        for k in (2..2 + n).rev() {
-            square[k] = (rest % 64) as u8;
-            rest /= 64;
-        }
-        let kings = (rest % crate::KING_PLACEMENTS as u64) as usize;
-        let side = (rest / crate::KING_PLACEMENTS as u64) as usize;
+        // Side × 462 + king placement, below 2 × 462.
+        let upper = (index >> (6 * n)) as usize;
+        let (side, kings) = if upper >= crate::KING_PLACEMENTS {
+            (1, upper - crate::KING_PLACEMENTS)
+        } else {
+            (0, upper)
+        };
         let (wk, bk) = crate::king_pair(kings)?;
+        let mut square = [0u8; MAX_PIECES];
         square[0] = wk as u8;
         square[1] = bk as u8;
-        let mut piece = [0u8; MAX_PIECES];
-        piece[0] = KING_R as u8;
-        piece[1] = (6 + KING_R) as u8;
         let mut by_color = [1u64 << wk, 1u64 << bk];
-        for k in 2..2 + n {
-            let s = square[k];
+        let mut occupied = by_color[0] | by_color[1];
+        let mut previous = 0u8;
+        for k in 0..n.min(MAX_PIECES - 2) {
+            let s = ((index >> self.shift[k]) & 63) as u8;
             let b = 1u64 << s;
-            if (by_color[0] | by_color[1]) & b != 0 {
+            if occupied & b != 0 || (self.after_same[k] && previous > s) {
                 return None;
             }
-            let pc = self.pieces[k - 2];
-            if k > 2 && pc == piece[k - 1] && square[k - 1] > s {
-                return None;
-            }
-            piece[k] = pc;
-            by_color[pc as usize / 6] |= b;
+            occupied |= b;
+            by_color[usize::from(self.color[k] & 1)] |= b;
+            square[k + 2] = s;
+            previous = s;
         }
-        let p = Placement {
-            piece,
+        Some(Placement {
+            piece: self.full_pieces,
             square,
             len: (2 + n) as u8,
-            alive: ((1u16 << (2 + n)) - 1) as u8,
+            alive: self.full_alive,
             side: side as u8,
             by_color,
-        };
-        Some(p)
+        })
     }
 
     /// Unless both kings stand on the long diagonal a1–h8, `true`; when they
@@ -1211,19 +1262,35 @@ impl IndexMoves for FastEndgame {
             // from the un-moves of other pieces unless they keep the king
             // placement.
             let distinct = slot < 2 && !diagonal && !on_a_long_diagonal(p.square[slot ^ 1]);
+            // The other king (for a king un-move) and the squares of the
+            // other pieces, which stay in place when the new king pair needs
+            // no symmetry.
+            let still = p.square[slot ^ 1] as usize;
+            let low = index & ((1u64 << shift) - 1);
+            let side_base = (mover * KING_PLACEMENTS) as u64;
             while origins != 0 {
                 let from = origins.trailing_zeros() as usize;
                 origins &= origins - 1;
                 if discovered && others.hit(target, lifted | (1u64 << from)) {
                     continue;
                 }
-                let mut sq = p.square;
-                sq[slot] = from as u8;
-                let Some(j) =
-                    self.inner
-                        .canonical(mover, sq[0] as usize, sq[1] as usize, &sq[2..2 + n])
-                else {
-                    continue;
+                let in_place = match slot {
+                    0 => kings_in_place(from, still),
+                    1 => kings_in_place(still, from),
+                    _ => None,
+                };
+                let j = if let Some(kings) = in_place {
+                    ((side_base + kings as u64) << shift) | low
+                } else {
+                    let mut sq = p.square;
+                    sq[slot] = from as u8;
+                    let Some(j) =
+                        self.inner
+                            .canonical(mover, sq[0] as usize, sq[1] as usize, &sq[2..2 + n])
+                    else {
+                        continue;
+                    };
+                    j
                 };
                 if (slot >= 2 && !diagonal) || (distinct && j >> shift != upper) {
                     g.same.push(j);

@@ -869,11 +869,35 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
         let frontier = decisive_code(n - 1);
         // Positions lost at n - 1 make their predecessors won at n.
         let frontier_lost = (n - 1).is_multiple_of(2);
+        // On one thread, the read-modify-write operations are plain loads
+        // and stores (no locked instruction, so the random accesses of a
+        // level can overlap).
+        let cells = Cells {
+            exclusive: rayon::current_num_threads() == 1,
+        };
+        // What a predecessor of a lost position holding each code becomes:
+        // won at n when undecided or provisionally won later by a move out
+        // of the space; an invalid or terminal drawn position cannot be a
+        // predecessor.
+        let mut win_verdict = [Verdict::Keep; 256];
+        for (code, verdict) in win_verdict.iter_mut().enumerate() {
+            let code = code as u8;
+            *verdict = if code == INVALID_CODE || code == RESERVED_CODE {
+                Verdict::Inconsistent
+            } else if code == DRAW_CODE || code_distance(code).is_some_and(|d| d % 2 == 1 && d > n)
+            {
+                Verdict::Win
+            } else {
+                Verdict::Keep
+            };
+        }
+        let win_verdict = &win_verdict;
         (0..self.chunks())
             .into_par_iter()
             .filter(|&chunk| mask.may_hold(chunk, n - 1))
             .map_init(Vec::new, |preds: &mut Vec<u64>, chunk| {
                 let mut decided = 0u64;
+                let mut furthest = 0u16;
                 for i in mask.candidates(self.range(chunk), n - 1) {
                     // Codes written during this level are at distance >= n,
                     // and no code at distance n - 1 is overwritten, so this
@@ -883,86 +907,77 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                     }
                     preds.clear();
                     gather(i, preds)?;
-                    for &p in preds.iter() {
-                        let bad = BuildError::InconsistentPredecessors {
-                            index: i,
-                            predecessor: p,
-                        };
-                        if p >= size {
-                            return Err(bad);
-                        }
-                        let cell = &codes[p as usize];
-                        if frontier_lost {
-                            if n > Value::MAX_PLIES {
-                                return Err(BuildError::TooFar { index: p });
+                    let bad = |p| BuildError::InconsistentPredecessors {
+                        index: i,
+                        predecessor: p,
+                    };
+                    if frontier_lost {
+                        if n > Value::MAX_PLIES {
+                            if let Some(&p) = preds.first() {
+                                return Err(if p >= size {
+                                    bad(p)
+                                } else {
+                                    BuildError::TooFar { index: p }
+                                });
                             }
+                            continue;
+                        }
+                        for &p in preds.iter() {
+                            let Some(cell) = codes.get(p as usize) else {
+                                return Err(bad(p));
+                            };
                             let mut current = cell.load(Ordering::Relaxed);
                             loop {
-                                if current == INVALID_CODE || current == RESERVED_CODE {
-                                    return Err(bad);
+                                match win_verdict[usize::from(current)] {
+                                    Verdict::Keep => break,
+                                    Verdict::Inconsistent => return Err(bad(p)),
+                                    Verdict::Win => {}
                                 }
-                                // Undecided, or a provisional longer win by
-                                // a move out of the space.
-                                let better = current == DRAW_CODE
-                                    || code_distance(current).is_some_and(|d| d % 2 == 1 && d > n);
-                                if !better {
-                                    break;
-                                }
-                                match cell.compare_exchange_weak(
-                                    current,
-                                    decisive_code(n),
-                                    Ordering::Relaxed,
-                                    Ordering::Relaxed,
-                                ) {
-                                    Ok(_) => {
+                                match cells.replace(cell, current, decisive_code(n)) {
+                                    Ok(()) => {
                                         decided += 1;
                                         mask.mark(p, n);
-                                        longest.fetch_max(n, Ordering::Relaxed);
+                                        furthest = furthest.max(n);
                                         break;
                                     }
                                     Err(now) => current = now,
                                 }
                             }
-                        } else {
-                            if skip_decided && cell.load(Ordering::Relaxed) != DRAW_CODE {
-                                // Decided already: its counter no longer
-                                // matters.
-                                continue;
+                        }
+                        continue;
+                    }
+                    for &p in preds.iter() {
+                        let Some(cell) = codes.get(p as usize) else {
+                            return Err(bad(p));
+                        };
+                        if skip_decided && cell.load(Ordering::Relaxed) != DRAW_CODE {
+                            // Decided already: its counter no longer matters.
+                            continue;
+                        }
+                        let before = cells.decrement(&counters[p as usize]);
+                        if before & !LOSING_EXIT == 0 {
+                            return Err(bad(p));
+                        }
+                        if before & !LOSING_EXIT == 1 && cell.load(Ordering::Relaxed) == DRAW_CODE {
+                            // Every move in the space loses: lost, at n or
+                            // later if a move out of the space lasts longer.
+                            let d = if before & LOSING_EXIT != 0 {
+                                n.max(exit_loss(p)?)
+                            } else {
+                                n
+                            };
+                            if d > Value::MAX_PLIES {
+                                return Err(BuildError::TooFar { index: p });
                             }
-                            let before = counters[p as usize].fetch_sub(1, Ordering::Relaxed);
-                            if before & !LOSING_EXIT == 0 {
-                                return Err(bad);
-                            }
-                            if before & !LOSING_EXIT == 1
-                                && cell.load(Ordering::Relaxed) == DRAW_CODE
-                            {
-                                // Every move in the space loses: lost, at n or
-                                // later if a move out of the space lasts longer.
-                                let d = if before & LOSING_EXIT != 0 {
-                                    n.max(exit_loss(p)?)
-                                } else {
-                                    n
-                                };
-                                if d > Value::MAX_PLIES {
-                                    return Err(BuildError::TooFar { index: p });
-                                }
-                                if cell
-                                    .compare_exchange(
-                                        DRAW_CODE,
-                                        decisive_code(d),
-                                        Ordering::Relaxed,
-                                        Ordering::Relaxed,
-                                    )
-                                    .is_ok()
-                                {
-                                    decided += 1;
-                                    mask.mark(p, d);
-                                    longest.fetch_max(d, Ordering::Relaxed);
-                                }
+                            if cells.replace(cell, DRAW_CODE, decisive_code(d)).is_ok() {
+                                decided += 1;
+                                mask.mark(p, d);
+                                furthest = furthest.max(d);
                             }
                         }
                     }
                 }
+                longest.fetch_max(furthest, Ordering::Relaxed);
                 Ok(decided)
             })
             .try_reduce(|| 0, |a, b| Ok(a + b))
@@ -1042,6 +1057,7 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
             .into_par_iter()
             .map(|chunk| {
                 let (mut valid, mut decided) = (0u64, 0u64);
+                let mut furthest = 0u16;
                 for i in self.range(chunk) {
                     let mut exits = 0usize;
                     let mut exit_win: Option<u16> = None;
@@ -1107,7 +1123,7 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
                                     return Err(BuildError::TooFar { index: i });
                                 }
                                 mask.mark(i, value);
-                                longest.fetch_max(value, Ordering::Relaxed);
+                                furthest = furthest.max(value);
                                 decided += 1;
                                 decisive_code(value)
                             }
@@ -1115,6 +1131,7 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
                     };
                     codes[i as usize].store(code, Ordering::Relaxed);
                 }
+                longest.fetch_max(furthest, Ordering::Relaxed);
                 Ok((valid, decided))
             })
             .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))
@@ -1138,6 +1155,55 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
         match error {
             Some(e) => Err(e),
             None => Ok(longest),
+        }
+    }
+}
+
+/// What a level does with a predecessor of a lost position, by its code.
+#[derive(Clone, Copy)]
+enum Verdict {
+    /// Decided already at n or less (or a loss): left alone.
+    Keep,
+    /// Won at n.
+    Win,
+    /// Not a possible predecessor: the generator is inconsistent.
+    Inconsistent,
+}
+
+/// Read-modify-write operations on the bytes of a level: atomic when
+/// several threads work, plain loads and stores when one does.
+#[derive(Clone, Copy)]
+struct Cells {
+    /// One thread: no other can write between a load and a store.
+    exclusive: bool,
+}
+
+impl Cells {
+    /// Subtracts one; returns the previous value.
+    #[inline]
+    fn decrement(self, cell: &AtomicU8) -> u8 {
+        if self.exclusive {
+            let before = cell.load(Ordering::Relaxed);
+            cell.store(before.wrapping_sub(1), Ordering::Relaxed);
+            before
+        } else {
+            cell.fetch_sub(1, Ordering::Relaxed)
+        }
+    }
+
+    /// Stores `new` if the cell holds `current`; else returns what it holds.
+    #[inline]
+    fn replace(self, cell: &AtomicU8, current: u8, new: u8) -> Result<(), u8> {
+        if self.exclusive {
+            let now = cell.load(Ordering::Relaxed);
+            if now != current {
+                return Err(now);
+            }
+            cell.store(new, Ordering::Relaxed);
+            Ok(())
+        } else {
+            cell.compare_exchange(current, new, Ordering::Relaxed, Ordering::Relaxed)
+                .map(|_| ())
         }
     }
 }

@@ -8,10 +8,12 @@
 //! grows (it is filled before measuring) and the tables hold it all too.
 //! The two-thread baseline is the map behind a `Mutex`.
 //!
-//! `TranspositionTable` runs twice: with its default storage (an anonymous
+//! `TranspositionTable` runs with its default storage (an anonymous
 //! mapping advised to use transparent huge pages, `Memory::Auto`) and on the
 //! heap (`Memory::Heap`, 4 KiB pages like the map), so the run shows what the
-//! huge pages give.
+//! huge pages give. The tables, like the map, are filled with every key
+//! before measuring. The tables also run through the slot API
+//! (`probe_slot` + `store_slot`: the store reuses the slot its probe found).
 //!
 //! Time is the CPU time of the measuring thread(s) (Linux
 //! `/proc/thread-self/schedstat`; wall time elsewhere), so that a machine
@@ -75,6 +77,14 @@ fn entry(key: u64) -> Entry {
 fn table_op<T: Table>(tt: &mut T, k: u64) {
     black_box(tt.probe(k, 4, 0));
     tt.store(k, 0, entry(k));
+}
+
+/// The same through the slot API: the store reuses the slot the probe found.
+#[inline]
+fn table_slot_op<T: Table>(tt: &mut T, k: u64) {
+    let (hit, slot) = tt.probe_slot(k, 4, 0);
+    black_box(hit);
+    tt.store_slot(slot, 0, entry(k));
 }
 
 #[inline]
@@ -153,9 +163,8 @@ fn bench(c: &mut Criterion) {
         for memory in [Memory::Auto, Memory::Heap] {
             let config = Config::new().memory(memory);
             let mut tt = TranspositionTable::with_config(bytes, config).unwrap();
-            let mut fill = Keys::new(99, n);
-            for _ in 0..2 * n {
-                table_op(&mut tt, fill.next());
+            for i in 0..n {
+                tt.store(key(i), 0, entry(key(i)));
             }
             let name = match tt.storage() {
                 Storage::Heap => "TranspositionTable (heap)",
@@ -166,16 +175,26 @@ fn bench(c: &mut Criterion) {
             group.bench_function(BenchmarkId::new(name, "1 thread"), |b| {
                 b.iter_custom(|iters| run_one(&mut tt, iters, &mut keys, table_op));
             });
+            if memory == Memory::Auto {
+                let mut keys = Keys::new(1, n);
+                let id = BenchmarkId::new(format!("{name}, slot API"), "1 thread");
+                group.bench_function(id, |b| {
+                    b.iter_custom(|iters| run_one(&mut tt, iters, &mut keys, table_slot_op));
+                });
+            }
         }
         let shared = SharedTable::new(bytes).unwrap();
         {
-            let mut fill = Keys::new(99, n);
-            for _ in 0..2 * n {
-                table_op(&mut &shared, fill.next());
+            for i in 0..n {
+                shared.store(key(i), 0, entry(key(i)));
             }
             let mut keys = Keys::new(1, n);
             group.bench_function(BenchmarkId::new("SharedTable", "1 thread"), |b| {
                 b.iter_custom(|iters| run_one(&mut &shared, iters, &mut keys, table_op));
+            });
+            let mut keys = Keys::new(1, n);
+            group.bench_function(BenchmarkId::new("SharedTable, slot API", "1 thread"), |b| {
+                b.iter_custom(|iters| run_one(&mut &shared, iters, &mut keys, table_slot_op));
             });
         }
         let mut map = Map::with_capacity_and_hasher(cap, RandomState::with_seeds(1, 2, 3, 4));
@@ -195,6 +214,14 @@ fn bench(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("SharedTable", "2 threads"), |b| {
             b.iter_custom(|iters| run_two(&shared, iters, n, |t, k| table_op(&mut &*t, k)));
         });
+        group.bench_function(
+            BenchmarkId::new("SharedTable, slot API", "2 threads"),
+            |b| {
+                b.iter_custom(|iters| {
+                    run_two(&shared, iters, n, |t, k| table_slot_op(&mut &*t, k))
+                });
+            },
+        );
         drop(shared);
         let locked = Mutex::new(map);
         group.bench_function(BenchmarkId::new("Mutex<HashMap+ahash>", "2 threads"), |b| {

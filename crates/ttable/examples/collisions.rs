@@ -6,10 +6,13 @@
 //! bits against the `s` candidate slots of its bucket (8 in the compact
 //! layout, 4 in the wide one), so in theory a false hit happens with
 //! probability `1 - (1 - 2^-k)^s` if the stored check values were
-//! independent. They are not quite: a store whose check bits match a slot of
-//! its bucket overwrites that slot (it is taken for the same key), so a full
-//! bucket holds `s` *distinct* check values and the rate is `s / 2^k`
-//! (while `s <= 2^k`). Both are printed; they differ only for small `k`.
+//! independent. They are not quite: a store whose check bits match a slot on
+//! its search path overwrites that slot (it is taken for the same key), so
+//! the values on a path are distinct, and if a full bucket's `s` values were
+//! all distinct the rate would be `s / 2^k` (while `s <= 2^k`); with linear
+//! probing from the key's home slot the search stops at the first empty slot
+//! while the bucket fills, so some buckets hold a value twice and the rate
+//! lies between the two. Both are printed; they differ only for small `k`.
 //!
 //! Run: `cargo run --release -p gametree-ttable --example collisions [probes] [MiB]`
 //! (defaults: 100000000 probes per k on a 16 MiB table).

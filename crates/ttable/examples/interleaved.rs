@@ -1,20 +1,32 @@
-//! Probe+store throughput, contenders interleaved: the same measurement as
+//! Probe+store throughput, contenders interleaved: the measurement of
 //! `benches/throughput.rs` (same keys, entries and baseline map), but each
 //! contender runs `ops` operations in turn, round after round, so that all
 //! of them meet the same load on a shared machine. Prints, per contender,
-//! the median and minimum CPU time per operation over the rounds and the
+//! the median and minimum CPU time per operation over the rounds, the
 //! median of the per-round ratios "map time / this time" (two threads:
-//! "`Mutex<HashMap>` time / this time").
+//! "`Mutex<HashMap>` time / this time"), and the same in wall time (for two
+//! threads CPU time leaves out the time a thread sleeps on the mutex; wall
+//! time counts it, but also other jobs' time slices).
 //!
 //! Run: `cargo run --release -p gametree-ttable --example interleaved -- [MiB] [rounds] [ops] [contenders...]`
 //! (defaults: 16 MiB, 15 rounds, 1000000 operations; all contenders).
 //!
-//! Contenders: `tt` (`TranspositionTable`, default storage), `tt-heap`
-//! (`Memory::Heap`), `tt-slot` (`probe_slot` + `store_slot`), `map`
-//! (`HashMap` + ahash), `shared` (`SharedTable`, one thread), `shared2` and
-//! `mutex2` (two threads). Each measured loop is its own non-inlined
-//! function (`run_*`), so `valgrind --tool=callgrind --toggle-collect=...`
-//! or `perf record` can count one contender's instructions alone.
+//! Contenders (one thread unless named `...2...`):
+//! * `floor-read`, `floor-rmw`: the memory floor, one random 8-byte read
+//!   (read-modify-write) per operation in a huge-page mapping of the size;
+//! * `tt`: `TranspositionTable` (default storage), `probe` + `store`;
+//!   `tt-slot`: `probe_slot` + `store_slot`; `tt-heap`: `Memory::Heap`;
+//! * `map`: `HashMap<u64, Entry>` + ahash, `get` + `insert` (the baseline);
+//! * `tt-d`, `map-d`: the same, but the caller reads the found entry's
+//!   fields (folded into one word) instead of `black_box`ing the result,
+//!   which for the map is only a pointer to the entry, not its contents;
+//! * `shared`, `shared-slot`: `SharedTable`; `shared2`, `shared2-slot`: two
+//!   threads on it; `mutex2`: two threads on a `Mutex<HashMap>` (their
+//!   baseline).
+//!
+//! Each measured loop is its own non-inlined function (`run_*`), so
+//! `valgrind --tool=callgrind --toggle-collect='*run_*'` counts one
+//! contender's instructions alone (run one contender, one round).
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -23,6 +35,7 @@ use std::time::Instant;
 
 use ahash::RandomState;
 use ttable::{Bound, Config, Entry, Memory, SharedTable, Table, TranspositionTable};
+use zerocopy::FromBytes;
 
 type Map = HashMap<u64, Entry, RandomState>;
 
@@ -178,6 +191,32 @@ fn run_shared(tt: &SharedTable, keys: &mut Keys, ops: u64) {
 }
 
 #[inline(never)]
+fn run_shared_slot(tt: &SharedTable, keys: &mut Keys, ops: u64) {
+    for _ in 0..ops {
+        let k = keys.next();
+        let (hit, slot) = tt.probe_slot(k, 4, 0);
+        black_box(hit);
+        tt.store_slot(slot, 0, entry(k));
+    }
+}
+
+/// The memory floor: one random 8-byte read (or read-modify-write) per
+/// operation in a huge-page mapping of the table's size, nothing else.
+#[inline(never)]
+fn run_floor(words: &mut [u64], keys: &mut Keys, ops: u64, write: bool) {
+    let mask = words.len() as u64 / 8 - 1;
+    for _ in 0..ops {
+        let k = keys.next();
+        let i = (k & mask) as usize * 8;
+        if write {
+            words[i] = words[i].wrapping_add(k);
+        } else {
+            black_box(words[i]);
+        }
+    }
+}
+
+#[inline(never)]
 fn run_map(map: &mut Map, keys: &mut Keys, ops: u64) {
     for _ in 0..ops {
         let k = keys.next();
@@ -226,7 +265,19 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1_000_000);
     let all = [
-        "tt", "tt-heap", "tt-slot", "map", "shared", "shared2", "mutex2",
+        "floor-read",
+        "floor-rmw",
+        "tt",
+        "tt-slot",
+        "tt-heap",
+        "map",
+        "tt-d",
+        "map-d",
+        "shared",
+        "shared-slot",
+        "shared2",
+        "shared2-slot",
+        "mutex2",
     ];
     let chosen: Vec<&str> = if args.len() > 3 {
         args[3..].iter().map(String::as_str).collect()
@@ -241,10 +292,8 @@ fn main() {
     let fill_tt = |memory| {
         let mut tt =
             TranspositionTable::with_config(bytes, Config::new().memory(memory)).expect("table");
-        let mut fill = Keys::new(99, n);
-        for _ in 0..2 * n {
-            let k = fill.next();
-            tt.store(k, 0, entry(k));
+        for i in 0..n {
+            tt.store(key(i), 0, entry(key(i)));
         }
         tt
     };
@@ -252,15 +301,23 @@ fn main() {
         .then(|| fill_tt(Memory::Auto));
     let mut tt_heap = want("tt-heap").then(|| fill_tt(Memory::Heap));
     let mut tt_slot = want("tt-slot").then(|| fill_tt(Memory::Auto));
-    let shared = (want("shared") || want("shared2")).then(|| {
-        let t = SharedTable::new(bytes).expect("table");
-        let mut fill = Keys::new(99, n);
-        for _ in 0..2 * n {
-            let k = fill.next();
-            t.store(k, 0, entry(k));
-        }
-        t
+    let mut floor = (want("floor-read") || want("floor-rmw")).then(|| {
+        let mut m = memmap2::MmapOptions::new()
+            .len(bytes)
+            .map_anon()
+            .expect("mapping");
+        let _ = m.advise(memmap2::Advice::HugePage);
+        m.fill(1);
+        m
     });
+    let shared = (want("shared") || want("shared2") || want("shared-slot") || want("shared2-slot"))
+        .then(|| {
+            let t = SharedTable::new(bytes).expect("table");
+            for i in 0..n {
+                t.store(key(i), 0, entry(key(i)));
+            }
+            t
+        });
     let mut map =
         (want("map") || want("mutex2") || want("map-get") || want("map-insert") || want("map-d"))
             .then(|| {
@@ -277,6 +334,16 @@ fn main() {
     if let Some(t) = &tt {
         println!("tt storage: {:?}", t.storage());
     }
+    // How much of the process's memory the kernel actually backs with huge
+    // pages (the advice can be taken and still not granted).
+    if let Ok(s) = std::fs::read_to_string("/proc/self/smaps_rollup") {
+        for l in s
+            .lines()
+            .filter(|l| l.starts_with("Rss") || l.starts_with("AnonHuge"))
+        {
+            println!("{}", l.split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+    }
     println!("{mib} MiB, {n} distinct keys, {rounds} rounds x {ops} ops; contenders: {chosen:?}");
 
     // Every contender gets the same key sequence (same seed), continued
@@ -287,9 +354,11 @@ fn main() {
         .map(|_| [Keys::new(0x1234, n), Keys::new(0x1235, n)])
         .collect();
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); chosen.len()];
+    let mut walls: Vec<Vec<f64>> = vec![Vec::new(); chosen.len()];
     for _ in 0..rounds {
         for (c, name) in chosen.iter().enumerate() {
             let k = &mut keys[c];
+            let wall = Instant::now();
             let ns = match *name {
                 "tt" => tt.as_mut().map(|t| measure(|| run_tt(t, k, ops))),
                 "tt-heap" => tt_heap.as_mut().map(|t| measure(|| run_tt(t, k, ops))),
@@ -302,6 +371,16 @@ fn main() {
                 "map-get" => map.as_mut().map(|m| measure(|| run_map_get(m, k, ops))),
                 "map-insert" => map.as_mut().map(|m| measure(|| run_map_insert(m, k, ops))),
                 "shared" => shared.as_ref().map(|t| measure(|| run_shared(t, k, ops))),
+                "shared-slot" => shared
+                    .as_ref()
+                    .map(|t| measure(|| run_shared_slot(t, k, ops))),
+                "shared2-slot" => shared
+                    .as_ref()
+                    .map(|t| two(t, &mut keys2[c], ops, run_shared_slot)),
+                "floor-read" | "floor-rmw" => floor.as_mut().map(|m| {
+                    let words = <[u64]>::mut_from_bytes(m).unwrap_or(&mut []);
+                    measure(|| run_floor(words, k, ops, *name == "floor-rmw"))
+                }),
                 "shared2" => shared
                     .as_ref()
                     .map(|t| two(t, &mut keys2[c], ops, run_shared)),
@@ -311,6 +390,7 @@ fn main() {
                 other => panic!("unknown contender {other}"),
             };
             times[c].push(ns.unwrap_or(0) as f64 / ops as f64);
+            walls[c].push(wall.elapsed().as_nanos() as f64 / ops as f64);
         }
     }
     let base = |two: bool| {
@@ -318,18 +398,27 @@ fn main() {
         chosen.iter().position(|c| *c == name)
     };
     println!(
-        "{:<10} {:>10} {:>8} {:>14}",
-        "contender", "median ns", "min ns", "base/this"
+        "{:<13} {:>9} {:>7} {:>9} {:>9} {:>9}",
+        "contender", "median ns", "min ns", "base/this", "wall ns", "base/this"
     );
+    let ratio = |t: &[Vec<f64>], b: Option<usize>, c: usize| {
+        b.map_or_else(
+            || "-".to_string(),
+            |b| {
+                let mut r: Vec<f64> = (0..rounds).map(|i| t[b][i] / t[c][i]).collect();
+                format!("{:.2}x", median(&mut r))
+            },
+        )
+    };
     for (c, name) in chosen.iter().enumerate() {
-        let two = name.ends_with('2');
-        let ratio = base(two).map(|b| {
-            let mut r: Vec<f64> = (0..rounds).map(|i| times[b][i] / times[c][i]).collect();
-            median(&mut r)
-        });
+        let b = base(name.contains('2'));
         let min = times[c].iter().copied().fold(f64::INFINITY, f64::min);
         let med = median(&mut times[c].clone());
-        let ratio = ratio.map_or_else(|| "-".to_string(), |r| format!("{r:.2}x"));
-        println!("{name:<10} {med:>10.1} {min:>8.1} {ratio:>14}");
+        let wall = median(&mut walls[c].clone());
+        println!(
+            "{name:<13} {med:>9.1} {min:>7.1} {:>9} {wall:>9.1} {:>9}",
+            ratio(&times, b, c),
+            ratio(&walls, b, c)
+        );
     }
 }

@@ -25,6 +25,11 @@ pub enum Replacement {
     TwoTier,
     /// The whole bucket: the same key, else an empty slot, else the slot with
     /// the lowest `depth - 8 * age` (age in generations, modulo 64) is replaced.
+    /// Slots are searched from the key's home slot (bits 32.. of the key)
+    /// onwards, wrapping around (linear probing inside the cache line), and
+    /// a new key takes the first empty slot on that path: in a table that is
+    /// not full most keys sit in their home slot, so a probe usually compares
+    /// one slot, and a probe of a missing key stops at the first empty slot.
     #[default]
     DepthMinusAge,
 }

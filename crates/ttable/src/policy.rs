@@ -60,7 +60,6 @@ pub(crate) const fn candidates(policy: Replacement, key: u64, slots: usize) -> (
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct SlotView {
     pub(crate) empty: bool,
-    pub(crate) matches: bool,
     pub(crate) depth: u8,
     pub(crate) generation: u8,
 }
@@ -68,29 +67,9 @@ pub(crate) struct SlotView {
 /// The weight of one generation of age against one ply of depth.
 pub(crate) const AGE_WEIGHT: i32 = 8;
 
-/// The slot a store of a `depth`-deep entry overwrites, or `None` if the
-/// policy keeps the old entry. `view(i)` describes slot `i`.
-#[inline]
-pub(crate) fn choose(
-    policy: Replacement,
-    key: u64,
-    slots: usize,
-    depth: u8,
-    generation: u8,
-    view: impl Fn(usize) -> SlotView,
-) -> Option<usize> {
-    let (first, count) = candidates(policy, key, slots);
-    for i in first..first + count {
-        if view(i).matches {
-            return Some(i);
-        }
-    }
-    victim(policy, key, slots, depth, generation, view)
-}
-
 /// The slot a store of a `depth`-deep entry of a key that is **not** in
 /// the bucket overwrites, or `None` if the policy keeps the old entry
-/// (`choose` without the search for the key's own slot).
+/// (a same-key slot is overwritten in place before this is asked).
 #[inline]
 pub(crate) fn victim(
     policy: Replacement,

@@ -3,12 +3,16 @@
 use core::fmt;
 use core::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
+use crate::config::Replacement;
 use crate::config::{Config, ProbePolicy};
+use crate::entry::Slot;
 use crate::entry::{
     Entry, GENERATION_MASK, Hit, data_depth, data_generation, data_move, pack, unpack, with_move,
 };
 use crate::error::TableError;
-use crate::policy::{HASHFULL_SAMPLE, Indexer, SlotView, candidates, choose};
+use crate::policy::{
+    HASHFULL_SAMPLE, Indexer, SlotView, candidates, policy_code, policy_of, selector, victim,
+};
 use crate::stats::Stats;
 use crate::{BUCKET_BYTES, Table, alloc_buckets, bucket_count};
 
@@ -29,7 +33,8 @@ const STRIPES: usize = 16;
 #[derive(Default)]
 #[repr(align(64))]
 struct Stripe {
-    probes: AtomicU64,
+    /// Probes are `hits + misses`: one counter written per probe.
+    misses: AtomicU64,
     hits: AtomicU64,
     stores: AtomicU64,
     replacements: AtomicU64,
@@ -46,6 +51,26 @@ std::thread_local! {
 fn bump(c: &AtomicU64) {
     c.fetch_add(1, Relaxed);
 }
+
+/// Calls `$f::<POLICY>` for the table's replacement policy, so that each
+/// policy gets code with constant slot ranges.
+macro_rules! dispatch {
+    ($t:expr, $f:ident($($arg:expr),*)) => {{
+        const A: u8 = policy_code(Replacement::Always);
+        const D: u8 = policy_code(Replacement::DepthPreferred);
+        const T: u8 = policy_code(Replacement::TwoTier);
+        const G: u8 = policy_code(Replacement::DepthMinusAge);
+        match policy_code($t.config.get_replacement()) {
+            A => $t.$f::<A>($($arg),*),
+            D => $t.$f::<D>($($arg),*),
+            T => $t.$f::<T>($($arg),*),
+            _ => $t.$f::<G>($($arg),*),
+        }
+    }};
+}
+
+/// The default policy, whose path is inlined.
+const FAST: u8 = policy_code(Replacement::DepthMinusAge);
 
 /// A transposition table shared by several threads without locks (the
 /// Hyatt–Mann scheme, in safe Rust).
@@ -167,69 +192,177 @@ impl SharedTable {
     /// below the root; see [`Table::probe`].
     #[inline]
     pub fn probe(&self, key: u64, depth: u8, ply: u32) -> Option<Hit> {
-        let stripe = self.stripe();
-        bump(&stripe.probes);
-        let b = &self.buckets[self.index.bucket(key)].0;
-        let (first, count) = candidates(self.config.get_replacement(), key, SLOTS);
-        for i in first..first + count {
-            let check = b[2 * i].load(Relaxed);
-            let d = b[2 * i + 1].load(Relaxed);
-            if d != 0 && check ^ d == key {
-                bump(&stripe.hits);
-                let stored = data_depth(d);
-                let usable = match self.config.get_probe_policy() {
-                    ProbePolicy::Normal => stored >= depth,
-                    ProbePolicy::ExactDepth => stored == depth,
-                };
-                return Some(Hit {
-                    entry: unpack(d, ply, &self.config.get_score()),
-                    usable,
-                });
-            }
+        self.probe_slot(key, depth, ply).0
+    }
+
+    /// [`SharedTable::probe`], also returning where the key is; see
+    /// [`Table::probe_slot`].
+    #[inline]
+    pub fn probe_slot(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
+        if self.config.get_replacement() == Replacement::DepthMinusAge {
+            self.probe_impl::<FAST>(key, depth, ply)
+        } else {
+            self.probe_any(key, depth, ply)
         }
-        None
+    }
+
+    /// `probe_impl` for the other policies, out of line: the default
+    /// policy's path is the one inlined into searchers.
+    #[cold]
+    #[inline(never)]
+    fn probe_any(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
+        dispatch!(self, probe_impl(key, depth, ply))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn store_any(&self, slot: Slot, ply: u32, entry: Entry) {
+        dispatch!(self, store_impl(slot, ply, entry));
     }
 
     /// Stores `entry` for `key`, found `ply` plies below the root; see
     /// [`Table::store`].
     #[inline]
     pub fn store(&self, key: u64, ply: u32, entry: Entry) {
+        self.store_slot(Slot::new(key), ply, entry);
+    }
+
+    /// Stores `entry` for `slot.key()`, in the slot if it still holds the
+    /// key; see [`Table::store_slot`].
+    #[inline]
+    pub fn store_slot(&self, slot: Slot, ply: u32, entry: Entry) {
+        if self.config.get_replacement() == Replacement::DepthMinusAge {
+            self.store_impl::<FAST>(slot, ply, entry);
+        } else {
+            self.store_any(slot, ply, entry);
+        }
+    }
+
+    /// The data word of slot `i` if the slot holds `key` (its two words
+    /// XOR to the key), 0 if it is empty, `None` if it holds another key
+    /// or a torn write.
+    #[inline(always)]
+    fn read(b: &[AtomicU64; 2 * SLOTS], i: usize, key: u64) -> Result<u64, bool> {
+        let d = b[2 * i + 1].load(Relaxed);
+        if d == 0 {
+            Err(true)
+        } else if b[2 * i].load(Relaxed) ^ d == key {
+            Ok(d)
+        } else {
+            Err(false)
+        }
+    }
+
+    /// Scans the candidate slots for `key`: `Ok((slot, data))`, else
+    /// `Err(Some(e))` with the first empty candidate or `Err(None)`. Under
+    /// `TwoTier` (two slots in order) and `DepthMinusAge` (the whole bucket
+    /// from the key's home slot, wrapping around) stores fill the search path
+    /// in order and slots are never emptied, so the scan stops at the first
+    /// empty slot (a `clear` racing with stores
+    /// can break the order for a moment: the price is a miss, or a key left
+    /// in two slots, never a wrong entry).
+    #[inline(always)]
+    fn scan<const P: u8>(
+        b: &[AtomicU64; 2 * SLOTS],
+        key: u64,
+        first: usize,
+        count: usize,
+    ) -> Result<(usize, u64), Option<usize>> {
+        if P == policy_code(Replacement::DepthMinusAge) {
+            // Linear probing inside the bucket, from the key's home slot.
+            let home = selector(key);
+            for j in 0..SLOTS {
+                let i = (home + j) % SLOTS;
+                match Self::read(b, i, key) {
+                    Ok(d) => return Ok((i, d)),
+                    Err(true) => return Err(Some(i)),
+                    Err(false) => {}
+                }
+            }
+            return Err(None);
+        }
+        let prefix = P == policy_code(Replacement::TwoTier);
+        let mut empty = None;
+        for i in first..first + count {
+            match Self::read(b, i, key) {
+                Ok(d) => return Ok((i, d)),
+                Err(true) if prefix => return Err(Some(i)),
+                Err(true) => empty = empty.or(Some(i)),
+                Err(false) => {}
+            }
+        }
+        Err(empty)
+    }
+
+    #[inline(always)]
+    fn probe_impl<const P: u8>(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
+        let stripe = self.stripe();
+        let b = &self.buckets[self.index.bucket(key)].0;
+        let (first, count) = candidates(policy_of(P), key, SLOTS);
+        let Ok((i, d)) = Self::scan::<P>(b, key, first, count) else {
+            bump(&stripe.misses);
+            return (None, Slot::new(key));
+        };
+        bump(&stripe.hits);
+        let stored = data_depth(d);
+        let usable = match self.config.get_probe_policy() {
+            ProbePolicy::Normal => stored >= depth,
+            ProbePolicy::ExactDepth => stored == depth,
+        };
+        let hit = Hit {
+            entry: unpack(d, ply, &self.config.get_score()),
+            usable,
+        };
+        (Some(hit), Slot::at(key, i))
+    }
+
+    #[inline(always)]
+    fn store_impl<const P: u8>(&self, slot: Slot, ply: u32, entry: Entry) {
         let stripe = self.stripe();
         bump(&stripe.stores);
+        let key = slot.key();
         let generation = self.generation();
         let b = &self.buckets[self.index.bucket(key)].0;
-        let mut seen = [(0u64, 0u64); SLOTS];
-        for (i, s) in seen.iter_mut().enumerate() {
-            *s = (b[2 * i].load(Relaxed), b[2 * i + 1].load(Relaxed));
-        }
-        let view = |i: usize| {
-            let (check, d) = seen[i];
-            SlotView {
-                empty: d == 0,
-                matches: d != 0 && check ^ d == key,
-                depth: data_depth(d),
-                generation: data_generation(d),
+        let (first, count) = candidates(policy_of(P), key, SLOTS);
+        let hint = slot.index();
+        let hinted = if hint.wrapping_sub(first) < count {
+            Self::read(b, hint, key).ok().map(|d| (hint, d))
+        } else {
+            None
+        };
+        let scanned = match hinted {
+            Some(found) => Ok(found),
+            None => Self::scan::<P>(b, key, first, count),
+        };
+        let (i, same) = match scanned {
+            Ok((i, old)) => (i, Some(old)),
+            Err(Some(e)) if P == policy_code(Replacement::DepthMinusAge) => (e, None),
+            Err(_) => {
+                let view = |i: usize| {
+                    let d = b[2 * i + 1].load(Relaxed);
+                    SlotView {
+                        empty: d == 0,
+                        depth: data_depth(d),
+                        generation: data_generation(d),
+                    }
+                };
+                let chosen = victim(policy_of(P), key, SLOTS, entry.depth, generation, view);
+                let Some(i) = chosen else {
+                    bump(&stripe.rejected);
+                    return;
+                };
+                (i, None)
             }
         };
-        let chosen = choose(
-            self.config.get_replacement(),
-            key,
-            SLOTS,
-            entry.depth,
-            generation,
-            view,
-        );
-        let Some(i) = chosen else {
-            bump(&stripe.rejected);
-            return;
-        };
-        let (old_check, old) = seen[i];
-        let same_key = old != 0 && old_check ^ old == key;
         let mut data = pack(&entry, ply, generation, &self.config.get_score());
-        if same_key && entry.best_move.is_none() {
-            data = with_move(data, data_move(old));
-        } else if old != 0 && !same_key {
-            bump(&stripe.replacements);
+        match same {
+            Some(old) if entry.best_move.is_none() => data = with_move(data, data_move(old)),
+            Some(_) => {}
+            None => {
+                if b[2 * i + 1].load(Relaxed) != 0 {
+                    bump(&stripe.replacements);
+                }
+            }
         }
         b[2 * i].store(key ^ data, Relaxed);
         b[2 * i + 1].store(data, Relaxed);
@@ -257,7 +390,7 @@ impl SharedTable {
     pub fn stats(&self) -> Stats {
         self.stripes.iter().fold(Stats::default(), |acc, s| {
             acc + Stats {
-                probes: s.probes.load(Relaxed),
+                probes: s.hits.load(Relaxed) + s.misses.load(Relaxed),
                 hits: s.hits.load(Relaxed),
                 stores: s.stores.load(Relaxed),
                 replacements: s.replacements.load(Relaxed),
@@ -269,7 +402,7 @@ impl SharedTable {
     /// Sets all counters to zero.
     pub fn reset_stats(&self) {
         for s in self.stripes.iter() {
-            for c in [&s.probes, &s.hits, &s.stores, &s.replacements, &s.rejected] {
+            for c in [&s.misses, &s.hits, &s.stores, &s.replacements, &s.rejected] {
                 c.store(0, Relaxed);
             }
         }
@@ -300,6 +433,14 @@ impl Table for SharedTable {
     fn store(&mut self, key: u64, ply: u32, entry: Entry) {
         SharedTable::store(self, key, ply, entry);
     }
+    #[inline]
+    fn probe_slot(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
+        SharedTable::probe_slot(self, key, depth, ply)
+    }
+    #[inline]
+    fn store_slot(&mut self, slot: Slot, ply: u32, entry: Entry) {
+        SharedTable::store_slot(self, slot, ply, entry);
+    }
     fn new_generation(&mut self) {
         SharedTable::new_generation(self);
     }
@@ -325,6 +466,14 @@ impl Table for &SharedTable {
     #[inline]
     fn store(&mut self, key: u64, ply: u32, entry: Entry) {
         SharedTable::store(self, key, ply, entry);
+    }
+    #[inline]
+    fn probe_slot(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
+        SharedTable::probe_slot(self, key, depth, ply)
+    }
+    #[inline]
+    fn store_slot(&mut self, slot: Slot, ply: u32, entry: Entry) {
+        SharedTable::store_slot(self, slot, ply, entry);
     }
     fn new_generation(&mut self) {
         SharedTable::new_generation(self);

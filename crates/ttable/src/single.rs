@@ -12,7 +12,7 @@ use crate::entry::{
 };
 use crate::error::TableError;
 use crate::policy::{
-    HASHFULL_SAMPLE, Indexer, SlotView, candidates, policy_code, policy_of, victim,
+    HASHFULL_SAMPLE, Indexer, SlotView, candidates, policy_code, policy_of, selector, victim,
 };
 use crate::stats::Stats;
 use crate::storage::{Storage, map_zeroed};
@@ -297,11 +297,13 @@ impl TranspositionTable {
     /// `Ok(i)` if slot `i` holds it, else `Err(Some(e))` with the first
     /// empty candidate slot `e` or `Err(None)` if none is empty.
     ///
-    /// Under the policies whose stores fill the candidate slots in order
-    /// (`TwoTier`, `DepthMinusAge`: a store of a new key takes the first
-    /// empty candidate, and no slot is emptied except by `clear`), the
-    /// occupied candidates are a prefix, so the scan stops at the first
-    /// empty slot.
+    /// No slot is ever emptied except by `clear`, and a store of a new key
+    /// takes the first empty slot on its search path, so the scan stops at
+    /// the first empty slot under the policies that search several slots:
+    /// `TwoTier` (its two slots in order) and `DepthMinusAge` (the whole
+    /// bucket from the key's home slot, wrapping around: linear probing,
+    /// without deletions). Under `DepthMinusAge` the candidates
+    /// `first..first + count` are the whole bucket.
     #[inline(always)]
     fn scan<const WIDE: bool, const P: u8>(
         check: Check,
@@ -310,8 +312,21 @@ impl TranspositionTable {
         first: usize,
         count: usize,
     ) -> Result<usize, Option<usize>> {
-        let prefix =
-            P == policy_code(Replacement::TwoTier) || P == policy_code(Replacement::DepthMinusAge);
+        if P == policy_code(Replacement::DepthMinusAge) {
+            // Linear probing inside the bucket, from the key's home slot.
+            let slots = if WIDE { WIDE_SLOTS } else { COMPACT_SLOTS };
+            let home = selector(key);
+            for j in 0..slots {
+                let i = (home + j) % slots;
+                if !Self::occupied::<WIDE>(b, i) {
+                    return Err(Some(i));
+                } else if Self::holds::<WIDE>(check, b, i, key) {
+                    return Ok(i);
+                }
+            }
+            return Err(None);
+        }
+        let prefix = P == policy_code(Replacement::TwoTier);
         let mut empty = None;
         for i in first..first + count {
             if !Self::occupied::<WIDE>(b, i) {
@@ -412,7 +427,6 @@ impl TranspositionTable {
                     let d = Self::data::<WIDE>(b, i);
                     SlotView {
                         empty: d == 0,
-                        matches: false,
                         depth: data_depth(d),
                         generation: data_generation(d),
                     }

@@ -35,19 +35,33 @@ fn every_hit_is_an_entry_stored_for_its_key() {
     let key = |i: u64| mix(i + 1);
     let hits = AtomicU64::new(0);
     std::thread::scope(|s| {
+        // Writer 0 stores; writer 1 probes each key first and stores
+        // through the slot found (probe_slot + store_slot).
         for w in 0..2u64 {
-            let tt = &tt;
+            let (tt, hits) = (&tt, &hits);
             s.spawn(move || {
                 let mut x = w;
+                let mut n = 0;
                 for _ in 0..OPS {
                     x = mix(x + 0x9E37_79B9);
                     let k = key(x % KEYS);
                     let mv = (x >> 20) as u16 % 60_000;
-                    tt.store(k, 0, entry_for(k, mv));
+                    if w == 0 {
+                        tt.store(k, 0, entry_for(k, mv));
+                    } else {
+                        let (hit, slot) = tt.probe_slot(k, 0, 0);
+                        if let Some(hit) = hit {
+                            let old = hit.entry.best_move.expect("writers always store a move");
+                            assert_eq!(hit.entry, entry_for(k, old), "torn or foreign entry");
+                            n += 1;
+                        }
+                        tt.store_slot(slot, 0, entry_for(k, mv));
+                    }
                     if x % 97 == 0 {
                         tt.new_generation();
                     }
                 }
+                hits.fetch_add(n, Ordering::Relaxed);
             });
         }
         for r in 0..2u64 {
@@ -78,6 +92,6 @@ fn every_hit_is_an_entry_stored_for_its_key() {
     assert!(hits > 1000, "the test must exercise hits, got {hits}");
     let stats = tt.stats();
     assert_eq!(stats.stores, 2 * OPS);
-    assert_eq!(stats.probes, 2 * 2 * OPS);
+    assert_eq!(stats.probes, 2 * 2 * OPS + OPS);
     assert_eq!(stats.hits, hits);
 }

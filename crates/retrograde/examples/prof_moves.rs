@@ -1,0 +1,40 @@
+//! Profiling aid (not part of the crate's API): runs one kind of index-level
+//! work of `FastEndgame` over every index of an ending, to be measured by
+//! callgrind. Modes: `count` (successor_count, exits ignored), `exits`
+//! (successor_count, each exit's outcome computed), `preds`
+//! (predecessor_indices of every valid index), `decode` (position()).
+
+use game::{Game, IndexMoves, IndexSpace};
+use games_chess::FastEndgame;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let material = args.first().map_or("KQvKR", String::as_str);
+    let mode = args.get(1).map_or("count", String::as_str);
+    let space = FastEndgame::new(material)?;
+    let mut sum = 0u64;
+    for i in 0..space.size() {
+        match mode {
+            "count" => {
+                if let Some((_, c)) = space.successor_count(i, |_| {}) {
+                    sum += c as u64;
+                }
+            }
+            "exits" => {
+                if let Some((_, c)) = space.successor_count(i, |child| {
+                    sum += u64::from(child.outcome().is_some());
+                }) {
+                    sum += c as u64;
+                }
+            }
+            "preds" => {
+                if space.position(i).is_some() {
+                    space.predecessor_indices(i, |p| sum = sum.wrapping_add(p));
+                }
+            }
+            _ => sum += u64::from(space.position(i).is_some()),
+        }
+    }
+    println!("{material} {mode}: {sum}");
+    Ok(())
+}
