@@ -898,27 +898,60 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
             .map_init(Vec::new, |preds: &mut Vec<u64>, chunk| {
                 let mut decided = 0u64;
                 let mut furthest = 0u16;
-                for i in mask.candidates(self.range(chunk), n - 1) {
-                    // Codes written during this level are at distance >= n,
-                    // and no code at distance n - 1 is overwritten, so this
-                    // scan sees exactly the frontier.
-                    if codes[i as usize].load(Ordering::Relaxed) != frontier {
+                let range = self.range(chunk);
+                let bit = 1u64 << ((n - 1) % 64);
+                // The blocks that can hold the frontier (the chunk starts
+                // on a block), scanned as `LevelMask::candidates` would list
+                // their indices.
+                for block in range.start / BLOCK..range.end.div_ceil(BLOCK) {
+                    if mask.0[block as usize].load(Ordering::Relaxed) & bit == 0 {
                         continue;
                     }
-                    preds.clear();
-                    gather(i, preds)?;
-                    let bad = |p| BuildError::InconsistentPredecessors {
-                        index: i,
-                        predecessor: p,
-                    };
-                    if frontier_lost {
-                        if n > Value::MAX_PLIES {
-                            if let Some(&p) = preds.first() {
-                                return Err(if p >= size {
-                                    bad(p)
-                                } else {
-                                    BuildError::TooFar { index: p }
-                                });
+                    for i in block * BLOCK..((block + 1) * BLOCK).min(range.end) {
+                        // Codes written during this level are at distance >= n,
+                        // and no code at distance n - 1 is overwritten, so this
+                        // scan sees exactly the frontier.
+                        if codes[i as usize].load(Ordering::Relaxed) != frontier {
+                            continue;
+                        }
+                        preds.clear();
+                        gather(i, preds)?;
+                        let bad = |p| BuildError::InconsistentPredecessors {
+                            index: i,
+                            predecessor: p,
+                        };
+                        if frontier_lost {
+                            if n > Value::MAX_PLIES {
+                                if let Some(&p) = preds.first() {
+                                    return Err(if p >= size {
+                                        bad(p)
+                                    } else {
+                                        BuildError::TooFar { index: p }
+                                    });
+                                }
+                                continue;
+                            }
+                            for &p in preds.iter() {
+                                let Some(cell) = codes.get(p as usize) else {
+                                    return Err(bad(p));
+                                };
+                                let mut current = cell.load(Ordering::Relaxed);
+                                loop {
+                                    match win_verdict[usize::from(current)] {
+                                        Verdict::Keep => break,
+                                        Verdict::Inconsistent => return Err(bad(p)),
+                                        Verdict::Win => {}
+                                    }
+                                    match cells.replace(cell, current, decisive_code(n)) {
+                                        Ok(()) => {
+                                            decided += 1;
+                                            mask.mark(p, n);
+                                            furthest = furthest.max(n);
+                                            break;
+                                        }
+                                        Err(now) => current = now,
+                                    }
+                                }
                             }
                             continue;
                         }
@@ -926,53 +959,32 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                             let Some(cell) = codes.get(p as usize) else {
                                 return Err(bad(p));
                             };
-                            let mut current = cell.load(Ordering::Relaxed);
-                            loop {
-                                match win_verdict[usize::from(current)] {
-                                    Verdict::Keep => break,
-                                    Verdict::Inconsistent => return Err(bad(p)),
-                                    Verdict::Win => {}
-                                }
-                                match cells.replace(cell, current, decisive_code(n)) {
-                                    Ok(()) => {
-                                        decided += 1;
-                                        mask.mark(p, n);
-                                        furthest = furthest.max(n);
-                                        break;
-                                    }
-                                    Err(now) => current = now,
-                                }
+                            if skip_decided && cell.load(Ordering::Relaxed) != DRAW_CODE {
+                                // Decided already: its counter no longer matters.
+                                continue;
                             }
-                        }
-                        continue;
-                    }
-                    for &p in preds.iter() {
-                        let Some(cell) = codes.get(p as usize) else {
-                            return Err(bad(p));
-                        };
-                        if skip_decided && cell.load(Ordering::Relaxed) != DRAW_CODE {
-                            // Decided already: its counter no longer matters.
-                            continue;
-                        }
-                        let before = cells.decrement(&counters[p as usize]);
-                        if before & !LOSING_EXIT == 0 {
-                            return Err(bad(p));
-                        }
-                        if before & !LOSING_EXIT == 1 && cell.load(Ordering::Relaxed) == DRAW_CODE {
-                            // Every move in the space loses: lost, at n or
-                            // later if a move out of the space lasts longer.
-                            let d = if before & LOSING_EXIT != 0 {
-                                n.max(exit_loss(p)?)
-                            } else {
-                                n
-                            };
-                            if d > Value::MAX_PLIES {
-                                return Err(BuildError::TooFar { index: p });
+                            let before = cells.decrement(&counters[p as usize]);
+                            if before & !LOSING_EXIT == 0 {
+                                return Err(bad(p));
                             }
-                            if cells.replace(cell, DRAW_CODE, decisive_code(d)).is_ok() {
-                                decided += 1;
-                                mask.mark(p, d);
-                                furthest = furthest.max(d);
+                            if before & !LOSING_EXIT == 1
+                                && cell.load(Ordering::Relaxed) == DRAW_CODE
+                            {
+                                // Every move in the space loses: lost, at n or
+                                // later if a move out of the space lasts longer.
+                                let d = if before & LOSING_EXIT != 0 {
+                                    n.max(exit_loss(p)?)
+                                } else {
+                                    n
+                                };
+                                if d > Value::MAX_PLIES {
+                                    return Err(BuildError::TooFar { index: p });
+                                }
+                                if cells.replace(cell, DRAW_CODE, decisive_code(d)).is_ok() {
+                                    decided += 1;
+                                    mask.mark(p, d);
+                                    furthest = furthest.max(d);
+                                }
                             }
                         }
                     }
