@@ -159,6 +159,45 @@ pub fn proof_solvers_agree<G: Game>(
     Ok(stats)
 }
 
+/// Solves `game` (restored afterwards) with the two proving solvers whose
+/// memory does not grow with the proof tree — PN² (the second-level trees
+/// are freed after each expansion) and df-pn (a fixed table of
+/// `dfpn_table_bytes`) — like [`proof_solvers_agree`]: two searches each,
+/// each value checked against `expected`, each proof tree replayed with
+/// [`verify`]. For positions whose proof tree does not fit in memory as a
+/// tree (plain PNS and CNS keep the whole tree; 4,4,4 needs more than
+/// 8 GiB of it). Fills `nodes[1]` and `nodes[2]` of the stats.
+///
+/// # Errors
+///
+/// A [`Disagreement`] naming the first solver that answered differently,
+/// stopped on a limit, or produced a proof tree that does not verify.
+pub fn bounded_solvers_agree<G: Game>(
+    game: &mut G,
+    expected: Outcome,
+    limits: &Limits,
+    dfpn_table_bytes: usize,
+) -> Result<AgreeStats, Disagreement> {
+    let mut stats = AgreeStats::default();
+    let pn2 = Pns::pn2();
+    let dfpn = DfPn::new(DfPnConfig::new().with_table_bytes(dfpn_table_bytes));
+    let solvers: [(usize, &'static str, &Prove<'_, G>); 2] = [
+        (1, "pn2", &|g, q, l| pn2.prove(g, q, l)),
+        (2, "df-pn", &|g, q, l| dfpn.prove(g, q, l)),
+    ];
+    for (i, name, prove) in solvers {
+        let (got, nodes) = solve_verified(name, prove, game, limits, &mut stats)?;
+        stats.nodes[i] = nodes;
+        if got != expected {
+            return Err(Disagreement::new(
+                name,
+                format!("found {got}, expected {expected}"),
+            ));
+        }
+    }
+    Ok(stats)
+}
+
 /// Checks that conspiracy-number search with threshold ∞ over win/draw/loss
 /// finds `expected` for `game` (restored afterwards); returns its expansions.
 ///

@@ -160,19 +160,42 @@ pub(crate) fn checks() -> Vec<Check> {
         Check::new(
             "mnk",
             Family::Solvers,
-            "PNS, PN2, df-pn, CNS: 3,3,3 4,4,3 (4,4,4 full)",
-            |ctx| {
-                let mut sizes = vec![(3, 3, 3), (4, 4, 3)];
-                if !ctx.quick {
-                    sizes.push((4, 4, 4));
-                }
-                let ps: Vec<Mnk> = sizes
+            "PNS, PN2, df-pn, CNS: 3,3,3 4,4,3",
+            |_| {
+                let ps: Vec<Mnk> = [(3, 3, 3), (4, 4, 3)]
                     .iter()
                     .map(|&(m, n, k)| Mnk::new(m, n, k).expect("size"))
                     .collect();
                 let mut s =
                     AlphaBeta::<Mnk>::new(Config::default().tt_bytes(16 << 20)).expect("table");
                 pns_rows(&ps, |g| ab_outcome(&mut s, g))
+            },
+        ),
+        Check::new(
+            "mnk",
+            Family::Solvers,
+            "PN2, df-pn: 4,4,4 (full; PNS, CNS: tree > 8 GiB)",
+            |ctx| {
+                if ctx.quick {
+                    return Tally::skip("deep row: full run only (cargo xtask verify)");
+                }
+                let g = Mnk::new(4, 4, 4).expect("size");
+                let mut s =
+                    AlphaBeta::<Mnk>::new(Config::default().tt_bytes(16 << 20)).expect("table");
+                let expected = ab_outcome(&mut s, &mut g.clone());
+                let limits = Limits::none().with_nodes(1_000_000_000);
+                let got = match pns_conspiracy::agree::bounded_solvers_agree(
+                    &mut g.clone(),
+                    expected,
+                    &limits,
+                    16 << 20,
+                ) {
+                    Ok(_) => outcome_str(expected),
+                    Err(e) => e.to_string(),
+                };
+                let mut t = Tally::default();
+                t.compare(&g, None, outcome_str(expected), got);
+                t
             },
         ),
         Check::new(
