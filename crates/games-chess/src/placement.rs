@@ -896,7 +896,53 @@ fn on_long_diagonal(sq: u8) -> bool {
 /// On a1–h8 or a8–h1.
 #[inline]
 fn on_a_long_diagonal(sq: u8) -> bool {
-    sq % 8 == sq / 8 || sq % 8 + sq / 8 == 7
+    on_long_diagonal(sq) || on_anti_diagonal(sq)
+}
+
+/// On a8–h1.
+#[inline]
+fn on_anti_diagonal(sq: u8) -> bool {
+    sq % 8 + sq / 8 == 7
+}
+
+/// Can two moves (or two un-moves) of one king of `p` lead to the same
+/// index while the other king stays on `still`? Only through a symmetry
+/// other than the identity that keeps `still` in place and maps the other
+/// pieces onto themselves (identical pieces may trade squares): of the
+/// eight symmetries of the board, only the reflections in the long
+/// diagonals keep a square in place, and only the squares on them. So
+/// `false` unless `still` stands on a long diagonal whose reflection maps
+/// every non-king piece onto a piece of the same kind.
+#[inline]
+fn king_moves_may_coincide(p: &Placement, still: u8) -> bool {
+    (on_long_diagonal(still) && p.others_symmetric(|sq| (sq % 8) * 8 + sq / 8))
+        || (on_anti_diagonal(still) && p.others_symmetric(|sq| (7 - sq % 8) * 8 + (7 - sq / 8)))
+}
+
+impl Placement {
+    /// Does `reflect` map every live non-king piece onto the square of a
+    /// live piece of the same kind?
+    #[inline]
+    fn others_symmetric(&self, reflect: impl Fn(u8) -> u8) -> bool {
+        let mut alive = self.alive & !0b11;
+        while alive != 0 {
+            let slot = alive.trailing_zeros() as usize;
+            alive &= alive - 1;
+            let image = reflect(self.square[slot]);
+            let piece = self.piece[slot];
+            let mut others = self.alive & !0b11;
+            let mut found = false;
+            while others != 0 {
+                let s = others.trailing_zeros() as usize;
+                others &= others - 1;
+                found |= self.piece[s] == piece && self.square[s] == image;
+            }
+            if !found {
+                return false;
+            }
+        }
+        true
+    }
 }
 
 impl FastEndgame {
@@ -1132,13 +1178,19 @@ impl IndexMoves for FastEndgame {
                 continue;
             }
             let still = p.square[slot ^ 1];
-            if !diagonal && !on_a_long_diagonal(still) {
+            if !diagonal && !king_moves_may_coincide(&p, still) {
                 // A king move. Two of them lead to one index only through a
                 // symmetry that keeps every other piece in place (as a set),
-                // the other king included: only the reflections in the long
-                // diagonals keep a square in place, and only on them. So
+                // the other king included ([`king_moves_may_coincide`]). So
                 // these results are distinct, and distinct from the others
-                // unless they keep the parent's king placement.
+                // unless they keep the parent's king placement, which too
+                // takes a symmetry keeping `still` in place: none when it
+                // stands on neither long diagonal. (A legal king move never
+                // makes the kings adjacent, so each has an index.)
+                if !on_a_long_diagonal(still) {
+                    same += quiet.count_ones() as usize;
+                    continue;
+                }
                 let parent = (upper % KING_PLACEMENTS as u64) as usize;
                 while quiet != 0 {
                     let to = quiet.trailing_zeros() as usize;
@@ -1261,7 +1313,7 @@ impl IndexMoves for FastEndgame {
             // king stands on a long diagonal (see `successor_count`), and
             // from the un-moves of other pieces unless they keep the king
             // placement.
-            let distinct = slot < 2 && !diagonal && !on_a_long_diagonal(p.square[slot ^ 1]);
+            let distinct = slot < 2 && !diagonal && !king_moves_may_coincide(&p, p.square[slot ^ 1]);
             // The other king (for a king un-move) and the squares of the
             // other pieces, which stay in place when the new king pair needs
             // no symmetry.

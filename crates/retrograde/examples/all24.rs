@@ -3,8 +3,12 @@
 //! (to compare two versions of the generator bit for bit).
 //!
 //! ```text
-//! cargo run --release -p gametree-retrograde --example all24 -- [threads]
+//! cargo run --release -p gametree-retrograde --example all24 -- [threads] [phases]
 //! ```
+//!
+//! With `phases`, also prints the CPU time of each build's first pass (up to
+//! `Event::Initialised`); progress reporting makes the levels count their
+//! positions, which adds a little to the total.
 //!
 //! Each ending's captures are valued through the tables of its sub-endings
 //! built before it (looked up as they are, then with the colours exchanged:
@@ -64,6 +68,7 @@ fn checksum(table: &Table) -> u64 {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let threads: usize = std::env::args().nth(1).map_or(Ok(1), |t| t.parse())?;
+    let phases = std::env::args().nth(2).is_some_and(|a| a == "phases");
     let mut built = Built(Vec::new());
     let mut total = 0.0;
     let mut all = 0xcbf2_9ce4_8422_2325u64;
@@ -85,16 +90,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .collect(),
         );
         let cpu = cpu_seconds();
-        let table = Generator::new(&space)
-            .resolver(&resolver)
-            .threads(threads)
-            .backward_indexed()?;
+        let first = std::sync::Mutex::new(f64::NAN);
+        let initialised = |e: &retrograde::Event| {
+            if let retrograde::Event::Initialised { .. } = e
+                && let Ok(mut f) = first.lock()
+            {
+                *f = cpu_seconds() - cpu;
+            }
+        };
+        let mut generator = Generator::new(&space).resolver(&resolver).threads(threads);
+        if phases {
+            generator = generator.progress(&initialised);
+        }
+        let table = generator.backward_indexed()?;
         let cpu = cpu_seconds() - cpu;
+        let first = first.into_inner().unwrap_or(f64::NAN);
         total += cpu;
         let sum = checksum(&table);
         all = (all ^ sum).wrapping_mul(0x0000_0100_0000_01b3);
+        let first = if phases {
+            format!(" (first pass {first:5.2} s)")
+        } else {
+            String::new()
+        };
         println!(
-            "{material:6} {:>9} positions {cpu:6.2} s CPU  checksum {sum:016x}",
+            "{material:6} {:>9} positions {cpu:6.2} s CPU{first}  checksum {sum:016x}",
             table.counts().positions()
         );
         built.0.push((space, table));
