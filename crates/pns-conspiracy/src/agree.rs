@@ -141,13 +141,31 @@ pub fn proof_solvers_agree<G: Game>(
     let pns = Pns::default();
     let pn2 = Pns::pn2();
     let dfpn = DfPn::new(DfPnConfig::new().with_table_bytes(64 << 10));
-    let solvers: [(&'static str, &Prove<'_, G>); 3] = [
-        ("pns", &|g, q, l| pns.prove(g, q, l)),
-        ("pn2", &|g, q, l| pn2.prove(g, q, l)),
-        ("df-pn", &|g, q, l| dfpn.prove(g, q, l)),
-    ];
-    for (i, (name, prove)) in solvers.iter().enumerate() {
-        let (got, nodes) = solve_verified(name, *prove, game, limits, &mut stats)?;
+    each_agrees(
+        &[
+            (0, "pns", &|g, q, l| pns.prove(g, q, l)),
+            (1, "pn2", &|g, q, l| pn2.prove(g, q, l)),
+            (2, "df-pn", &|g, q, l| dfpn.prove(g, q, l)),
+        ],
+        game,
+        expected,
+        limits,
+        &mut stats,
+    )?;
+    Ok(stats)
+}
+
+/// Runs each `(slot in the stats' nodes, name, solver)` through
+/// [`solve_verified`] and checks its value against `expected`.
+fn each_agrees<G: Game>(
+    solvers: &[(usize, &'static str, &Prove<'_, G>)],
+    game: &mut G,
+    expected: Outcome,
+    limits: &Limits,
+    stats: &mut AgreeStats,
+) -> Result<(), Disagreement> {
+    for &(i, name, prove) in solvers {
+        let (got, nodes) = solve_verified(name, prove, game, limits, stats)?;
         stats.nodes[i] = nodes;
         if got != expected {
             return Err(Disagreement::new(
@@ -156,7 +174,7 @@ pub fn proof_solvers_agree<G: Game>(
             ));
         }
     }
-    Ok(stats)
+    Ok(())
 }
 
 /// Solves `game` (restored afterwards) with the two proving solvers whose
@@ -181,20 +199,16 @@ pub fn bounded_solvers_agree<G: Game>(
     let mut stats = AgreeStats::default();
     let pn2 = Pns::pn2();
     let dfpn = DfPn::new(DfPnConfig::new().with_table_bytes(dfpn_table_bytes));
-    let solvers: [(usize, &'static str, &Prove<'_, G>); 2] = [
-        (1, "pn2", &|g, q, l| pn2.prove(g, q, l)),
-        (2, "df-pn", &|g, q, l| dfpn.prove(g, q, l)),
-    ];
-    for (i, name, prove) in solvers {
-        let (got, nodes) = solve_verified(name, prove, game, limits, &mut stats)?;
-        stats.nodes[i] = nodes;
-        if got != expected {
-            return Err(Disagreement::new(
-                name,
-                format!("found {got}, expected {expected}"),
-            ));
-        }
-    }
+    each_agrees(
+        &[
+            (1, "pn2", &|g, q, l| pn2.prove(g, q, l)),
+            (2, "df-pn", &|g, q, l| dfpn.prove(g, q, l)),
+        ],
+        game,
+        expected,
+        limits,
+        &mut stats,
+    )?;
     Ok(stats)
 }
 
