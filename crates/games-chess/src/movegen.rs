@@ -28,6 +28,55 @@ pub(crate) trait Sink {
     fn pawn_promos(&mut self, targets: Bitboard, delta: i32);
     /// A single move.
     fn one(&mut self, m: Move);
+
+    /// Does this sink only ask whether there is a legal move? Then
+    /// generation stops at the first stage that reports one (constant, so
+    /// the checks compile away for the other sinks).
+    #[inline(always)]
+    fn first_only(&self) -> bool {
+        false
+    }
+
+    /// With [`first_only`](Self::first_only): has a move been reported?
+    #[inline(always)]
+    fn has_any(&self) -> bool {
+        false
+    }
+}
+
+/// Records whether any move is reported, for [`Position::has_legal_move`].
+pub(crate) struct AnySink(pub(crate) bool);
+
+impl Sink for AnySink {
+    #[inline(always)]
+    fn first_only(&self) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn moves(&mut self, _: usize, targets: Bitboard) {
+        self.0 |= targets != 0;
+    }
+    #[inline(always)]
+    fn promos(&mut self, _: usize, targets: Bitboard) {
+        self.0 |= targets != 0;
+    }
+    #[inline(always)]
+    fn pawn_set(&mut self, targets: Bitboard, _: i32) {
+        self.0 |= targets != 0;
+    }
+    #[inline(always)]
+    fn pawn_promos(&mut self, targets: Bitboard, _: i32) {
+        self.0 |= targets != 0;
+    }
+    #[inline(always)]
+    fn one(&mut self, _: Move) {
+        self.0 = true;
+    }
+    #[inline(always)]
+    fn has_any(&self) -> bool {
+        self.0
+    }
 }
 
 /// Counts moves without listing them.
@@ -172,9 +221,15 @@ impl Position {
             kt &= kt - 1;
             if !self.attacked_by(them, to, occ_no_king) {
                 king_ok |= 1u64 << to;
+                if sink.first_only() {
+                    break;
+                }
             }
         }
         sink.moves(ksq, king_ok);
+        if sink.first_only() && sink.has_any() {
+            return;
+        }
         if checkers & (checkers.wrapping_sub(1)) != 0 {
             return; // double check: only the king moves
         }
@@ -191,6 +246,9 @@ impl Position {
             knights &= knights - 1;
             sink.moves(from, KNIGHT[from] & mask);
         }
+        if sink.first_only() && sink.has_any() {
+            return;
+        }
         let mut diag = (r[BISHOP_R] | r[QUEEN_R]) & own;
         while diag != 0 {
             let from = diag.trailing_zeros() as usize;
@@ -201,6 +259,9 @@ impl Position {
             }
             sink.moves(from, a);
         }
+        if sink.first_only() && sink.has_any() {
+            return;
+        }
         let mut orth = (r[ROOK_R] | r[QUEEN_R]) & own;
         while orth != 0 {
             let from = orth.trailing_zeros() as usize;
@@ -210,6 +271,10 @@ impl Position {
                 a &= t.line(ksq, from);
             }
             sink.moves(from, a);
+        }
+
+        if sink.first_only() && sink.has_any() {
+            return;
         }
 
         // Pawns.
@@ -237,6 +302,9 @@ impl Position {
         sink.pawn_promos(cr & last, up + 1);
         sink.pawn_set(cl & !last, up - 1);
         sink.pawn_set(cr & !last, up + 1);
+        if sink.first_only() && sink.has_any() {
+            return;
+        }
         let mut pinned_pawns = pawns & pinned;
         while pinned_pawns != 0 {
             let from = pinned_pawns.trailing_zeros() as usize;
@@ -255,6 +323,9 @@ impl Position {
             }
             sink.promos(from, tg & last);
             sink.moves(from, tg & !last);
+        }
+        if sink.first_only() && sink.has_any() {
+            return;
         }
 
         // En passant: test the position after the capture directly, which

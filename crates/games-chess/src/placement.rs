@@ -1313,7 +1313,8 @@ impl IndexMoves for FastEndgame {
             // king stands on a long diagonal (see `successor_count`), and
             // from the un-moves of other pieces unless they keep the king
             // placement.
-            let distinct = slot < 2 && !diagonal && !king_moves_may_coincide(&p, p.square[slot ^ 1]);
+            let distinct =
+                slot < 2 && !diagonal && !king_moves_may_coincide(&p, p.square[slot ^ 1]);
             // The other king (for a king un-move) and the squares of the
             // other pieces, which stay in place when the new king pair needs
             // no symmetry.

@@ -8,7 +8,7 @@ use game::{Game, Outcome, Player};
 use zobrist::{Extra, ZobristTable};
 
 use crate::attacks::{Bitboard, KING, KNIGHT, PAWN, tables};
-use crate::movegen::{CountSink, ListSink};
+use crate::movegen::{AnySink, CountSink, ListSink};
 use crate::mv::{Move, UciError, UciErrorKind};
 use crate::types::{Color, Piece, Square};
 
@@ -484,6 +484,16 @@ impl Position {
         c.0
     }
 
+    /// Does the side to move have a legal move? What
+    /// `count_legal_moves() > 0` says, with generation stopped at the first
+    /// stage (king, knights, diagonal sliders, ...) that finds one.
+    #[must_use]
+    pub fn has_legal_move(&self) -> bool {
+        let mut any = AnySink(false);
+        self.generate_into::<false>(&mut any);
+        any.0
+    }
+
     /// Has the position been seen at least twice before with the same side
     /// to move, castling rights and en-passant square (since the last
     /// capture or pawn move)?
@@ -611,7 +621,7 @@ impl Game for Position {
     /// (100 plies without capture or pawn move, unless the last move mated),
     /// threefold repetition and insufficient material are draws.
     fn outcome(&self) -> Option<Outcome> {
-        if self.count_legal_moves() == 0 {
+        if !self.has_legal_move() {
             return Some(if self.in_check() {
                 Outcome::Loss
             } else {

@@ -371,6 +371,7 @@ fn same_moves_as_cozy_chess_along_random_games() {
                 let b = cozy_chess::Board::from_fen(&fen, false).unwrap();
                 let mine = ours(&p);
                 assert_eq!(mine, theirs(&b), "{p}");
+                assert_eq!(p.has_legal_move(), !mine.is_empty(), "{p}");
                 positions += 1;
                 let tactical: BTreeSet<String> =
                     p.tactical_moves().iter().map(ToString::to_string).collect();
@@ -404,6 +405,57 @@ fn same_moves_as_cozy_chess_along_random_games() {
 /// Parsers never panic: mutated FEN strings and random UCI strings either
 /// parse or give a typed error; what parses round-trips and passes the
 /// position oracle.
+/// `has_legal_move` stops generating at the first stage that finds a move.
+/// Positions whose only legal moves come from one late stage, or none, and
+/// every position two plies from them, check each exit against the full
+/// count (the move lists are cozy-chess-checked along random games above).
+#[test]
+fn has_legal_move_agrees_with_the_count() {
+    let cases: [(&str, &[&str]); 6] = [
+        // Stalemate and mate: no stage finds a move.
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", &[]),
+        ("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", &[]),
+        // Only pawn pushes.
+        ("7k/5Q1p/5K2/8/8/8/8/8 b - - 0 1", &["h7h5", "h7h6"]),
+        // Only en passant answers the check of the pawn that just moved.
+        ("8/8/3Q4/k7/1Pp5/2N5/8/7K b - b3 0 1", &["c4b3"]),
+        // Only a pinned rook, along its pin.
+        (
+            "k7/2K5/1B6/8/8/8/r7/R7 b - - 0 1",
+            &["a2a1", "a2a3", "a2a4", "a2a5", "a2a6", "a2a7"],
+        ),
+        // Castling rights (castling is the last stage).
+        ("4k3/8/8/8/8/8/3PPP2/3QK2R w K - 0 1", &[]),
+    ];
+    for (fen, only) in cases {
+        let mut p = pos(fen);
+        let moves: BTreeSet<String> = p.legal_moves().iter().map(ToString::to_string).collect();
+        if !fen.contains(" K ") {
+            let only: BTreeSet<String> = only.iter().map(|m| (*m).to_string()).collect();
+            assert_eq!(moves, only, "{p}");
+        }
+        assert_eq!(p.has_legal_move(), !moves.is_empty(), "{p}");
+        for m in p.legal_moves() {
+            let undo = p.make(m);
+            assert_eq!(p.has_legal_move(), p.count_legal_moves() > 0, "{p}");
+            for r in p.legal_moves() {
+                let undo2 = p.make(r);
+                assert_eq!(p.has_legal_move(), p.count_legal_moves() > 0, "{p}");
+                p.unmake(r, undo2);
+            }
+            p.unmake(m, undo);
+        }
+    }
+    assert_eq!(
+        pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").outcome(),
+        Some(Outcome::Draw)
+    );
+    assert_eq!(
+        pos("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1").outcome(),
+        Some(Outcome::Loss)
+    );
+}
+
 #[test]
 fn mutated_fens_never_panic_and_round_trip() {
     const ALPHABET: &[u8] = b"pnbrqkPNBRQK12345678/ wb-KQkqabcdefgh0x";
@@ -430,6 +482,7 @@ fn mutated_fens_never_panic_and_round_trip() {
             assert_eq!(again.to_string(), p.to_string());
             assert_eq!(again.hash(), p.hash());
             check::position(&p, 0).unwrap();
+            assert_eq!(p.has_legal_move(), p.count_legal_moves() > 0, "{p}");
         }
         let uci: String = (0..rng.next_u64() % 6)
             .map(|_| ALPHABET[(rng.next_u64() % ALPHABET.len() as u64) as usize] as char)
