@@ -26,6 +26,9 @@ pub(crate) struct Options {
     pub(crate) tt_bytes: usize,
     /// JSON lines.
     pub(crate) json: bool,
+    /// Quiescence search at the horizon; `None`: the game's default
+    /// ([`CliGame::QUIESCENCE`]).
+    pub(crate) quiescence: Option<bool>,
 }
 
 /// A score the UCI way: `cp N` or `mate M` (M in moves of the side to
@@ -45,10 +48,16 @@ pub(crate) fn uci_score(score: Score) -> (String, Option<i64>) {
 }
 
 /// Builds the analysis searcher: the default configuration without its
-/// own iterative deepening (this module deepens).
-pub(crate) fn searcher<G: CliGame>(threads: usize, tt_bytes: usize) -> Result<AlphaBeta<G>> {
+/// own iterative deepening (this module deepens), with quiescence search
+/// when `quiescence` says so.
+pub(crate) fn searcher<G: CliGame>(
+    threads: usize,
+    tt_bytes: usize,
+    quiescence: bool,
+) -> Result<AlphaBeta<G>> {
     let config = Config::default()
         .iterative_deepening(false)
+        .quiescence(quiescence)
         .tt_bytes(tt_bytes)
         .threads(threads);
     AlphaBeta::new(config)
@@ -58,7 +67,8 @@ pub(crate) fn searcher<G: CliGame>(threads: usize, tt_bytes: usize) -> Result<Al
 
 /// Runs `analyse` over the positions of `arg`.
 pub(crate) fn run<S: Spec>(spec: &S, arg: &str, opts: &Options) -> Result<()> {
-    let mut s = searcher::<S::G>(opts.threads, opts.tt_bytes)?;
+    let quiescence = opts.quiescence.unwrap_or(S::G::QUIESCENCE);
+    let mut s = searcher::<S::G>(opts.threads, opts.tt_bytes, quiescence)?;
     for_each_position(spec, arg, |mut g, text, source| {
         s.clear();
         if source == Source::Stdin && !opts.json {

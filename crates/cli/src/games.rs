@@ -131,6 +131,12 @@ pub(crate) trait CliGame:
     }
     /// How moves are written, for help and errors.
     fn move_syntax(&self) -> &'static str;
+    /// Does analysis search the captures past the horizon (quiescence
+    /// search) unless told otherwise? On for chess, where the material
+    /// balance a ply after the horizon is often a piece away from the
+    /// evaluation at it (the score then swings between odd and even
+    /// depths).
+    const QUIESCENCE: bool = false;
     /// Perft, by the game's fastest counter (the generic one by default).
     fn fast_perft(&mut self, depth: u32) -> u64 {
         game::perft(self, depth)
@@ -477,6 +483,8 @@ impl Spec for ChessSpec {
 }
 
 impl CliGame for Chess {
+    const QUIESCENCE: bool = true;
+
     fn parse_move(&self, text: &str) -> Result<Self::Move> {
         if self.outcome().is_some() {
             return Err(illegal(self, text));

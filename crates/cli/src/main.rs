@@ -177,6 +177,11 @@ struct AnalyseArgs {
     /// One JSON object per iteration.
     #[arg(long)]
     json: bool,
+    /// Search captures and promotions past the horizon (quiescence
+    /// search): true or false. On by default for chess, off for the other
+    /// games.
+    #[arg(long, value_name = "BOOL")]
+    quiescence: Option<bool>,
 }
 
 #[derive(Debug, Args)]
@@ -316,6 +321,7 @@ fn run(cli: Cli) -> Result<()> {
                 threads: check_threads(a.threads)?,
                 tt_bytes: error::parse_size(&a.tt)?,
                 json: a.json,
+                quiescence: a.quiescence,
             };
             with_spec!(kind, spec => analyse::run(spec, &a.position, &opts))
         }

@@ -33,7 +33,7 @@ const HELP: &str = "commands: a move, moves (list legal moves), undo (take back 
 /// Plays one game, reading the human's moves from standard input.
 pub(crate) fn run<S: Spec>(spec: &S, position: &str, opts: &Options) -> Result<()> {
     let mut g = spec.position(position)?;
-    let mut engine = searcher::<S::G>(1, opts.tt_bytes)?;
+    let mut engine = searcher::<S::G>(1, opts.tt_bytes, S::G::QUIESCENCE)?;
     let limits = match opts.depth {
         Some(d) => Limits::depth(d.max(1)),
         None => Limits::none().with_time(Duration::from_millis(

@@ -237,6 +237,23 @@ fn analyse_prints_one_line_per_depth() {
     assert!(out.lines().last().unwrap().starts_with("bestmove "));
 }
 
+/// Chess analysis searches captures past the horizon by default: at depth 1
+/// the queen does not take a pawn defended by a pawn, which a search
+/// without quiescence (`--quiescence false`) does, seeing only the pawn.
+#[test]
+fn chess_analysis_uses_quiescence() {
+    let fen = "4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1";
+    let best = |extra: &[&str]| {
+        let mut args = vec!["analyse", "chess", fen, "--depth", "1"];
+        args.extend_from_slice(extra);
+        let out = stdout(gametree().args(&args));
+        out.lines().last().unwrap().to_string()
+    };
+    assert_ne!(best(&[]), "bestmove d1d5");
+    assert_ne!(best(&["--quiescence", "true"]), "bestmove d1d5");
+    assert_eq!(best(&["--quiescence", "false"]), "bestmove d1d5");
+}
+
 #[test]
 fn tb_build_stats_probe() {
     let dir = std::env::temp_dir().join(format!("gametree-cli-test-{}", std::process::id()));
