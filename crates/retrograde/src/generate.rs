@@ -691,28 +691,14 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
         mask.mark_all(0);
         let longest = AtomicU16::new(0);
         let exits = self.count_moves(&codes, &counters, &mask, &longest)?;
-        let mut total = terminal + exits;
+        let total = terminal + exits;
         self.emit(Event::Initialised {
             valid,
             decided: total,
         });
-        let mut level: u16 = 0;
-        loop {
-            level += 1;
-            let decided = self.propagate(&codes, &counters, &mask, &longest, level)?;
-            total += decided;
-            self.emit(Event::Level {
-                level,
-                decided: self.count_level(&codes, &mask, level),
-                total_decided: total,
-                valid,
-            });
-            if longest.load(Ordering::Relaxed) < level {
-                break;
-            }
-        }
-        self.emit(Event::Done { levels: level });
-        Ok(self.finish(codes))
+        self.levels(codes, &mask, &longest, valid, total, |codes, level| {
+            self.propagate(codes, &counters, &mask, &longest, level)
+        })
     }
 
     /// Second pass of the backward method: the counters of distinct
@@ -829,6 +815,36 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
 }
 
 impl<S: IndexSpace + Sync> Generator<'_, S> {
+    /// The levels of the backward method, `propagate` deciding each one's
+    /// positions, until none can be decided further; reports the progress
+    /// and returns the table. `total`: positions decided before the first.
+    fn levels(
+        &self,
+        codes: Vec<AtomicU8>,
+        mask: &LevelMask,
+        longest: &AtomicU16,
+        valid: u64,
+        mut total: u64,
+        mut propagate: impl FnMut(&[AtomicU8], u16) -> Result<u64, BuildError>,
+    ) -> Result<Table, BuildError> {
+        let mut level: u16 = 0;
+        loop {
+            level += 1;
+            total += propagate(&codes, level)?;
+            self.emit(Event::Level {
+                level,
+                decided: self.count_level(&codes, mask, level),
+                total_decided: total,
+                valid,
+            });
+            if longest.load(Ordering::Relaxed) < level {
+                break;
+            }
+        }
+        self.emit(Event::Done { levels: level });
+        Ok(self.finish(codes))
+    }
+
     /// Positions now holding distance `level` (for progress reports).
     fn count_level(&self, codes: &[AtomicU8], mask: &LevelMask, level: u16) -> u64 {
         if level > Value::MAX_PLIES || self.progress.is_none() {
@@ -1023,7 +1039,7 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
         let counters = atomic_bytes(size);
         let mask = LevelMask::new(size);
         let longest = AtomicU16::new(0);
-        let (valid, mut total) = self.classify_and_count(&codes, &counters, &mask, &longest)?;
+        let (valid, total) = self.classify_and_count(&codes, &counters, &mask, &longest)?;
         self.emit(Event::Initialised {
             valid,
             decided: total,
@@ -1033,25 +1049,11 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
             Ok(())
         };
         let exit_loss = |p| self.exit_loss_indexed(p);
-        let mut level: u16 = 0;
-        loop {
-            level += 1;
-            let decided = self.propagate_with(
-                &codes, &counters, &mask, &longest, level, gather, exit_loss, true,
-            )?;
-            total += decided;
-            self.emit(Event::Level {
-                level,
-                decided: self.count_level(&codes, &mask, level),
-                total_decided: total,
-                valid,
-            });
-            if longest.load(Ordering::Relaxed) < level {
-                break;
-            }
-        }
-        self.emit(Event::Done { levels: level });
-        Ok(self.finish(codes))
+        self.levels(codes, &mask, &longest, valid, total, |codes, level| {
+            self.propagate_with(
+                codes, &counters, &mask, &longest, level, gather, exit_loss, true,
+            )
+        })
     }
 
     /// The first pass of [`backward_indexed`](Self::backward_indexed): the
