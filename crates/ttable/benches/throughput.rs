@@ -23,55 +23,17 @@
 //!
 //! Run: `cargo bench -p gametree-ttable --bench throughput -- --warm-up-time 1 --measurement-time 3`
 
-use std::collections::HashMap;
 use std::hint::black_box;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use ahash::RandomState;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use ttable::{Bound, Config, Entry, Memory, SharedTable, Storage, Table, TranspositionTable};
+use ttable::{Config, Memory, SharedTable, Storage, Table, TranspositionTable};
 
-type Map = HashMap<u64, Entry, RandomState>;
-
-/// A stream of keys drawn uniformly from `n` well-mixed 64-bit keys.
-struct Keys {
-    state: u64,
-    n: u64,
-}
-
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-impl Keys {
-    fn new(seed: u64, n: u64) -> Keys {
-        Keys { state: seed, n }
-    }
-    #[inline]
-    fn next(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let i = ((u128::from(mix(self.state)) * u128::from(self.n)) >> 64) as u64;
-        key(i)
-    }
-}
-
-#[inline]
-fn key(i: u64) -> u64 {
-    mix(i ^ 0x5555_5555_5555_5555)
-}
-
-#[inline]
-fn entry(key: u64) -> Entry {
-    Entry {
-        best_move: Some(key as u16 & 0x7FFF),
-        value: (key >> 48) as i16 as i32 / 2,
-        depth: 5,
-        bound: Bound::Exact,
-    }
-}
+#[path = "support/workload.rs"]
+mod workload;
+use workload::{Keys, Map, entry, key, map_capacity, thread_cpu_ns};
 
 #[inline]
 fn table_op<T: Table>(tt: &mut T, k: u64) {
@@ -91,22 +53,6 @@ fn table_slot_op<T: Table>(tt: &mut T, k: u64) {
 fn map_op(map: &mut Map, k: u64) {
     black_box(map.get(&k));
     map.insert(k, entry(k));
-}
-
-/// The largest map capacity whose table fits in `bytes`: hashbrown keeps a
-/// power of two of buckets of (key, value) plus one control byte, at most
-/// 7/8 full.
-fn map_capacity(bytes: usize) -> usize {
-    let per_bucket = size_of::<(u64, Entry)>() + 1;
-    let buckets = (bytes / per_bucket + 1).next_power_of_two() / 2;
-    buckets / 8 * 7
-}
-
-/// The CPU time this thread has run, in nanoseconds (the kernel updates it
-/// at scheduler ticks, a few ms apart: samples of 300 ms are accurate to ~1%).
-fn thread_cpu_ns() -> Option<u64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    stat.split_whitespace().next()?.parse().ok()
 }
 
 /// The CPU time `f` takes on this thread (wall time if unavailable).

@@ -28,68 +28,17 @@
 //! `valgrind --tool=callgrind --toggle-collect='*run_*'` counts one
 //! contender's instructions alone (run one contender, one round).
 
-use std::collections::HashMap;
 use std::hint::black_box;
 use std::sync::Mutex;
 use std::time::Instant;
 
 use ahash::RandomState;
-use ttable::{Bound, Config, Entry, Memory, SharedTable, Table, TranspositionTable};
+use ttable::{Config, Entry, Memory, SharedTable, Table, TranspositionTable};
 use zerocopy::FromBytes;
 
-type Map = HashMap<u64, Entry, RandomState>;
-
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// A stream of keys drawn uniformly from `n` well-mixed 64-bit keys (as in
-/// the bench).
-#[derive(Clone)]
-struct Keys {
-    state: u64,
-    n: u64,
-}
-
-impl Keys {
-    fn new(seed: u64, n: u64) -> Keys {
-        Keys { state: seed, n }
-    }
-    #[inline]
-    fn next(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let i = ((u128::from(mix(self.state)) * u128::from(self.n)) >> 64) as u64;
-        key(i)
-    }
-}
-
-#[inline]
-fn key(i: u64) -> u64 {
-    mix(i ^ 0x5555_5555_5555_5555)
-}
-
-#[inline]
-fn entry(key: u64) -> Entry {
-    Entry {
-        best_move: Some(key as u16 & 0x7FFF),
-        value: (key >> 48) as i16 as i32 / 2,
-        depth: 5,
-        bound: Bound::Exact,
-    }
-}
-
-fn map_capacity(bytes: usize) -> usize {
-    let per_bucket = size_of::<(u64, Entry)>() + 1;
-    let buckets = (bytes / per_bucket + 1).next_power_of_two() / 2;
-    buckets / 8 * 7
-}
-
-fn thread_cpu_ns() -> Option<u64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    stat.split_whitespace().next()?.parse().ok()
-}
+#[path = "../benches/support/workload.rs"]
+mod workload;
+use workload::{Keys, Map, entry, key, map_capacity, thread_cpu_ns};
 
 /// CPU nanoseconds `f` takes on this thread (wall time if unavailable).
 fn measure(f: impl FnOnce()) -> u64 {
