@@ -29,15 +29,8 @@ use std::time::Instant;
 
 use anyhow::{Result, bail};
 use game::IndexSpace;
-use games_chess::{FastEndgame, Placement, Position};
+use games_chess::{FastEndgame, Placement, Position, pawnless_endings};
 use retrograde::{Generator, Label, Method, Resolve, Table, Value};
-
-/// The 3- and 4-man pawnless endings, the stronger side White, smallest first.
-const ALL_24: [&str; 24] = [
-    "KQvK", "KRvK", "KBvK", "KNvK", "KQQvK", "KQRvK", "KQBvK", "KQNvK", "KRRvK", "KRBvK", "KRNvK",
-    "KBBvK", "KBNvK", "KNNvK", "KQvKQ", "KQvKR", "KQvKB", "KQvKN", "KRvKR", "KRvKB", "KRvKN",
-    "KBvKB", "KBvKN", "KNvKN",
-];
 
 /// Built tables, probed as the resolver of a bigger ending: a position is
 /// looked up as it is, then with the colours flipped (`KvKR` in `KRvK`).
@@ -286,7 +279,9 @@ pub(crate) fn run(quick: bool) -> Result<()> {
     for (build, threads) in runs {
         let mut have: Vec<(FastEndgame, Table)> = Vec::new();
         let (mut wall, mut cpu, mut positions) = (0.0, 0.0, 0u64);
-        for material in ALL_24 {
+        // The 3- and 4-man pawnless endings, smallest first.
+        for signature in pawnless_endings(3).into_iter().chain(pawnless_endings(4)) {
+            let material = &signature.to_string();
             let subs_of = sub_endings(material)?;
             let subs = Subtables(
                 have.iter()

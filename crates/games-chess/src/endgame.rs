@@ -208,6 +208,68 @@ impl Signature {
     }
 }
 
+/// Every pawnless ending with `men` pieces, kings included, once up to the
+/// exchange of colours: White has at least as many pieces as Black, and
+/// when both have as many, White's are at least as strong (compared piece
+/// by piece in the order Q, R, B, N). In build order for a whole set: more
+/// White pieces first, each side's pieces from the strongest set down. An
+/// empty list when `men` is below 2 or above [`MAX_PIECES`].
+///
+/// ```
+/// use games_chess::pawnless_endings;
+///
+/// let names = |men| pawnless_endings(men).iter().map(|s| s.to_string()).collect::<Vec<_>>();
+/// assert_eq!(names(3), ["KQvK", "KRvK", "KBvK", "KNvK"]);
+/// assert_eq!(names(4)[..5], ["KQQvK", "KQRvK", "KQBvK", "KQNvK", "KRRvK"]);
+/// assert_eq!(names(4)[10..13], ["KQvKQ", "KQvKR", "KQvKB"]);
+/// assert_eq!(pawnless_endings(4).len(), 20);
+/// ```
+#[must_use]
+pub fn pawnless_endings(men: usize) -> Vec<Signature> {
+    const ROLES: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+    /// Every multiset of `n` roles, strongest first, as role positions in
+    /// `ROLES` (non-decreasing).
+    fn sets(n: usize) -> Vec<Vec<usize>> {
+        let mut out = vec![Vec::new()];
+        for _ in 0..n {
+            out = out
+                .into_iter()
+                .flat_map(|set: Vec<usize>| {
+                    let from = set.last().copied().unwrap_or(0);
+                    (from..ROLES.len()).map(move |r| {
+                        let mut next = set.clone();
+                        next.push(r);
+                        next
+                    })
+                })
+                .collect();
+        }
+        out
+    }
+    let mut out = Vec::new();
+    if !(2..=MAX_PIECES).contains(&men) {
+        return out;
+    }
+    let pieces = men - 2;
+    for white in (pieces.div_ceil(2)..=pieces).rev() {
+        let black = pieces - white;
+        for w in sets(white) {
+            for b in sets(black) {
+                // Lower positions are stronger: White's set must not be
+                // weaker than Black's of the same size.
+                if white == black && w > b {
+                    continue;
+                }
+                out.push(Signature {
+                    white: w.iter().map(|&r| ROLES[r]).collect(),
+                    black: b.iter().map(|&r| ROLES[r]).collect(),
+                });
+            }
+        }
+    }
+    out
+}
+
 /// Every ending a sequence of captures of non-king pieces leads to from
 /// `signature`, each once, fewest pieces first (then by name), `signature`
 /// itself excluded: the tables a retrograde build of `signature` values its

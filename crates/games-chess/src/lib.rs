@@ -81,7 +81,7 @@ mod types;
 
 pub use endgame::{
     Endgame, KING_PLACEMENTS, MAX_PIECES, Signature, SignatureError, king_pair, king_pair_index,
-    sub_endings,
+    pawnless_endings, sub_endings,
 };
 pub use eval::PIECE_VALUES;
 pub use fen::{FenError, FenErrorKind};

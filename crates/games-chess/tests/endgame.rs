@@ -4,7 +4,10 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use game::{Game, IndexSpace, Predecessors};
-use games_chess::{Endgame, KING_PLACEMENTS, Position, Signature, SignatureError, king_pair};
+use games_chess::{
+    Endgame, KING_PLACEMENTS, MAX_PIECES, Position, Signature, SignatureError, king_pair,
+    pawnless_endings,
+};
 use rand_core::Rng;
 use rand_pcg::Pcg64;
 
@@ -55,6 +58,81 @@ fn king_placements_up_to_symmetry() {
         assert!(seen.insert(key), "two representatives of one class");
     }
     assert_eq!(king_pair(462), None);
+}
+
+/// `pawnless_endings(men)` lists each pawnless ending of `men` pieces once
+/// up to colour exchange: for every split of the pieces between the sides
+/// (brute force over strings), exactly one of the ending and its colour
+/// exchange is listed. The 3- and 4-man lists are the 24 endings of the
+/// retrograde bench, in its order.
+#[test]
+fn pawnless_endings_once_up_to_colours() {
+    let names = |men| -> Vec<String> {
+        pawnless_endings(men)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    };
+    let all_24 = [
+        "KQvK", "KRvK", "KBvK", "KNvK", "KQQvK", "KQRvK", "KQBvK", "KQNvK", "KRRvK", "KRBvK",
+        "KRNvK", "KBBvK", "KBNvK", "KNNvK", "KQvKQ", "KQvKR", "KQvKB", "KQvKN", "KRvKR", "KRvKB",
+        "KRvKN", "KBvKB", "KBvKN", "KNvKN",
+    ];
+    assert_eq!([names(3), names(4)].concat(), all_24);
+    assert_eq!(names(2), ["KvK"]);
+    assert!(names(0).is_empty() && names(1).is_empty() && names(MAX_PIECES + 1).is_empty());
+    // Multisets of roles as sorted strings, strongest first.
+    fn sets(n: usize) -> Vec<String> {
+        if n == 0 {
+            return vec![String::new()];
+        }
+        let mut out = Vec::new();
+        for s in sets(n - 1) {
+            for r in "QRBN".chars() {
+                if s.chars()
+                    .last()
+                    .is_none_or(|l| "QRBN".find(l) <= "QRBN".find(r))
+                {
+                    out.push(format!("{s}{r}"));
+                }
+            }
+        }
+        out
+    }
+    for men in 2..=6 {
+        let listed: HashSet<String> = names(men).into_iter().collect();
+        assert_eq!(
+            listed.len(),
+            pawnless_endings(men).len(),
+            "{men}: duplicates"
+        );
+        let mut splits = 0;
+        for white in 0..=men - 2 {
+            for w in sets(white) {
+                for b in sets(men - 2 - white) {
+                    let ending = format!("K{w}vK{b}");
+                    let exchanged = format!("K{b}vK{w}");
+                    let found = usize::from(listed.contains(&ending))
+                        + usize::from(listed.contains(&exchanged));
+                    let want = if ending == exchanged { 2 } else { 1 };
+                    assert_eq!(found, want, "{ending}");
+                    assert!(ending.parse::<Signature>().is_ok());
+                    splits += 1;
+                }
+            }
+        }
+        // Each listed ending stands for itself and its exchange (one split
+        // when the two sides have the same pieces).
+        let symmetric = listed
+            .iter()
+            .filter(|e| {
+                let (w, b) = e.split_once('v').unwrap();
+                w == b
+            })
+            .count();
+        assert_eq!(splits, 2 * listed.len() - symmetric, "{men}");
+    }
+    assert_eq!(pawnless_endings(5).len(), 60);
 }
 
 #[test]

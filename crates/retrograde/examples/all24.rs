@@ -16,15 +16,8 @@
 //! `/proc/self/stat`, in 10 ms ticks), taken around each build.
 
 use game::IndexSpace;
-use games_chess::{FastEndgame, Placement};
+use games_chess::{FastEndgame, Placement, pawnless_endings};
 use retrograde::{Generator, Resolve, Table, Value};
-
-/// The 3- and 4-man pawnless endings, the stronger side White, smallest first.
-const ALL_24: [&str; 24] = [
-    "KQvK", "KRvK", "KBvK", "KNvK", "KQQvK", "KQRvK", "KQBvK", "KQNvK", "KRRvK", "KRBvK", "KRNvK",
-    "KBBvK", "KBNvK", "KNNvK", "KQvKQ", "KQvKR", "KQvKB", "KQvKN", "KRvKR", "KRvKB", "KRvKN",
-    "KBvKB", "KBvKN", "KNvKN",
-];
 
 /// The tables built so far, probed as they are, then colours exchanged.
 struct Built(Vec<(FastEndgame, Table)>);
@@ -72,11 +65,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut built = Built(Vec::new());
     let mut total = 0.0;
     let mut all = 0xcbf2_9ce4_8422_2325u64;
-    for material in ALL_24 {
-        let space = FastEndgame::new(material)?;
+    // The 3- and 4-man pawnless endings, smallest first.
+    for signature in pawnless_endings(3).into_iter().chain(pawnless_endings(4)) {
+        let material = signature.to_string();
+        let space = FastEndgame::new(&material)?;
         // Only the endings a capture leads to, as `cargo xtask bench
         // retrograde` does (the resolver tries each table in turn).
-        let signature: games_chess::Signature = material.parse()?;
         let subs: Vec<String> = games_chess::sub_endings(&signature, true)
             .iter()
             .map(ToString::to_string)
