@@ -199,10 +199,11 @@ struct PerftArgs {
 
 #[derive(Debug, Subcommand)]
 enum TbCommand {
-    /// Build a database: chess material such as KQvKR, tictactoe, or connect4:WxH.
+    /// Build a database: chess material such as KQvKR, chess:N (every ending of N pieces), tictactoe, or connect4:WxH.
     #[command(after_help = concat!(
         "Chess databases cover pawnless material with up to 5 pieces; the smaller databases they\n",
-        "capture into are built (or loaded from DIR) first. Connect Four databases cover every\n",
+        "capture into are built (or loaded from DIR) first; chess:N builds every pawnless ending of\n",
+        "N pieces (3 to 5: 4, 20 and 60 endings) and prints one file per ending. Connect Four databases cover every\n",
         "reachable position of a small board (4x4, 5x4, 4x5, ...; at most 2^25 indices), a position\n",
         "and its mirror image once; the file is DIR/connect4-WxH.gtb.\n\n",
         "Examples:\n",
@@ -210,10 +211,11 @@ enum TbCommand {
         "  gametree tb build connect4:4x4\n",
         "  gametree tb build connect4:5x4 --out tables --threads 2\n",
         "  gametree tb build KQvK --out tables\n",
-        "  gametree tb build KRvKN --out tables --threads 2"
+        "  gametree tb build KRvKN --out tables --threads 2\n",
+        "  gametree tb build chess:4 --out tables"
     ))]
     Build {
-        /// The material (e.g. KQvKR) or game (tictactoe, connect4:WxH).
+        /// The material (e.g. KQvKR, or chess:N for every ending of N pieces) or game (tictactoe, connect4:WxH).
         material: String,
         /// Where to write the database files.
         #[arg(long, value_name = "DIR", default_value = ".")]

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use game::{Game, IndexSpace, MoveBuffer, Outcome, Player};
-use games_chess::{Endgame, Position as Chess, Signature};
+use games_chess::{Endgame, FastEndgame, Placement, Position as Chess, Signature};
 use games_connect4::{Board as Connect4, BoardIndex as Connect4Index, Size};
 use games_tictactoe::TicTacToe;
 use games_tictactoe::index::BoardIndex;
@@ -242,10 +242,12 @@ pub(crate) fn probe_connect4(
 
 // ------------------------------------------------------------------ chess
 
-/// Built or loaded chess databases by material.
+/// Built or loaded chess databases by material, each with its index space
+/// (`FastEndgame`: the `Endgame` numbering over piece lists, which the
+/// indexed backward method builds over).
 #[derive(Debug, Default)]
 struct ChessTables {
-    tables: HashMap<String, (Endgame, Table)>,
+    tables: HashMap<String, (FastEndgame, Table)>,
 }
 
 impl ChessTables {
@@ -260,7 +262,16 @@ impl ChessTables {
         }
         let sig = Signature::of(p)?;
         let (space, table) = self.tables.get(&sig.to_string())?;
-        table.get(space.index_of(p)?)
+        table.get(space.endgame().index_of(p)?)
+    }
+
+    /// The value of a placement a capture led to, from the table of its
+    /// material (each table's index refuses every other material).
+    fn resolve(&self, p: &Placement) -> Option<Value> {
+        self.tables
+            .values()
+            .find_map(|(space, table)| space.index_of(p).map(|i| table.get(i)))
+            .flatten()
     }
 
     /// Makes sure the database of `sig` and of every ending it captures
@@ -285,7 +296,7 @@ impl ChessTables {
         for sub in captures(sig) {
             self.ensure(&sub, dir, threads, verbose)?;
         }
-        let space = Endgame::from_signature(sig.clone());
+        let space = FastEndgame::from_endgame(Endgame::from_signature(sig.clone()));
         let label = Label::new("chess", name.clone(), CHESS_SCHEME);
         if let Some(dir) = dir {
             let path = table_path(dir, &name);
@@ -302,7 +313,7 @@ impl ChessTables {
             None
         };
         let report = |e: &Event| report_event(pb.as_ref(), e);
-        let resolve = |p: &Chess| self.value(p);
+        let resolve = |p: &Placement| self.resolve(p);
         let mut generator = Generator::new(&space)
             .label(label)
             .threads(threads)
@@ -311,7 +322,7 @@ impl ChessTables {
             generator = generator.progress(&report);
         }
         let table = generator
-            .build(Method::Backward)
+            .backward_indexed()
             .map_err(|e| CliError::input(format!("building {name}: {e}")))?;
         if let Some(pb) = &pb {
             pb.finish_and_clear();
@@ -487,9 +498,40 @@ fn parse_material(text: &str) -> Result<Material> {
     Ok(Material::Chess(sig))
 }
 
+/// `chess:N` (N pieces, kings included), when `text` is of that form.
+fn parse_all_chess(text: &str) -> Option<Result<usize>> {
+    let lower = text.trim().to_ascii_lowercase();
+    let rest = lower.strip_prefix("chess:")?;
+    Some(match rest.parse::<usize>() {
+        Ok(men @ 3..=MAX_CHESS_PIECES) => Ok(men),
+        _ => Err(CliError::input(format!(
+            "bad material {text:?}: chess:N builds every pawnless ending of N pieces, N from 3 to {MAX_CHESS_PIECES}"
+        ))),
+    })
+}
+
+/// `tb build chess:N`: every pawnless ending of `men` pieces (once up to
+/// colour exchange) and the endings they capture into, each written to
+/// `dir` (or loaded from it when there). An ending of `men` pieces is
+/// dropped from memory once written (no other ending of the set captures
+/// into it), so memory holds the smaller endings and one of the set.
+fn build_all_chess(men: usize, dir: &Path, threads: usize) -> Result<()> {
+    let mut tables = ChessTables::default();
+    for sig in games_chess::pawnless_endings(men) {
+        tables.ensure(&sig, Some(dir), threads, progress::enabled())?;
+        let name = sig.to_string();
+        tables.tables.remove(&name);
+        println!("{}", table_path(dir, &name).display());
+    }
+    Ok(())
+}
+
 /// `tb build`.
 pub(crate) fn build(material: &str, out: &str, threads: usize) -> Result<()> {
     let dir = Path::new(out);
+    if let Some(men) = parse_all_chess(material) {
+        return build_all_chess(men?, dir, threads);
+    }
     match parse_material(material)? {
         Material::TicTacToe => {
             let pb = progress::enabled().then(|| progress::bar(0, "building tictactoe"));
@@ -598,7 +640,7 @@ pub(crate) fn stats(material: &str, dir: &str, json: bool) -> Result<()> {
                 .push("raw_wtm", wdl(&wtm, 1))
                 .push("raw_btm", wdl(&btm, 1));
             longest(&mut r, table.counts().longest_win, |i| {
-                space.position(i).map(|p| p.to_string())
+                space.endgame().position(i).map(|p| p.to_string())
             });
         }
     }
