@@ -402,35 +402,32 @@ fn same_moves_as_cozy_chess_along_random_games() {
     assert!(positions > 5000);
 }
 
-/// Parsers never panic: mutated FEN strings and random UCI strings either
-/// parse or give a typed error; what parses round-trips and passes the
-/// position oracle.
 /// `has_legal_move` stops generating at the first stage that finds a move.
 /// Positions whose only legal moves come from one late stage, or none, and
 /// every position two plies from them, check each exit against the full
 /// count (the move lists are cozy-chess-checked along random games above).
 #[test]
 fn has_legal_move_agrees_with_the_count() {
-    let cases: [(&str, &[&str]); 6] = [
+    let cases: [(&str, Option<&[&str]>); 6] = [
         // Stalemate and mate: no stage finds a move.
-        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", &[]),
-        ("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", &[]),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Some(&[])),
+        ("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", Some(&[])),
         // Only pawn pushes.
-        ("7k/5Q1p/5K2/8/8/8/8/8 b - - 0 1", &["h7h5", "h7h6"]),
+        ("7k/5Q1p/5K2/8/8/8/8/8 b - - 0 1", Some(&["h7h5", "h7h6"])),
         // Only en passant answers the check of the pawn that just moved.
-        ("8/8/3Q4/k7/1Pp5/2N5/8/7K b - b3 0 1", &["c4b3"]),
+        ("8/8/3Q4/k7/1Pp5/2N5/8/7K b - b3 0 1", Some(&["c4b3"])),
         // Only a pinned rook, along its pin.
         (
             "k7/2K5/1B6/8/8/8/r7/R7 b - - 0 1",
-            &["a2a1", "a2a3", "a2a4", "a2a5", "a2a6", "a2a7"],
+            Some(&["a2a1", "a2a3", "a2a4", "a2a5", "a2a6", "a2a7"]),
         ),
-        // Castling rights (castling is the last stage).
-        ("4k3/8/8/8/8/8/3PPP2/3QK2R w K - 0 1", &[]),
+        // Castling rights (castling is the last stage), many other moves.
+        ("4k3/8/8/8/8/8/3PPP2/3QK2R w K - 0 1", None),
     ];
     for (fen, only) in cases {
         let mut p = pos(fen);
         let moves: BTreeSet<String> = p.legal_moves().iter().map(ToString::to_string).collect();
-        if !fen.contains(" K ") {
+        if let Some(only) = only {
             let only: BTreeSet<String> = only.iter().map(|m| (*m).to_string()).collect();
             assert_eq!(moves, only, "{p}");
         }
@@ -456,6 +453,9 @@ fn has_legal_move_agrees_with_the_count() {
     );
 }
 
+/// Parsers never panic: mutated FEN strings and random UCI strings either
+/// parse or give a typed error; what parses round-trips and passes the
+/// position oracle.
 #[test]
 fn mutated_fens_never_panic_and_round_trip() {
     const ALPHABET: &[u8] = b"pnbrqkPNBRQK12345678/ wb-KQkqabcdefgh0x";
