@@ -896,53 +896,7 @@ fn on_long_diagonal(sq: u8) -> bool {
 /// On a1–h8 or a8–h1.
 #[inline]
 fn on_a_long_diagonal(sq: u8) -> bool {
-    on_long_diagonal(sq) || on_anti_diagonal(sq)
-}
-
-/// On a8–h1.
-#[inline]
-fn on_anti_diagonal(sq: u8) -> bool {
-    sq % 8 + sq / 8 == 7
-}
-
-/// Can two moves (or two un-moves) of one king of `p` lead to the same
-/// index while the other king stays on `still`? Only through a symmetry
-/// other than the identity that keeps `still` in place and maps the other
-/// pieces onto themselves (identical pieces may trade squares): of the
-/// eight symmetries of the board, only the reflections in the long
-/// diagonals keep a square in place, and only the squares on them. So
-/// `false` unless `still` stands on a long diagonal whose reflection maps
-/// every non-king piece onto a piece of the same kind.
-#[inline]
-fn king_moves_may_coincide(p: &Placement, still: u8) -> bool {
-    (on_long_diagonal(still) && p.others_symmetric(|sq| (sq % 8) * 8 + sq / 8))
-        || (on_anti_diagonal(still) && p.others_symmetric(|sq| (7 - sq % 8) * 8 + (7 - sq / 8)))
-}
-
-impl Placement {
-    /// Does `reflect` map every live non-king piece onto the square of a
-    /// live piece of the same kind?
-    #[inline]
-    fn others_symmetric(&self, reflect: impl Fn(u8) -> u8) -> bool {
-        let mut alive = self.alive & !0b11;
-        while alive != 0 {
-            let slot = alive.trailing_zeros() as usize;
-            alive &= alive - 1;
-            let image = reflect(self.square[slot]);
-            let piece = self.piece[slot];
-            let mut others = self.alive & !0b11;
-            let mut found = false;
-            while others != 0 {
-                let s = others.trailing_zeros() as usize;
-                others &= others - 1;
-                found |= self.piece[s] == piece && self.square[s] == image;
-            }
-            if !found {
-                return false;
-            }
-        }
-        true
-    }
+    sq % 8 == sq / 8 || sq % 8 + sq / 8 == 7
 }
 
 impl FastEndgame {
@@ -1178,15 +1132,21 @@ impl IndexMoves for FastEndgame {
                 continue;
             }
             let still = p.square[slot ^ 1];
-            if !diagonal && !king_moves_may_coincide(&p, still) {
+            if !diagonal {
                 // A king move. Two of them lead to one index only through a
-                // symmetry that keeps every other piece in place (as a set),
-                // the other king included ([`king_moves_may_coincide`]). So
-                // these results are distinct, and distinct from the others
-                // unless they keep the parent's king placement, which too
-                // takes a symmetry keeping `still` in place: none when it
-                // stands on neither long diagonal. (A legal king move never
-                // makes the kings adjacent, so each has an index.)
+                // symmetry other than the identity that keeps the other king
+                // in place, a reflection in a long diagonal through `still`,
+                // mapping one target onto the other; both targets touch the
+                // king's square, which must then lie on that diagonal too
+                // (two squares that mirror each other in a diagonal and both
+                // touch a square off it do not exist). Both kings on a8–h1
+                // is never canonical (the White king stays in a1–d1–d4), and
+                // both on a1–h8 is `diagonal`: so these results are distinct,
+                // and distinct from the others unless they keep the parent's
+                // king placement, which too takes a symmetry keeping `still`
+                // in place: none when it stands on neither long diagonal. (A
+                // legal king move never makes the kings adjacent, so each has
+                // an index.)
                 if !on_a_long_diagonal(still) {
                     same += quiet.count_ones() as usize;
                     continue;
@@ -1313,8 +1273,7 @@ impl IndexMoves for FastEndgame {
             // king stands on a long diagonal (see `successor_count`), and
             // from the un-moves of other pieces unless they keep the king
             // placement.
-            let distinct =
-                slot < 2 && !diagonal && !king_moves_may_coincide(&p, p.square[slot ^ 1]);
+            let distinct = slot < 2 && !diagonal;
             // The other king (for a king un-move) and the squares of the
             // other pieces, which stay in place when the new king pair needs
             // no symmetry.
@@ -1502,6 +1461,55 @@ mod tests {
                 .filter(|&i| index_moves_agree_at(&fast, i))
                 .count();
             assert!(valid > 1_000, "{sig}: {valid}");
+        }
+    }
+
+    /// The king-move shortcuts of `successor_count` and
+    /// `predecessor_indices` take a king's moves (un-moves) as distinct
+    /// unless both kings stand on a1–h8, which needs the argument that two
+    /// of them could only merge through a reflection keeping the other king
+    /// and every other piece in place. Every valid index where such a
+    /// reflection exists (a king on a long diagonal whose reflection maps
+    /// the other pieces onto pieces of the same kind), and a sample of
+    /// those with a king on a long diagonal without that symmetry, report
+    /// exactly what the position-level moves imply.
+    #[test]
+    fn index_moves_agree_where_a_king_stands_on_a_long_diagonal() {
+        let diagonal = |sq: u8| (sq % 8) * 8 + sq / 8;
+        let anti = |sq: u8| (7 - sq % 8) * 8 + (7 - sq / 8);
+        let symmetric = |p: &Placement, reflect: &dyn Fn(u8) -> u8| {
+            let others: Vec<(u8, u8)> = p
+                .pieces()
+                .skip(2)
+                .map(|(piece, sq)| (piece as u8, sq as u8))
+                .collect();
+            others
+                .iter()
+                .all(|&(piece, sq)| others.contains(&(piece, reflect(sq))))
+        };
+        for sig in ["KNNvK", "KBBvK", "KRvKR", "KQvKQ", "KNvKN"] {
+            let fast = FastEndgame::new(sig).unwrap();
+            let (mut mirrored, mut sampled) = (0, 0);
+            for i in 0..fast.size() {
+                let Some(p) = fast.position(i) else {
+                    continue;
+                };
+                let kings = [p.square[0], p.square[1]];
+                if kings.iter().any(|&k| {
+                    (on_long_diagonal(k) && symmetric(&p, &diagonal))
+                        || (k % 8 + k / 8 == 7 && symmetric(&p, &anti))
+                }) {
+                    mirrored += 1;
+                    assert!(index_moves_agree_at(&fast, i));
+                } else if i % 101 == 0 && kings.iter().any(|&k| on_a_long_diagonal(k)) {
+                    sampled += 1;
+                    assert!(index_moves_agree_at(&fast, i));
+                }
+            }
+            assert!(
+                mirrored > 5_000 && sampled > 5_000,
+                "{sig}: {mirrored}, {sampled}"
+            );
         }
     }
 
