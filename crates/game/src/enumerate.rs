@@ -83,6 +83,41 @@ pub trait IndexMoves: IndexSpace {
         Some((outcome, count))
     }
 
+    /// [`successor_count`](Self::successor_count) for every index of
+    /// `indices`, in increasing order: for each index `i`, first
+    /// `report(i, Counted::Exit(child))` once per successor outside the
+    /// space (as `successor_count` calls `exit`), then one
+    /// `report(i, Counted::Done(result))` with what `successor_count(i, ..)`
+    /// returns. A generator's first pass calls this on long runs of
+    /// indices, so that a space can share work between neighbours (a chess
+    /// ending decodes the pieces common to 64 consecutive indices once).
+    /// The default calls `successor_count` on each index.
+    ///
+    /// ```
+    /// use game::{Counted, IndexMoves};
+    ///
+    /// /// The number of valid indices in `0..end` and their exits.
+    /// fn census<S: IndexMoves>(space: &S, end: u64) -> (u64, u64) {
+    ///     let (mut valid, mut exits) = (0, 0);
+    ///     space.successor_counts(0..end, |_, report| match report {
+    ///         Counted::Exit(_) => exits += 1,
+    ///         Counted::Done(Some(_)) => valid += 1,
+    ///         Counted::Done(None) => {}
+    ///     });
+    ///     (valid, exits)
+    /// }
+    /// ```
+    fn successor_counts(
+        &self,
+        indices: core::ops::Range<u64>,
+        mut report: impl FnMut(u64, Counted<'_, Self::Game>),
+    ) {
+        for i in indices {
+            let counted = self.successor_count(i, |child| report(i, Counted::Exit(child)));
+            report(i, Counted::Done(counted));
+        }
+    }
+
     /// Calls `found` once with each **distinct** index of a position of this
     /// space from which one legal move leads to the position with index
     /// `index` (moves entering from another space are not undone): the
@@ -91,4 +126,16 @@ pub trait IndexMoves: IndexSpace {
     /// (generators ask only about decided positions); what is reported for
     /// an invalid index is unspecified, but must not panic.
     fn predecessor_indices(&self, index: u64, found: impl FnMut(u64));
+}
+
+/// What [`IndexMoves::successor_counts`] reports about one index.
+#[derive(Debug)]
+pub enum Counted<'a, G> {
+    /// A successor outside the space, one report per such move, before the
+    /// index's [`Done`](Counted::Done).
+    Exit(&'a G),
+    /// What [`IndexMoves::successor_count`] returns for the index: `None`
+    /// for an invalid index, else the outcome and the number of distinct
+    /// successor indices in the space.
+    Done(Option<(Option<crate::Outcome>, usize)>),
 }

@@ -68,7 +68,7 @@ mod limits;
 mod perft;
 mod score;
 
-pub use enumerate::{IndexMoves, IndexSpace, Predecessors};
+pub use enumerate::{Counted, IndexMoves, IndexSpace, Predecessors};
 pub use limits::Limits;
 pub use perft::{perft, perft_divide};
 pub use score::Score;

@@ -32,7 +32,7 @@
 use core::fmt;
 
 use arrayvec::ArrayVec;
-use game::{Game, IndexMoves, IndexSpace, Outcome, Player, Predecessors};
+use game::{Counted, Game, IndexMoves, IndexSpace, Outcome, Player, Predecessors};
 
 use crate::attacks::{KING, KNIGHT, tables};
 use crate::endgame::{
@@ -906,6 +906,14 @@ impl FastEndgame {
     /// smaller index, is not examined ([`IndexSpace::position`] does).
     #[inline]
     fn decode(&self, index: u64) -> Option<Placement> {
+        self.decode_pieces(index, self.pieces.len())
+    }
+
+    /// [`decode`](Self::decode) of the kings and the first `count` non-king
+    /// pieces only: the others keep square 0 and are missing from
+    /// `by_color` (but not from `alive`).
+    #[inline(always)]
+    fn decode_pieces(&self, index: u64, count: usize) -> Option<Placement> {
         if index >= self.size() {
             return None;
         }
@@ -924,7 +932,7 @@ impl FastEndgame {
         let mut by_color = [1u64 << wk, 1u64 << bk];
         let mut occupied = by_color[0] | by_color[1];
         let mut previous = 0u8;
-        for k in 0..n.min(MAX_PIECES - 2) {
+        for k in 0..count.min(MAX_PIECES - 2) {
             let s = ((index >> self.shift[k]) & 63) as u8;
             let b = 1u64 << s;
             if occupied & b != 0 || (self.after_same[k] && previous > s) {
@@ -1067,7 +1075,7 @@ impl IndexMoves for FastEndgame {
     fn successor_count(
         &self,
         index: u64,
-        mut exit: impl FnMut(&Placement),
+        exit: impl FnMut(&Placement),
     ) -> Option<(Option<Outcome>, usize)> {
         // `position`, the pieces of both sides gathered in one pass.
         let p = self.decode(index)?;
@@ -1083,144 +1091,34 @@ impl IndexMoves for FastEndgame {
         {
             return None;
         }
-        if self.may_lack_material && p.insufficient_material() {
-            return Some((p.outcome(), 0));
-        }
-        let base = self.other_side(index, us);
-        let diagonal = on_long_diagonal(p.square[0]) && on_long_diagonal(p.square[1]);
-        let enemy = p.by_color[us ^ 1];
-        let n = self.pieces.len();
-        let shift = 6 * n as u32;
-        let upper = base >> shift;
-        let c = p.move_context_from(theirs);
-        let mut same = 0usize;
-        let mut other: ArrayVec<u64, 256> = ArrayVec::new();
-        // A numbered result with the parent's king placement may coincide
-        // with an unnumbered one.
-        let mut clash = false;
-        let mut any = false;
-        let mut alive = p.alive;
-        while alive != 0 {
-            let slot = alive.trailing_zeros() as usize;
-            alive &= alive - 1;
-            if p.piece[slot] as usize / 6 != us {
-                continue;
-            }
-            let legal = p.legal_targets(&c, slot);
-            if legal == 0 {
-                continue;
-            }
-            any = true;
-            let from = p.square[slot];
-            let mut captures = legal & enemy;
-            while captures != 0 {
-                let to = captures.trailing_zeros() as u8;
-                captures &= captures - 1;
-                let mut child = p;
-                child.make(PlacementMove {
-                    slot: slot as u8,
-                    from,
-                    to,
-                });
-                exit(&child);
-            }
-            let mut quiet = legal & !enemy;
-            if slot >= 2 && !diagonal {
-                // The same symmetry (none): distinct placements, distinct
-                // indices.
-                same += quiet.count_ones() as usize;
-                continue;
-            }
-            let still = p.square[slot ^ 1];
-            if !diagonal {
-                // A king move. Two of them lead to one index only through a
-                // symmetry other than the identity that keeps the other king
-                // in place, a reflection in a long diagonal through `still`,
-                // mapping one target onto the other; both targets touch the
-                // king's square, which must then lie on that diagonal too
-                // (two squares that mirror each other in a diagonal and both
-                // touch a square off it do not exist). Both kings on a8–h1
-                // is never canonical (the White king stays in a1–d1–d4), and
-                // both on a1–h8 is `diagonal`: so these results are distinct,
-                // and distinct from the others unless they keep the parent's
-                // king placement, which too takes a symmetry keeping `still`
-                // in place: none when it stands on neither long diagonal. (A
-                // legal king move never makes the kings adjacent, so each has
-                // an index.)
-                if !on_a_long_diagonal(still) {
-                    same += quiet.count_ones() as usize;
-                    continue;
-                }
-                let parent = (upper % KING_PLACEMENTS as u64) as usize;
-                while quiet != 0 {
-                    let to = quiet.trailing_zeros() as usize;
-                    quiet &= quiet - 1;
-                    let (wk, bk) = if slot == 0 {
-                        (to, still as usize)
-                    } else {
-                        (still as usize, to)
-                    };
-                    match canonical_kings(wk, bk) {
-                        Some(kings) => {
-                            same += 1;
-                            clash |= kings == parent;
-                        }
-                        None => {
-                            let mut child = p;
-                            child.make(PlacementMove {
-                                slot: slot as u8,
-                                from,
-                                to: to as u8,
-                            });
-                            exit(&child);
-                        }
-                    }
-                }
-                continue;
-            }
-            while quiet != 0 {
-                let to = quiet.trailing_zeros() as u8;
-                quiet &= quiet - 1;
-                let mut sq = p.square;
-                sq[slot] = to;
-                match self
-                    .inner
-                    .canonical(us ^ 1, sq[0] as usize, sq[1] as usize, &sq[2..2 + n])
-                {
-                    Some(j) => {
-                        if !other.contains(&j) {
-                            clash |= j >> shift == upper && !diagonal;
-                            other.push(j);
-                        }
-                    }
-                    None => {
-                        let mut child = p;
-                        child.make(PlacementMove {
-                            slot: slot as u8,
-                            from,
-                            to,
-                        });
-                        exit(&child);
-                    }
-                }
-            }
-        }
-        if !any {
-            let outcome = if c.in_check {
-                Outcome::Loss
-            } else {
-                Outcome::Draw
-            };
-            return Some((Some(outcome), 0));
-        }
-        if !clash {
-            return Some((None, same + other.len()));
-        }
-        let mut count = 0;
-        self.successor_indices(index, |_| count += 1, |_| {});
-        Some((None, count))
+        self.count_valid(&p, index, theirs, exit)
     }
 
+    /// Decodes the pieces shared by each run of 64 indices (all but the
+    /// last non-king piece, whose square is the index's low 6 bits) once,
+    /// finds with bitboards over that square where the side not to move is
+    /// in check, and counts the moves of each valid index as
+    /// [`successor_count`](Self::successor_count) does from there.
+    fn successor_counts(
+        &self,
+        indices: core::ops::Range<u64>,
+        mut report: impl FnMut(u64, Counted<'_, Placement>),
+    ) {
+        let mut i = indices.start;
+        while i < indices.end {
+            let first = i & !63;
+            let stop = (first + 64).min(indices.end);
+            if self.pieces.is_empty() || i != first || stop != first + 64 {
+                for j in i..stop {
+                    let counted = self.successor_count(j, |child| report(j, Counted::Exit(child)));
+                    report(j, Counted::Done(counted));
+                }
+            } else {
+                self.count_run(first, &mut report);
+            }
+            i = stop;
+        }
+    }
     /// The un-moves of [`Predecessors::predecessors`], numbered from the
     /// index as [`successor_indices`](Self::successor_indices) numbers moves.
     fn predecessor_indices(&self, index: u64, found: impl FnMut(u64)) {
@@ -1315,9 +1213,227 @@ impl IndexMoves for FastEndgame {
     }
 }
 
+impl FastEndgame {
+    /// [`successor_counts`](IndexMoves::successor_counts) of the 64 indices
+    /// from `first` (a multiple of 64 below the size; at least one non-king
+    /// piece).
+    #[inline]
+    fn count_run(&self, first: u64, report: &mut impl FnMut(u64, Counted<'_, Placement>)) {
+        let n = self.pieces.len();
+        // The last piece's slot; its square is the index's low 6 bits.
+        let last = 1 + n;
+        let Some(mut p) = self.decode_pieces(first, n - 1) else {
+            for i in first..first + 64 {
+                report(i, Counted::Done(None));
+            }
+            return;
+        };
+        let us = p.side as usize;
+        let piece = p.piece[last] as usize;
+        let color = piece / 6;
+        p.alive &= !(1 << last);
+        let both = p.both_attackers();
+        p.alive |= 1 << last;
+        let occ = p.occupied();
+        // The squares the last piece may stand on: empty, and after the
+        // identical piece before it.
+        let mut valid = !occ;
+        if self.after_same[n - 1] {
+            valid &= u64::MAX << p.square[last - 1];
+        }
+        // The side not to move is not in check: no leaper of ours attacks
+        // its king, the last piece blocks the line of every slider of ours
+        // that does, and does not attack it itself.
+        let king = p.square[us ^ 1] as usize;
+        let ours = both[us];
+        if (KING[king] & ours.king) | (KNIGHT[king] & ours.leap) != 0 {
+            valid = 0;
+        }
+        let mut sliders = ours.sliders_at(king, occ);
+        while sliders != 0 {
+            valid &= tables().between(king, sliders.trailing_zeros() as usize);
+            sliders &= sliders - 1;
+        }
+        if color == us {
+            valid &= !Placement::reach(piece, king, occ);
+        }
+        let diagonal = on_long_diagonal(p.square[0]) && on_long_diagonal(p.square[1]);
+        for sq in 0..64u8 {
+            let i = first + u64::from(sq);
+            if valid & (1u64 << sq) == 0 {
+                report(i, Counted::Done(None));
+                continue;
+            }
+            let mut q = p;
+            q.square[last] = sq;
+            q.by_color[color] |= 1u64 << sq;
+            if diagonal && !self.canonical_reflection(&q, i) {
+                report(i, Counted::Done(None));
+                continue;
+            }
+            let mut theirs = both[us ^ 1];
+            if color != us {
+                theirs.add(piece, usize::from(sq));
+            }
+            let counted = self.count_valid(&q, i, theirs, |child| report(i, Counted::Exit(child)));
+            report(i, Counted::Done(counted));
+        }
+    }
+
+    /// [`successor_count`](IndexMoves::successor_count) of the valid,
+    /// canonical index `index`, decoded as `p`, whose side not to move has
+    /// the pieces `theirs`.
+    #[inline(always)]
+    fn count_valid(
+        &self,
+        p: &Placement,
+        index: u64,
+        theirs: Attackers,
+        mut exit: impl FnMut(&Placement),
+    ) -> Option<(Option<Outcome>, usize)> {
+        let us = p.side as usize;
+        if self.may_lack_material && p.insufficient_material() {
+            return Some((p.outcome(), 0));
+        }
+        let base = self.other_side(index, us);
+        let diagonal = on_long_diagonal(p.square[0]) && on_long_diagonal(p.square[1]);
+        let enemy = p.by_color[us ^ 1];
+        let n = self.pieces.len();
+        let shift = 6 * n as u32;
+        let upper = base >> shift;
+        let c = p.move_context_from(theirs);
+        let mut same = 0usize;
+        let mut other: ArrayVec<u64, 256> = ArrayVec::new();
+        // A numbered result with the parent's king placement may coincide
+        // with an unnumbered one.
+        let mut clash = false;
+        let mut any = false;
+        let mut alive = p.alive;
+        while alive != 0 {
+            let slot = alive.trailing_zeros() as usize;
+            alive &= alive - 1;
+            if p.piece[slot] as usize / 6 != us {
+                continue;
+            }
+            let legal = p.legal_targets(&c, slot);
+            if legal == 0 {
+                continue;
+            }
+            any = true;
+            let from = p.square[slot];
+            let mut captures = legal & enemy;
+            while captures != 0 {
+                let to = captures.trailing_zeros() as u8;
+                captures &= captures - 1;
+                let mut child = *p;
+                child.make(PlacementMove {
+                    slot: slot as u8,
+                    from,
+                    to,
+                });
+                exit(&child);
+            }
+            let mut quiet = legal & !enemy;
+            if slot >= 2 && !diagonal {
+                // The same symmetry (none): distinct placements, distinct
+                // indices.
+                same += quiet.count_ones() as usize;
+                continue;
+            }
+            let still = p.square[slot ^ 1];
+            if !diagonal {
+                // A king move. Two of them lead to one index only through a
+                // symmetry other than the identity that keeps the other king
+                // in place, a reflection in a long diagonal through `still`,
+                // mapping one target onto the other; both targets touch the
+                // king's square, which must then lie on that diagonal too
+                // (two squares that mirror each other in a diagonal and both
+                // touch a square off it do not exist). Both kings on a8–h1
+                // is never canonical (the White king stays in a1–d1–d4), and
+                // both on a1–h8 is `diagonal`: so these results are distinct,
+                // and distinct from the others unless they keep the parent's
+                // king placement, which too takes a symmetry keeping `still`
+                // in place: none when it stands on neither long diagonal. (A
+                // legal king move never makes the kings adjacent, so each has
+                // an index.)
+                if !on_a_long_diagonal(still) {
+                    same += quiet.count_ones() as usize;
+                    continue;
+                }
+                let parent = (upper % KING_PLACEMENTS as u64) as usize;
+                while quiet != 0 {
+                    let to = quiet.trailing_zeros() as usize;
+                    quiet &= quiet - 1;
+                    let (wk, bk) = if slot == 0 {
+                        (to, still as usize)
+                    } else {
+                        (still as usize, to)
+                    };
+                    match canonical_kings(wk, bk) {
+                        Some(kings) => {
+                            same += 1;
+                            clash |= kings == parent;
+                        }
+                        None => {
+                            let mut child = *p;
+                            child.make(PlacementMove {
+                                slot: slot as u8,
+                                from,
+                                to: to as u8,
+                            });
+                            exit(&child);
+                        }
+                    }
+                }
+                continue;
+            }
+            while quiet != 0 {
+                let to = quiet.trailing_zeros() as u8;
+                quiet &= quiet - 1;
+                let mut sq = p.square;
+                sq[slot] = to;
+                match self
+                    .inner
+                    .canonical(us ^ 1, sq[0] as usize, sq[1] as usize, &sq[2..2 + n])
+                {
+                    Some(j) => {
+                        if !other.contains(&j) {
+                            clash |= j >> shift == upper && !diagonal;
+                            other.push(j);
+                        }
+                    }
+                    None => {
+                        let mut child = *p;
+                        child.make(PlacementMove {
+                            slot: slot as u8,
+                            from,
+                            to,
+                        });
+                        exit(&child);
+                    }
+                }
+            }
+        }
+        if !any {
+            let outcome = if c.in_check {
+                Outcome::Loss
+            } else {
+                Outcome::Draw
+            };
+            return Some((Some(outcome), 0));
+        }
+        if !clash {
+            return Some((None, same + other.len()));
+        }
+        let mut count = 0;
+        self.successor_indices(index, |_| count += 1, |_| {});
+        Some((None, count))
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use game::{Game, IndexMoves, IndexSpace, Predecessors};
+    use game::{Counted, Game, IndexMoves, IndexSpace, Predecessors};
 
     use super::*;
 
@@ -1461,6 +1577,85 @@ mod tests {
                 .filter(|&i| index_moves_agree_at(&fast, i))
                 .count();
             assert!(valid > 1_000, "{sig}: {valid}");
+        }
+    }
+
+    /// One report of the first pass: an exit of an index, or its result.
+    #[derive(Debug, PartialEq)]
+    enum Report {
+        Exit(u64, Placement),
+        Done(u64, Option<(Option<Outcome>, usize)>),
+    }
+
+    /// What `successor_counts` reports over `range`, and what
+    /// `successor_count` reports index by index.
+    fn first_pass_reports(fast: &FastEndgame, range: core::ops::Range<u64>) -> [Vec<Report>; 2] {
+        let mut runs = Vec::new();
+        fast.successor_counts(range.clone(), |i, r| {
+            runs.push(match r {
+                Counted::Exit(child) => Report::Exit(i, *child),
+                Counted::Done(c) => Report::Done(i, c),
+            });
+        });
+        let mut single = Vec::new();
+        for i in range {
+            let c = fast.successor_count(i, |child| single.push(Report::Exit(i, *child)));
+            single.push(Report::Done(i, c));
+        }
+        [runs, single]
+    }
+
+    /// `successor_counts` shares the decoding and the check test of 64
+    /// indices: it reports exactly what `successor_count` does, index by
+    /// index, on every index of the 3-man endings (also over ranges that
+    /// start and end inside a run) and on sampled runs of 4- and 5-man
+    /// endings (identical pieces, pieces of either side last).
+    #[test]
+    fn successor_counts_equal_successor_count_index_by_index() {
+        let census = |reports: &[Report]| {
+            let valid = reports
+                .iter()
+                .filter(|r| matches!(r, Report::Done(_, Some(_))))
+                .count();
+            let exits = reports
+                .iter()
+                .filter(|r| matches!(r, Report::Exit(..)))
+                .count();
+            (valid, exits)
+        };
+        for sig in ["KQvK", "KRvK", "KBvK", "KNvK"] {
+            let fast = FastEndgame::new(sig).unwrap();
+            for range in [0..fast.size(), 5..fast.size() - 3, 70..100] {
+                let [runs, single] = first_pass_reports(&fast, range.clone());
+                assert_eq!(runs, single, "{sig} {range:?}");
+            }
+            let [runs, _] = first_pass_reports(&fast, 0..fast.size());
+            let (valid, exits) = census(&runs);
+            // A lone minor piece draws: no moves are generated.
+            let mating = sig == "KQvK" || sig == "KRvK";
+            assert!(
+                valid > 20_000 && (exits > 1_000) == mating,
+                "{sig}: {valid} {exits}"
+            );
+        }
+        for sig in [
+            "KQvKR", "KRvKN", "KBNvK", "KBBvK", "KNNvK", "KQvKQ", "KRvKR", "KNvKB", "KQRvKR",
+            "KBBvKN", "KRRvKR",
+        ] {
+            let fast = FastEndgame::new(sig).unwrap();
+            let runs = fast.size() / 64;
+            // About 250 runs; an odd stride visits every square of every
+            // piece but the last.
+            let stride = (runs / 250) | 1;
+            let (mut valid, mut exits) = (0, 0);
+            for run in (0..runs).step_by(stride as usize) {
+                let [a, b] = first_pass_reports(&fast, run * 64..run * 64 + 64);
+                assert_eq!(a, b, "{sig} run {run}");
+                let (v, e) = census(&a);
+                valid += v;
+                exits += e;
+            }
+            assert!(valid > 4_000 && exits > 100, "{sig}: {valid} {exits}");
         }
     }
 

@@ -4,7 +4,7 @@
 use core::fmt;
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, Ordering};
 
-use game::{Game, IndexMoves, IndexSpace, MoveBuffer, Outcome, Predecessors};
+use game::{Counted, Game, IndexMoves, IndexSpace, MoveBuffer, Outcome, Predecessors};
 use rayon::prelude::*;
 
 use crate::value::{DRAW_CODE, INVALID_CODE, RESERVED_CODE, code_distance, decisive_code};
@@ -1072,83 +1072,116 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
             .map(|chunk| {
                 let (mut valid, mut decided) = (0u64, 0u64);
                 let mut furthest = 0u16;
-                for i in self.range(chunk) {
-                    let mut exits = 0usize;
-                    let mut exit_win: Option<u16> = None;
-                    let mut exit_draw = false;
-                    let mut exit_loss = 0u16;
-                    let mut error = None;
-                    let counted = self.space.successor_count(i, |child| {
-                        exits += 1;
-                        match self.exit_value(child, i) {
-                            Ok(Value::Loss(d)) => {
-                                exit_win = Some(exit_win.map_or(d + 1, |w| w.min(d + 1)));
-                            }
-                            Ok(Value::Win(d)) => exit_loss = exit_loss.max(d + 1),
-                            Ok(Value::Draw) => exit_draw = true,
-                            Err(e) => {
-                                error.get_or_insert(e);
-                            }
-                        }
-                    });
-                    let (outcome, count) = match counted {
-                        Some((outcome, count)) => (Some(outcome), count),
-                        None => (None, 0),
-                    };
-                    let code = match outcome {
-                        None => INVALID_CODE,
-                        Some(Some(Outcome::Draw)) => {
-                            valid += 1;
-                            RESERVED_CODE
-                        }
-                        Some(Some(Outcome::Loss)) => {
-                            valid += 1;
-                            decided += 1;
-                            mask.mark(i, 0);
-                            decisive_code(0)
-                        }
-                        Some(Some(Outcome::Win)) => {
-                            return Err(BuildError::TerminalWin { index: i });
-                        }
-                        Some(None) => {
-                            valid += 1;
-                            if let Some(e) = error {
-                                return Err(e);
-                            }
-                            if count + exits == 0 {
-                                return Err(BuildError::NoMoves { index: i });
-                            }
-                            let count = count + usize::from(exit_draw);
-                            if count > MAX_COUNT {
-                                return Err(BuildError::TooManyMoves { index: i });
-                            }
-                            let flag = if exit_loss > 0 { LOSING_EXIT } else { 0 };
-                            counters[i as usize].store(count as u8 | flag, Ordering::Relaxed);
-                            let value = match exit_win {
-                                // Provisional: a shorter win in the space may replace it.
-                                Some(w) => w,
-                                None if count == 0 => exit_loss,
-                                None => 0,
-                            };
-                            if value == 0 {
-                                DRAW_CODE
-                            } else {
-                                if value > Value::MAX_PLIES {
-                                    return Err(BuildError::TooFar { index: i });
+                // The exits of the index being reported, until its `Done`.
+                let mut exits = 0usize;
+                let mut exit_win: Option<u16> = None;
+                let mut exit_draw = false;
+                let mut exit_loss = 0u16;
+                let mut exit_error = None;
+                // The first error, in index order; the rest of the chunk is
+                // then ignored.
+                let mut failed: Option<BuildError> = None;
+                self.space.successor_counts(self.range(chunk), |i, report| {
+                    if failed.is_some() {
+                        return;
+                    }
+                    let counted = match report {
+                        Counted::Exit(child) => {
+                            exits += 1;
+                            match self.exit_value(child, i) {
+                                Ok(Value::Loss(d)) => {
+                                    exit_win = Some(exit_win.map_or(d + 1, |w| w.min(d + 1)));
                                 }
-                                mask.mark(i, value);
-                                furthest = furthest.max(value);
-                                decided += 1;
-                                decisive_code(value)
+                                Ok(Value::Win(d)) => exit_loss = exit_loss.max(d + 1),
+                                Ok(Value::Draw) => exit_draw = true,
+                                Err(e) => {
+                                    exit_error.get_or_insert(e);
+                                }
                             }
+                            return;
                         }
+                        Counted::Done(counted) => counted,
                     };
-                    codes[i as usize].store(code, Ordering::Relaxed);
+                    let exit = Exits {
+                        count: core::mem::take(&mut exits),
+                        win: exit_win.take(),
+                        draw: core::mem::take(&mut exit_draw),
+                        loss: core::mem::take(&mut exit_loss),
+                        error: exit_error.take(),
+                    };
+                    match Self::first_code(i, counted, exit, counters, mask) {
+                        Ok((code, value)) => {
+                            if code != INVALID_CODE {
+                                valid += 1;
+                            }
+                            if code_distance(code).is_some() {
+                                decided += 1;
+                                furthest = furthest.max(value);
+                            }
+                            codes[i as usize].store(code, Ordering::Relaxed);
+                        }
+                        Err(e) => failed = Some(e),
+                    }
+                });
+                if let Some(e) = failed {
+                    return Err(e);
                 }
                 longest.fetch_max(furthest, Ordering::Relaxed);
                 Ok((valid, decided))
             })
             .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))
+    }
+
+    /// The first pass's code of index `i` from what the space counted and
+    /// what its exits are worth; stores its counter and marks its level.
+    /// Returns the code and, for a decisive one, its distance.
+    #[inline]
+    fn first_code(
+        i: u64,
+        counted: Option<(Option<Outcome>, usize)>,
+        exit: Exits,
+        counters: &[AtomicU8],
+        mask: &LevelMask,
+    ) -> Result<(u8, u16), BuildError> {
+        let Some((outcome, count)) = counted else {
+            return Ok((INVALID_CODE, 0));
+        };
+        match outcome {
+            Some(Outcome::Draw) => Ok((RESERVED_CODE, 0)),
+            Some(Outcome::Loss) => {
+                mask.mark(i, 0);
+                Ok((decisive_code(0), 0))
+            }
+            Some(Outcome::Win) => Err(BuildError::TerminalWin { index: i }),
+            None => {
+                if let Some(e) = exit.error {
+                    return Err(e);
+                }
+                if count + exit.count == 0 {
+                    return Err(BuildError::NoMoves { index: i });
+                }
+                let count = count + usize::from(exit.draw);
+                if count > MAX_COUNT {
+                    return Err(BuildError::TooManyMoves { index: i });
+                }
+                let flag = if exit.loss > 0 { LOSING_EXIT } else { 0 };
+                counters[i as usize].store(count as u8 | flag, Ordering::Relaxed);
+                let value = match exit.win {
+                    // Provisional: a shorter win in the space may replace it.
+                    Some(w) => w,
+                    None if count == 0 => exit.loss,
+                    None => 0,
+                };
+                if value == 0 {
+                    return Ok((DRAW_CODE, 0));
+                }
+                if value > Value::MAX_PLIES {
+                    return Err(BuildError::TooFar { index: i });
+                }
+                mask.mark(i, value);
+                Ok((decisive_code(value), value))
+            }
+        }
     }
 
     /// [`exit_loss`](Self::exit_loss) through [`IndexMoves`].
@@ -1171,6 +1204,21 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
             None => Ok(longest),
         }
     }
+}
+
+/// What the moves of one index that leave the space are worth, gathered by
+/// the first pass of [`Generator::backward_indexed`].
+struct Exits {
+    /// Their number.
+    count: usize,
+    /// The shortest win one of them gives, if any.
+    win: Option<u16>,
+    /// Does one of them draw?
+    draw: bool,
+    /// The longest loss one of them gives (0 if none).
+    loss: u16,
+    /// The first error met while valuing them.
+    error: Option<BuildError>,
 }
 
 /// What a level does with a predecessor of a lost position, by its code.
