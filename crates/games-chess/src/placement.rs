@@ -1091,7 +1091,7 @@ impl IndexMoves for FastEndgame {
         {
             return None;
         }
-        self.count_valid(&p, index, theirs, exit)
+        self.count_valid(&p, index, || p.move_context_from(theirs), exit)
     }
 
     /// Decodes the pieces shared by each run of 64 indices (all but the
@@ -1257,38 +1257,95 @@ impl FastEndgame {
         if color == us {
             valid &= !Placement::reach(piece, king, occ);
         }
+        // What the side to move's moves depend on, for the shared pieces:
+        // `MoveContext` with the last piece added below.
+        let t = tables();
+        let king = p.square[us] as usize;
+        let theirs = both[us ^ 1];
+        let lifted = occ & !(1u64 << king);
+        let leapers = (KNIGHT[king] & theirs.leap) | (KING[king] & theirs.king);
+        let slider_checkers = theirs.sliders_at(king, occ);
+        let danger = theirs.attacks(lifted);
+        // The squares their sliders attack, where the last piece would
+        // shorten a line.
+        let lines = Attackers {
+            diagonal: theirs.diagonal,
+            straight: theirs.straight,
+            ..Attackers::default()
+        }
+        .attacks(lifted);
+        // Where the last piece, if theirs, checks our king.
+        let checks = if color == us {
+            0
+        } else {
+            Placement::reach(piece, king, occ)
+        };
         let diagonal = on_long_diagonal(p.square[0]) && on_long_diagonal(p.square[1]);
         for sq in 0..64u8 {
             let i = first + u64::from(sq);
-            if valid & (1u64 << sq) == 0 {
+            let b = 1u64 << sq;
+            if valid & b == 0 {
                 report(i, Counted::Done(None));
                 continue;
             }
             let mut q = p;
             q.square[last] = sq;
-            q.by_color[color] |= 1u64 << sq;
+            q.by_color[color] |= b;
             if diagonal && !self.canonical_reflection(&q, i) {
                 report(i, Counted::Done(None));
                 continue;
             }
-            let mut theirs = both[us ^ 1];
-            if color != us {
-                theirs.add(piece, usize::from(sq));
-            }
-            let counted = self.count_valid(&q, i, theirs, |child| report(i, Counted::Exit(child)));
+            let context = || {
+                let mut enemy = theirs;
+                let mut checkers = leapers | (checks & b);
+                // A slider's check stands unless the last piece blocks it.
+                let mut s = slider_checkers;
+                while s != 0 {
+                    let from = s.trailing_zeros() as usize;
+                    s &= s - 1;
+                    if t.between(king, from) & b == 0 {
+                        checkers |= 1u64 << from;
+                    }
+                }
+                let mut danger = if lines & b == 0 {
+                    danger
+                } else {
+                    theirs.attacks(lifted | b)
+                };
+                if color != us {
+                    enemy.add(piece, usize::from(sq));
+                    danger |= Placement::reach(piece, usize::from(sq), lifted | b);
+                }
+                MoveContext {
+                    us,
+                    occ: occ | b,
+                    king,
+                    in_check: checkers != 0,
+                    evasions: if checkers != 0 && checkers & (checkers - 1) == 0 {
+                        checkers | t.between(king, checkers.trailing_zeros() as usize)
+                    } else {
+                        0
+                    },
+                    checkers,
+                    sliders: enemy.diagonal | enemy.straight,
+                    danger,
+                    enemy,
+                }
+            };
+            let counted = self.count_valid(&q, i, context, |child| report(i, Counted::Exit(child)));
             report(i, Counted::Done(counted));
         }
     }
 
     /// [`successor_count`](IndexMoves::successor_count) of the valid,
-    /// canonical index `index`, decoded as `p`, whose side not to move has
-    /// the pieces `theirs`.
+    /// canonical index `index`, decoded as `p`;
+    /// `context` computes the [`MoveContext`] of `p` (when needed).
     #[inline(always)]
     fn count_valid(
         &self,
         p: &Placement,
         index: u64,
-        theirs: Attackers,
+        context: impl FnOnce() -> MoveContext,
         mut exit: impl FnMut(&Placement),
     ) -> Option<(Option<Outcome>, usize)> {
         let us = p.side as usize;
@@ -1301,7 +1358,7 @@ impl FastEndgame {
         let n = self.pieces.len();
         let shift = 6 * n as u32;
         let upper = base >> shift;
-        let c = p.move_context_from(theirs);
+        let c = context();
         let mut same = 0usize;
         let mut other: ArrayVec<u64, 256> = ArrayVec::new();
         // A numbered result with the parent's king placement may coincide
