@@ -2,9 +2,10 @@
 //! work of `FastEndgame` over every index of an ending, to be measured by
 //! callgrind. Modes: `count` (successor_count, exits ignored), `exits`
 //! (successor_count, each exit's outcome computed), `preds`
-//! (predecessor_indices of every valid index), `decode` (position()).
+//! (predecessor_indices of every valid index), `decode` (position()),
+//! `runs` (successor_counts over all indices, exits ignored).
 
-use game::{Game, IndexMoves, IndexSpace};
+use game::{Counted, Game, IndexMoves, IndexSpace};
 use games_chess::FastEndgame;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -13,6 +14,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mode = args.get(1).map_or("count", String::as_str);
     let space = FastEndgame::new(material)?;
     let mut sum = 0u64;
+    if mode == "runs" {
+        space.successor_counts(0..space.size(), |_, r| {
+            if let Counted::Done(Some((_, c))) = r {
+                sum += c as u64;
+            }
+        });
+        println!("{material} {mode}: {sum}");
+        return Ok(());
+    }
     for i in 0..space.size() {
         match mode {
             "count" => {
