@@ -126,6 +126,30 @@ pub trait IndexMoves: IndexSpace {
     /// (generators ask only about decided positions); what is reported for
     /// an invalid index is unspecified, but must not panic.
     fn predecessor_indices(&self, index: u64, found: impl FnMut(u64));
+
+    /// [`predecessor_indices`](Self::predecessor_indices) for up to 64
+    /// indices at once: the indices `first + k` for each bit `k` set in
+    /// `members` (`first` is a multiple of 64; every member must be valid,
+    /// and below [`size`](IndexSpace::size)). Calls `found(index,
+    /// predecessor)` once for each member `index` and each distinct
+    /// predecessor `predecessor` that `predecessor_indices(index, ..)`
+    /// reports, in any order: the pairs are exactly those of calling
+    /// `predecessor_indices` on each member in turn. The same predecessor
+    /// may so be reported once for each of several members.
+    ///
+    /// The provided method does just that. A space whose neighbouring
+    /// indices share most of their position (in a chess ending, the 64
+    /// squares of the last piece) may override it to decode what the
+    /// members share once, and to find the members from which an un-move
+    /// is legal as a bit set rather than one member at a time.
+    fn predecessor_block(&self, first: u64, members: u64, mut found: impl FnMut(u64, u64)) {
+        let mut rest = members;
+        while rest != 0 {
+            let index = first + u64::from(rest.trailing_zeros());
+            rest &= rest - 1;
+            self.predecessor_indices(index, |p| found(index, p));
+        }
+    }
 }
 
 /// What [`IndexMoves::successor_counts`] reports about one index.

@@ -1211,6 +1211,246 @@ impl IndexMoves for FastEndgame {
         }
         g.report(upper, shift, found);
     }
+
+    /// The un-moves of [`predecessor_indices`](Self::predecessor_indices)
+    /// for the members of a block of 64 indices, which differ only in the
+    /// square of the last non-king piece (`X`, the index's lowest six
+    /// bits): the side to move, the kings and the other pieces are decoded
+    /// once. For an un-move of another piece (the kings included) from
+    /// `to` to `from`, the members from which it is legal are found as a
+    /// bit set over `X`'s square: `X` may not stand on `from`, nor between
+    /// `to` and `from` for a slider, and the side to move must not be in
+    /// check in the predecessor — from the piece on `from` unless `X`
+    /// blocks the line, from another slider of the mover unless `from` or
+    /// `X` blocks it, from `X` itself if it is the mover's. When the result
+    /// keeps `X`'s coordinate (no symmetry re-applied, `X` not sorted among
+    /// identical pieces), the predecessor of member `first + k` is one
+    /// fixed index plus `k`. `X`'s own un-moves are generated member by
+    /// member, with what does not depend on its square worked out once.
+    ///
+    /// Falls back to [`predecessor_indices`](Self::predecessor_indices)
+    /// member by member for a block with a single member (the shared work
+    /// would not pay), when both kings stand on a1–h8 (results may
+    /// coincide through the second reflection) and when an un-move of the
+    /// mover's king may land on the parent's king placement through a
+    /// reflection (such a result may coincide with another piece's). Else
+    /// every result is distinct, as `predecessor_indices` argues, and is
+    /// reported as found.
+    fn predecessor_block(&self, first: u64, members: u64, mut found: impl FnMut(u64, u64)) {
+        let n = self.pieces.len();
+        if n == 0 || members.count_ones() < BLOCK_MIN_MEMBERS {
+            return self.predecessors_one_by_one(first, members, found);
+        }
+        let Some(p) = self.decode(first + u64::from(members.trailing_zeros())) else {
+            return self.predecessors_one_by_one(first, members, found);
+        };
+        let side = p.side as usize;
+        let mover = side ^ 1;
+        let target = p.square[side];
+        if on_long_diagonal(p.square[0]) && on_long_diagonal(p.square[1]) {
+            return self.predecessors_one_by_one(first, members, found);
+        }
+        let shift = 6 * n as u32;
+        let xslot = n + 1;
+        // Everything but `X`.
+        let fixed = p.occupied() & !(1u64 << p.square[xslot]);
+        let parent_kings = ((first >> shift) % KING_PLACEMENTS as u64) as usize;
+        // A king un-move keeps the king placement only through a
+        // reflection in a long diagonal through the other king (see
+        // `successor_count`).
+        if on_a_long_diagonal(target) {
+            let mut origins = KING[p.square[mover] as usize] & !fixed;
+            while origins != 0 {
+                let from = origins.trailing_zeros() as usize;
+                origins &= origins - 1;
+                let (wk, bk) = if mover == 0 {
+                    (from, target as usize)
+                } else {
+                    (target as usize, from)
+                };
+                if canonical_kings(wk, bk) == Some(parent_kings) {
+                    return self.predecessors_one_by_one(first, members, found);
+                }
+            }
+        }
+        let t = tables();
+        let target = target as usize;
+        let xpiece = p.piece[xslot] as usize;
+        let x_mover = xpiece / 6 == mover;
+        let x_plain = self.plain[n - 1];
+        let mut fixed_all = Attackers::default();
+        for slot in 0..xslot {
+            let piece = p.piece[slot] as usize;
+            if piece / 6 == mover {
+                fixed_all.add(piece, p.square[slot] as usize);
+            }
+        }
+        let base = self.other_side(first, side);
+        let low = first & ((1u64 << shift) - 1);
+        let side_base = (mover * KING_PLACEMENTS) as u64;
+        // The canonical index of the un-move of `slot` to `from` with `X`
+        // on `x`, for the results that re-apply a symmetry or sort `X`.
+        let canonical = |slot: usize, from: usize, x: u64| {
+            let mut sq = p.square;
+            sq[slot] = from as u8;
+            sq[xslot] = x as u8;
+            self.inner
+                .canonical(mover, sq[0] as usize, sq[1] as usize, &sq[2..2 + n])
+        };
+        for slot in 0..xslot {
+            let piece = p.piece[slot] as usize;
+            if piece / 6 != mover {
+                continue;
+            }
+            let to = p.square[slot] as usize;
+            let others = fixed_all.without(to);
+            let lifted = fixed & !(1u64 << to);
+            if (KING[target] & others.king) | (KNIGHT[target] & others.leap) != 0 {
+                // A check no un-move of this piece can block.
+                continue;
+            }
+            // The mover's other sliders that attack the king unless `from`
+            // or `X` blocks them; the squares this piece would check from
+            // unless `X` blocks it; those `X` checks from unless `from`
+            // blocks it.
+            let lines = others.sliders_at(target, lifted);
+            let checks = Placement::reach(piece, target, lifted);
+            let x_checks = if x_mover {
+                Placement::reach(xpiece, target, lifted)
+            } else {
+                0
+            };
+            let slider = is_slider(piece);
+            let mut origins = Placement::reach(piece, to, fixed) & !fixed;
+            while origins != 0 {
+                let from = origins.trailing_zeros() as usize;
+                origins &= origins - 1;
+                let b = 1u64 << from;
+                let mut legal = members & !b;
+                if slider {
+                    legal &= !t.between(to, from);
+                }
+                if checks & b != 0 {
+                    if !slider {
+                        continue;
+                    }
+                    legal &= t.between(from, target);
+                }
+                let mut rest = lines;
+                while rest != 0 {
+                    let q = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let between = t.between(q, target);
+                    if between & b == 0 {
+                        legal &= between;
+                    }
+                }
+                legal &= if x_checks & b != 0 && is_slider(xpiece) {
+                    !Placement::reach(xpiece, target, lifted | b)
+                } else {
+                    !x_checks
+                };
+                if legal == 0 {
+                    continue;
+                }
+                // The predecessor of member `first + k` is `start + k`, or
+                // (`None`) goes through the canonical index.
+                let start = if slot >= 2 {
+                    if self.plain[slot - 2] {
+                        let shift = self.shift[slot - 2];
+                        Some(base - ((to as u64) << shift) + ((from as u64) << shift))
+                    } else if x_plain {
+                        // Identical pieces sorted, the kings in place:
+                        // `X`'s coordinate is kept.
+                        canonical(slot, from, 0)
+                    } else {
+                        None
+                    }
+                } else {
+                    let (wk, bk) = if slot == 0 {
+                        (from, target)
+                    } else {
+                        (target, from)
+                    };
+                    kings_in_place(wk, bk).map(|kings| ((side_base + kings as u64) << shift) | low)
+                };
+                let mut rest = legal;
+                while rest != 0 {
+                    let k = u64::from(rest.trailing_zeros());
+                    rest &= rest - 1;
+                    match start {
+                        Some(j) => found(first + k, j + k),
+                        None => {
+                            if let Some(j) = canonical(slot, from, k) {
+                                found(first + k, j);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if !x_mover {
+            return;
+        }
+        // `X`'s un-moves: the origins from which it does not check the
+        // king, and that block every line of the mover's other sliders to
+        // it (a check `X` discovered by leaving its origin).
+        let mut ok = !fixed & !Placement::reach(xpiece, target, fixed);
+        if (KING[target] & fixed_all.king) | (KNIGHT[target] & fixed_all.leap) != 0 {
+            ok = 0;
+        }
+        let mut lines = fixed_all.sliders_at(target, fixed);
+        while lines != 0 {
+            let q = lines.trailing_zeros() as usize;
+            lines &= lines - 1;
+            ok &= t.between(q, target);
+        }
+        if ok == 0 {
+            return;
+        }
+        let mut rest = members;
+        while rest != 0 {
+            let x = u64::from(rest.trailing_zeros());
+            rest &= rest - 1;
+            let index = first + x;
+            let mut origins = Placement::reach(xpiece, x as usize, fixed | (1u64 << x)) & ok;
+            while origins != 0 {
+                let from = u64::from(origins.trailing_zeros());
+                origins &= origins - 1;
+                if x_plain {
+                    found(index, base + from);
+                } else if let Some(j) = canonical(xslot, from as usize, from) {
+                    // `X` itself on `from`, sorted among its identical
+                    // pieces.
+                    found(index, j);
+                }
+            }
+        }
+    }
+}
+
+/// Blocks with fewer members are done member by member by
+/// `FastEndgame::predecessor_block` (the shared work would cost more than
+/// it saves: measured on level builds by callgrind).
+const BLOCK_MIN_MEMBERS: u32 = 2;
+
+/// Bishops, rooks and queens.
+#[inline]
+fn is_slider(piece: usize) -> bool {
+    matches!(piece % 6, BISHOP_R | ROOK_R | QUEEN_R)
+}
+
+impl FastEndgame {
+    /// [`IndexMoves::predecessor_block`] as the trait provides it: each
+    /// member through [`IndexMoves::predecessor_indices`].
+    fn predecessors_one_by_one(&self, first: u64, members: u64, mut found: impl FnMut(u64, u64)) {
+        let mut rest = members;
+        while rest != 0 {
+            let index = first + u64::from(rest.trailing_zeros());
+            rest &= rest - 1;
+            self.predecessor_indices(index, |j| found(index, j));
+        }
+    }
 }
 
 impl FastEndgame {
@@ -1762,6 +2002,89 @@ mod tests {
                 mirrored > 5_000 && sampled > 5_000,
                 "{sig}: {mirrored}, {sampled}"
             );
+        }
+    }
+
+    /// `predecessor_block` on the block at `first` with `members` reports
+    /// exactly the pairs `(member, predecessor)` that `predecessor_indices`
+    /// reports member by member (as multisets). Returns the number of pairs.
+    fn block_agrees(fast: &FastEndgame, first: u64, members: u64) -> usize {
+        let mut got = Vec::new();
+        fast.predecessor_block(first, members, |i, j| got.push((i, j)));
+        let mut want = Vec::new();
+        for k in (0..64).filter(|k| members >> k & 1 != 0) {
+            let i = first + k;
+            fast.predecessor_indices(i, |j| want.push((i, j)));
+        }
+        got.sort_unstable();
+        want.sort_unstable();
+        if got != want {
+            let extra: Vec<_> = got.iter().filter(|x| !want.contains(x)).collect();
+            let missing: Vec<_> = want.iter().filter(|x| !got.contains(x)).collect();
+            panic!(
+                "{}: block {first}, members {members:#018x}: {} pairs, {} expected; \
+                 extra {extra:?}, missing {missing:?}",
+                fast.endgame().signature(),
+                got.len(),
+                want.len()
+            );
+        }
+        got.len()
+    }
+
+    /// [`block_agrees`] on each of `blocks` (block numbers) with every
+    /// valid index of the block as a member, with random halves and
+    /// quarters of them, and with a single member. Returns the number of
+    /// pairs compared.
+    fn blocks_agree(fast: &FastEndgame, blocks: impl Iterator<Item = u64>) -> usize {
+        // xorshift64, fixed seed.
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut random = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut pairs = 0;
+        for block in blocks {
+            let first = block * 64;
+            let valid = (0..64u64)
+                .filter(|&k| fast.position(first + k).is_some())
+                .fold(0u64, |m, k| m | 1 << k);
+            if valid == 0 {
+                continue;
+            }
+            let half = valid & random();
+            let quarter = half & random();
+            for members in [valid, half, quarter, valid & valid.wrapping_neg()] {
+                pairs += block_agrees(fast, first, members);
+            }
+        }
+        pairs
+    }
+
+    #[test]
+    fn predecessor_blocks_agree_with_predecessor_indices_on_every_3_man_block() {
+        for sig in ["KQvK", "KRvK", "KBvK", "KNvK", "KvKQ", "KvKR"] {
+            let fast = FastEndgame::new(sig).unwrap();
+            let pairs = blocks_agree(&fast, 0..fast.size() / 64);
+            assert!(pairs > 100_000, "{sig}: {pairs}");
+        }
+    }
+
+    #[test]
+    fn predecessor_blocks_agree_with_predecessor_indices_on_sampled_4_and_5_man_blocks() {
+        for sig in [
+            "KRvKN", "KQvKR", "KBNvK", "KRRvK", "KBBvK", "KQvKQ", "KNvKB", "KRvKR", "KQRvKR",
+            "KRRvKN", "KRvKNN",
+        ] {
+            let fast = FastEndgame::new(sig).unwrap();
+            // About 1,500 blocks; an odd stride visits every placement of
+            // the kings with both sides to move.
+            let blocks = fast.size() / 64;
+            let stride = (blocks / 1500) | 1;
+            let pairs = blocks_agree(&fast, (0..blocks).step_by(stride as usize));
+            assert!(pairs > 100_000, "{sig}: {pairs}");
         }
     }
 

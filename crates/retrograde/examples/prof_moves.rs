@@ -2,8 +2,10 @@
 //! work of `FastEndgame` over every index of an ending, to be measured by
 //! callgrind. Modes: `count` (successor_count, exits ignored), `exits`
 //! (successor_count, each exit's outcome computed), `preds`
-//! (predecessor_indices of every valid index), `decode` (position()),
-//! `runs` (successor_counts over all indices, exits ignored).
+//! (predecessor_indices of every valid index), `blocks` (predecessor_block
+//! of every block of 64 indices, its valid indices as members; the same
+//! sum as `preds`), `decode` (position()), `runs` (successor_counts over
+//! all indices, exits ignored).
 
 use game::{Counted, Game, IndexMoves, IndexSpace};
 use games_chess::FastEndgame;
@@ -20,6 +22,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 sum += c as u64;
             }
         });
+        println!("{material} {mode}: {sum}");
+        return Ok(());
+    }
+    if mode == "blocks" {
+        for first in (0..space.size()).step_by(64) {
+            let members = (0..64u64.min(space.size() - first))
+                .filter(|&k| space.position(first + k).is_some())
+                .fold(0u64, |m, k| m | 1 << k);
+            space.predecessor_block(first, members, |_, p| sum = sum.wrapping_add(p));
+        }
         println!("{material} {mode}: {sum}");
         return Ok(());
     }

@@ -796,21 +796,83 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
         longest: &AtomicU16,
         n: u16,
     ) -> Result<u64, BuildError> {
-        let frontier_lost = (n - 1).is_multiple_of(2);
-        let gather = |i: u64, preds: &mut Vec<u64>| -> Result<(), BuildError> {
-            let q = self.position(i)?;
-            self.space.predecessors(&q, &mut |p| preds.push(p));
-            if !frontier_lost {
-                // Each distinct predecessor loses one move, once.
-                // (Marking wins needs no deduplication: a second
-                // visit finds the win already there.)
-                preds.sort_unstable();
-                preds.dedup();
-            }
-            Ok(())
+        let gather = ByPosition {
+            generator: self,
+            // Each distinct predecessor loses one move, once. (Marking wins
+            // needs no deduplication: a second visit finds the win already
+            // there.)
+            distinct: !(n - 1).is_multiple_of(2),
         };
         let exit_loss = |p| self.exit_loss(p);
-        self.propagate_with(codes, counters, mask, longest, n, gather, exit_loss, false)
+        self.propagate_with(codes, counters, mask, longest, n, &gather, exit_loss, false)
+    }
+}
+
+/// How a level of the backward method gathers the predecessors of the
+/// frontier indices of a block.
+trait Gather: Sync {
+    /// Calls `found(index, predecessor)` for each member `index =
+    /// first + k` (bit `k` of `members`) and each predecessor of it, in any
+    /// order; `scratch` is a buffer to reuse.
+    fn gather(
+        &self,
+        first: u64,
+        members: u64,
+        scratch: &mut Vec<u64>,
+        found: impl FnMut(u64, u64),
+    ) -> Result<(), BuildError>;
+}
+
+/// [`Predecessors`] on each member's decoded position (the generic method).
+struct ByPosition<'a, 'g, S: IndexSpace> {
+    generator: &'a Generator<'g, S>,
+    /// Report each member's predecessors once each.
+    distinct: bool,
+}
+
+impl<S: Predecessors + Sync> Gather for ByPosition<'_, '_, S> {
+    fn gather(
+        &self,
+        first: u64,
+        members: u64,
+        scratch: &mut Vec<u64>,
+        mut found: impl FnMut(u64, u64),
+    ) -> Result<(), BuildError> {
+        let mut rest = members;
+        while rest != 0 {
+            let i = first + u64::from(rest.trailing_zeros());
+            rest &= rest - 1;
+            let q = self.generator.position(i)?;
+            scratch.clear();
+            self.generator
+                .space
+                .predecessors(&q, &mut |p| scratch.push(p));
+            if self.distinct {
+                scratch.sort_unstable();
+                scratch.dedup();
+            }
+            for &p in scratch.iter() {
+                found(i, p);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// [`IndexMoves::predecessor_block`] (distinct for each member).
+struct ByIndex<'a, S>(&'a S);
+
+impl<S: IndexMoves + Sync> Gather for ByIndex<'_, S> {
+    #[inline]
+    fn gather(
+        &self,
+        first: u64,
+        members: u64,
+        _: &mut Vec<u64>,
+        found: impl FnMut(u64, u64),
+    ) -> Result<(), BuildError> {
+        self.0.predecessor_block(first, members, found);
+        Ok(())
     }
 }
 
@@ -862,9 +924,11 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
             .sum()
     }
 
-    /// One level of the backward method, the predecessors of a frontier
-    /// index gathered by `gather` (distinct when the frontier is won) and
-    /// the longest loss by a move out of the space given by `exit_loss`.
+    /// One level of the backward method, the predecessors of the frontier
+    /// indices of each block of [`BLOCK`] indices reported by `gather` as
+    /// `(frontier index, predecessor)` pairs (distinct for each frontier
+    /// index when the frontier is won), and the longest loss by a move out
+    /// of the space given by `exit_loss`.
     /// With `skip_decided`, the counter of a predecessor already decided is
     /// left alone (it no longer matters; the generic method decrements it
     /// anyway, which catches predecessor generators reporting terminal or
@@ -877,7 +941,7 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
         mask: &LevelMask,
         longest: &AtomicU16,
         n: u16,
-        gather: impl Fn(u64, &mut Vec<u64>) -> Result<(), BuildError> + Sync,
+        gather: &impl Gather,
         exit_loss: impl Fn(u64) -> Result<u16, BuildError> + Sync,
         skip_decided: bool,
     ) -> Result<u64, BuildError> {
@@ -911,36 +975,56 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
         (0..self.chunks())
             .into_par_iter()
             .filter(|&chunk| mask.may_hold(chunk, n - 1))
-            .map_init(Vec::new, |preds: &mut Vec<u64>, chunk| {
-                let mut decided = 0u64;
-                let mut furthest = 0u16;
-                let range = self.range(chunk);
-                let bit = 1u64 << ((n - 1) % 64);
-                // The blocks that can hold the frontier (the chunk starts
-                // on a block), scanned as `LevelMask::candidates` would list
-                // their indices.
-                for block in range.start / BLOCK..range.end.div_ceil(BLOCK) {
-                    if mask.0[block as usize].load(Ordering::Relaxed) & bit == 0 {
-                        continue;
-                    }
-                    for i in block * BLOCK..((block + 1) * BLOCK).min(range.end) {
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |(preds, scratch): &mut (Vec<u64>, Vec<u64>), chunk| {
+                    let mut decided = 0u64;
+                    let mut furthest = 0u16;
+                    let range = self.range(chunk);
+                    let bit = 1u64 << ((n - 1) % 64);
+                    // The blocks that can hold the frontier (the chunk starts
+                    // on a block), as `LevelMask::candidates` would list them.
+                    for block in range.start / BLOCK..range.end.div_ceil(BLOCK) {
+                        if mask.0[block as usize].load(Ordering::Relaxed) & bit == 0 {
+                            continue;
+                        }
+                        let first = block * BLOCK;
                         // Codes written during this level are at distance >= n,
                         // and no code at distance n - 1 is overwritten, so this
-                        // scan sees exactly the frontier.
-                        if codes[i as usize].load(Ordering::Relaxed) != frontier {
+                        // scan sees exactly the frontier, before or after the
+                        // block's predecessors are visited.
+                        let end = (first + BLOCK).min(range.end);
+                        let mut members = 0u64;
+                        for (k, code) in codes[first as usize..end as usize].iter().enumerate() {
+                            members |= u64::from(code.load(Ordering::Relaxed) == frontier) << k;
+                        }
+                        if members == 0 {
                             continue;
                         }
                         preds.clear();
-                        gather(i, preds)?;
-                        let bad = |p| BuildError::InconsistentPredecessors {
-                            index: i,
-                            predecessor: p,
+                        gather.gather(first, members, scratch, |_, p| preds.push(p))?;
+                        // The frontier index a wrong predecessor was reported
+                        // for (gathered again on this rare path).
+                        let bad = |p, scratch: &mut Vec<u64>| {
+                            let mut index = None;
+                            let found = gather.gather(first, members, scratch, |i, q| {
+                                if q == p {
+                                    index.get_or_insert(i);
+                                }
+                            });
+                            match (found, index) {
+                                (Err(e), _) => e,
+                                (Ok(()), index) => BuildError::InconsistentPredecessors {
+                                    index: index.unwrap_or(first),
+                                    predecessor: p,
+                                },
+                            }
                         };
                         if frontier_lost {
                             if n > Value::MAX_PLIES {
                                 if let Some(&p) = preds.first() {
                                     return Err(if p >= size {
-                                        bad(p)
+                                        bad(p, scratch)
                                     } else {
                                         BuildError::TooFar { index: p }
                                     });
@@ -949,13 +1033,13 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                             }
                             for &p in preds.iter() {
                                 let Some(cell) = codes.get(p as usize) else {
-                                    return Err(bad(p));
+                                    return Err(bad(p, scratch));
                                 };
                                 let mut current = cell.load(Ordering::Relaxed);
                                 loop {
                                     match win_verdict[usize::from(current)] {
                                         Verdict::Keep => break,
-                                        Verdict::Inconsistent => return Err(bad(p)),
+                                        Verdict::Inconsistent => return Err(bad(p, scratch)),
                                         Verdict::Win => {}
                                     }
                                     match cells.replace(cell, current, decisive_code(n)) {
@@ -973,7 +1057,7 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                         }
                         for &p in preds.iter() {
                             let Some(cell) = codes.get(p as usize) else {
-                                return Err(bad(p));
+                                return Err(bad(p, scratch));
                             };
                             if skip_decided && cell.load(Ordering::Relaxed) != DRAW_CODE {
                                 // Decided already: its counter no longer matters.
@@ -981,7 +1065,7 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                             }
                             let before = cells.decrement(&counters[p as usize]);
                             if before & !LOSING_EXIT == 0 {
-                                return Err(bad(p));
+                                return Err(bad(p, scratch));
                             }
                             if before & !LOSING_EXIT == 1
                                 && cell.load(Ordering::Relaxed) == DRAW_CODE
@@ -1004,10 +1088,10 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                             }
                         }
                     }
-                }
-                longest.fetch_max(furthest, Ordering::Relaxed);
-                Ok(decided)
-            })
+                    longest.fetch_max(furthest, Ordering::Relaxed);
+                    Ok(decided)
+                },
+            )
             .try_reduce(|| 0, |a, b| Ok(a + b))
     }
 }
@@ -1044,14 +1128,11 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
             valid,
             decided: total,
         });
-        let gather = |i: u64, preds: &mut Vec<u64>| {
-            self.space.predecessor_indices(i, |p| preds.push(p));
-            Ok(())
-        };
+        let gather = ByIndex(self.space);
         let exit_loss = |p| self.exit_loss_indexed(p);
         self.levels(codes, &mask, &longest, valid, total, |codes, level| {
             self.propagate_with(
-                codes, &counters, &mask, &longest, level, gather, exit_loss, true,
+                codes, &counters, &mask, &longest, level, &gather, exit_loss, true,
             )
         })
     }

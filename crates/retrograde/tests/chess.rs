@@ -5,9 +5,11 @@
 
 use std::sync::Mutex;
 
-use game::IndexSpace;
+use game::{Game, IndexMoves, IndexSpace, Outcome};
 use games_chess::{Endgame, FastEndgame, Placement, Position};
-use retrograde::{Counts, Generator, Label, Method, NoExits, Resolve, Table, Value, verify};
+use retrograde::{
+    BuildError, Counts, Generator, Label, Method, NoExits, Resolve, Table, Value, verify,
+};
 
 /// Builds by both methods, checks that they agree, returns the table
 /// (built once per material for all the tests).
@@ -319,4 +321,77 @@ fn indexed_backward_equals_the_generic_backward_method() {
     }
     let subs = Flipping(three[..2].iter().map(|(s, t)| (s, t)).collect());
     same(&FastEndgame::new("KQvKR").unwrap(), &subs);
+}
+
+/// [`FastEndgame`] whose un-moves of the position with index `at` also
+/// report an index out of range.
+struct Spurious {
+    inner: FastEndgame,
+    at: u64,
+}
+
+impl IndexSpace for Spurious {
+    type Game = Placement;
+
+    fn size(&self) -> u64 {
+        self.inner.size()
+    }
+
+    fn position(&self, index: u64) -> Option<Placement> {
+        self.inner.position(index)
+    }
+
+    fn index_of(&self, position: &Placement) -> Option<u64> {
+        self.inner.index_of(position)
+    }
+}
+
+impl IndexMoves for Spurious {
+    fn successor_indices(
+        &self,
+        index: u64,
+        inside: impl FnMut(u64),
+        exit: impl FnMut(&Placement),
+    ) -> Option<Option<Outcome>> {
+        self.inner.successor_indices(index, inside, exit)
+    }
+
+    fn predecessor_indices(&self, index: u64, mut found: impl FnMut(u64)) {
+        self.inner.predecessor_indices(index, &mut found);
+        if index == self.at {
+            found(self.size());
+        }
+    }
+
+    fn predecessor_block(&self, first: u64, members: u64, mut found: impl FnMut(u64, u64)) {
+        self.inner.predecessor_block(first, members, &mut found);
+        if (first..first + 64).contains(&self.at) && members >> (self.at - first) & 1 != 0 {
+            found(self.at, self.size());
+        }
+    }
+}
+
+/// A wrong predecessor reported by `predecessor_block` for one member of
+/// a block is blamed on that member: a mated position (the first level's
+/// frontier) that is not the first of the mates of its block.
+#[test]
+fn indexed_backward_names_the_frontier_index_of_a_wrong_predecessor() {
+    let inner = FastEndgame::new("KQvK").unwrap();
+    let mated = |i: u64| {
+        inner
+            .position(i)
+            .is_some_and(|p| p.outcome() == Some(Outcome::Loss))
+    };
+    let at = (0..inner.size())
+        .find(|&i| i % 64 > 0 && mated(i) && (i - i % 64..i).any(mated))
+        .unwrap();
+    let size = inner.size();
+    let space = Spurious { inner, at };
+    assert_eq!(
+        Generator::new(&space).backward_indexed().map(|_| ()),
+        Err(BuildError::InconsistentPredecessors {
+            index: at,
+            predecessor: size,
+        })
+    );
 }
