@@ -65,20 +65,6 @@ impl LevelMask {
             .iter()
             .any(|cell| cell.load(Ordering::Relaxed) & bit != 0)
     }
-
-    /// The indices of `range` (a chunk) in the blocks that can hold a
-    /// position at `distance`, in order.
-    #[inline]
-    fn candidates(
-        &self,
-        range: core::ops::Range<u64>,
-        distance: u16,
-    ) -> impl Iterator<Item = u64> + '_ {
-        let bit = 1u64 << (distance % 64);
-        (range.start / BLOCK..range.end.div_ceil(BLOCK))
-            .filter(move |&b| self.0[b as usize].load(Ordering::Relaxed) & bit != 0)
-            .flat_map(move |b| (b * BLOCK).max(range.start)..((b + 1) * BLOCK).min(range.end))
-    }
 }
 
 /// The two methods of the textbook.
@@ -155,7 +141,9 @@ pub enum Event {
     Level {
         /// The distance in plies just completed.
         level: u16,
-        /// Positions decided by this level.
+        /// Positions decided by this level or sweep (by the backward
+        /// method: at distance `level`, or later when a move out of the
+        /// space lasts longer).
         decided: u64,
         /// Positions decided so far.
         total_decided: u64,
@@ -696,7 +684,7 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
             valid,
             decided: total,
         });
-        self.levels(codes, &mask, &longest, valid, total, |codes, level| {
+        self.levels(codes, &longest, valid, total, |codes, level| {
             self.propagate(codes, &counters, &mask, &longest, level)
         })
     }
@@ -883,7 +871,6 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
     fn levels(
         &self,
         codes: Vec<AtomicU8>,
-        mask: &LevelMask,
         longest: &AtomicU16,
         valid: u64,
         mut total: u64,
@@ -892,10 +879,11 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
         let mut level: u16 = 0;
         loop {
             level += 1;
-            total += propagate(&codes, level)?;
+            let decided = propagate(&codes, level)?;
+            total += decided;
             self.emit(Event::Level {
                 level,
-                decided: self.count_level(&codes, mask, level),
+                decided,
                 total_decided: total,
                 valid,
             });
@@ -905,23 +893,6 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
         }
         self.emit(Event::Done { levels: level });
         Ok(self.finish(codes))
-    }
-
-    /// Positions now holding distance `level` (for progress reports).
-    fn count_level(&self, codes: &[AtomicU8], mask: &LevelMask, level: u16) -> u64 {
-        if level > Value::MAX_PLIES || self.progress.is_none() {
-            return 0;
-        }
-        let code = decisive_code(level);
-        (0..self.chunks())
-            .into_par_iter()
-            .filter(|&chunk| mask.may_hold(chunk, level))
-            .map(|chunk| {
-                mask.candidates(self.range(chunk), level)
-                    .filter(|&i| codes[i as usize].load(Ordering::Relaxed) == code)
-                    .count() as u64
-            })
-            .sum()
     }
 
     /// One level of the backward method, the predecessors of the frontier
@@ -983,7 +954,7 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                     let range = self.range(chunk);
                     let bit = 1u64 << ((n - 1) % 64);
                     // The blocks that can hold the frontier (the chunk starts
-                    // on a block), as `LevelMask::candidates` would list them.
+                    // on a block).
                     for block in range.start / BLOCK..range.end.div_ceil(BLOCK) {
                         if mask.0[block as usize].load(Ordering::Relaxed) & bit == 0 {
                             continue;
@@ -1130,7 +1101,7 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
         });
         let gather = ByIndex(self.space);
         let exit_loss = |p| self.exit_loss_indexed(p);
-        self.levels(codes, &mask, &longest, valid, total, |codes, level| {
+        self.levels(codes, &longest, valid, total, |codes, level| {
             self.propagate_with(
                 codes, &counters, &mask, &longest, level, &gather, exit_loss, true,
             )

@@ -127,6 +127,20 @@ fn progress_reports_memory_first_and_levels_in_order() {
         *total_decided,
         5_478 - build(&space, Method::Backward).counts().draws
     );
+    // Each level reports the positions it decided.
+    let first = events.iter().find_map(|e| match e {
+        Event::Initialised { decided, .. } => Some(*decided),
+        _ => None,
+    });
+    let by_levels: u64 = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Level { decided, .. } => Some(*decided),
+            _ => None,
+        })
+        .sum();
+    assert_eq!(first.map(|f| f + by_levels), Some(*total_decided));
+    assert!(by_levels > 0);
 }
 
 #[test]
