@@ -1125,11 +1125,7 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
                 let (mut valid, mut decided) = (0u64, 0u64);
                 let mut furthest = 0u16;
                 // The exits of the index being reported, until its `Done`.
-                let mut exits = 0usize;
-                let mut exit_win: Option<u16> = None;
-                let mut exit_draw = false;
-                let mut exit_loss = 0u16;
-                let mut exit_error = None;
+                let mut pending = Exits::default();
                 // The first error, in index order; the rest of the chunk is
                 // then ignored.
                 let mut failed: Option<BuildError> = None;
@@ -1139,33 +1135,37 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
                     }
                     let counted = match report {
                         Counted::Exit(child) => {
-                            exits += 1;
+                            pending.count += 1;
                             match self.exit_value(child, i) {
                                 Ok(Value::Loss(d)) => {
-                                    exit_win = Some(exit_win.map_or(d + 1, |w| w.min(d + 1)));
+                                    pending.win = Some(pending.win.map_or(d + 1, |w| w.min(d + 1)));
                                 }
-                                Ok(Value::Win(d)) => exit_loss = exit_loss.max(d + 1),
-                                Ok(Value::Draw) => exit_draw = true,
+                                Ok(Value::Win(d)) => pending.loss = pending.loss.max(d + 1),
+                                Ok(Value::Draw) => pending.draw = true,
                                 Err(e) => {
-                                    exit_error.get_or_insert(e);
+                                    pending.error.get_or_insert(e);
                                 }
                             }
                             return;
                         }
+                        Counted::Done(None) => {
+                            // Invalid (the common case without exits first).
+                            if pending.count != 0 {
+                                pending = Exits::default();
+                            }
+                            codes[i as usize].store(INVALID_CODE, Ordering::Relaxed);
+                            return;
+                        }
                         Counted::Done(counted) => counted,
                     };
-                    let exit = Exits {
-                        count: core::mem::take(&mut exits),
-                        win: exit_win.take(),
-                        draw: core::mem::take(&mut exit_draw),
-                        loss: core::mem::take(&mut exit_loss),
-                        error: exit_error.take(),
+                    let exit = if pending.count == 0 {
+                        Exits::default()
+                    } else {
+                        core::mem::take(&mut pending)
                     };
                     match Self::first_code(i, counted, exit, counters, mask) {
                         Ok((code, value)) => {
-                            if code != INVALID_CODE {
-                                valid += 1;
-                            }
+                            valid += 1;
                             if code_distance(code).is_some() {
                                 decided += 1;
                                 furthest = furthest.max(value);
@@ -1260,6 +1260,7 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
 
 /// What the moves of one index that leave the space are worth, gathered by
 /// the first pass of [`Generator::backward_indexed`].
+#[derive(Default)]
 struct Exits {
     /// Their number.
     count: usize,
