@@ -206,6 +206,58 @@ struct MoveContext {
     enemy: Attackers,
 }
 
+/// What the positions of a run of 64 indices (the last piece on each
+/// square) share of the targets of the side to move's other non-king
+/// pieces ([`FastEndgame`]'s first pass).
+#[derive(Clone, Copy)]
+struct Shared {
+    /// The slots described.
+    slots: u8,
+    /// The last piece's square, as a bitboard.
+    last: u64,
+    /// Per slot: the squares the piece reaches without the last piece.
+    reach: [u64; MAX_PIECES],
+    /// Per slot: the squares where the last piece changes that reach (a
+    /// slider's lines; none for a knight).
+    lines: [u64; MAX_PIECES],
+    /// Per slot: the line through the piece and its king.
+    line: [u64; MAX_PIECES],
+    /// Per slot: pinned without the last piece, which changes that only
+    /// from a square of `line`.
+    pinned: [bool; MAX_PIECES],
+}
+
+impl Shared {
+    /// Nothing shared.
+    const NONE: Shared = Shared {
+        slots: 0,
+        last: 0,
+        reach: [0; MAX_PIECES],
+        lines: [0; MAX_PIECES],
+        line: [0; MAX_PIECES],
+        pinned: [false; MAX_PIECES],
+    };
+
+    /// [`Placement::legal_targets`] of `slot` (one of `slots`) in `p`, the
+    /// run's position with the last piece on `last`.
+    #[inline(always)]
+    fn legal(&self, p: &Placement, c: &MoveContext, slot: usize) -> u64 {
+        let from = p.square[slot] as usize;
+        let reach = if self.lines[slot] & self.last != 0 {
+            Placement::reach(p.piece[slot] as usize, from, c.occ)
+        } else {
+            self.reach[slot]
+        };
+        let line = self.line[slot];
+        let pinned = if line & self.last != 0 {
+            Placement::pinned(c, from, line)
+        } else {
+            self.pinned[slot]
+        };
+        Placement::restrict(c, reach & !p.by_color[c.us], line, pinned)
+    }
+}
+
 /// Light squares (a1 is dark).
 const LIGHT: u64 = 0x55AA_55AA_55AA_55AA;
 
@@ -486,12 +538,24 @@ impl Placement {
             return targets & !c.danger;
         }
         let line = tables().line(c.king, from);
-        // Pinned: lifting the piece lets a slider other than a checker
-        // attack our king (only through `from`). A pinned piece must stay on
-        // the line (between the king and the pinner, or taking it), which
-        // never answers a check from another line.
-        let pinned = line & c.sliders != 0
-            && c.enemy.sliders_at(c.king, c.occ & !(1u64 << from)) & !c.checkers != 0;
+        Self::restrict(c, targets, line, Self::pinned(c, from, line))
+    }
+
+    /// Is the piece of the side to move on `from` (on `line` with its king)
+    /// pinned? Lifting it lets a slider other than a checker attack our
+    /// king (only through `from`).
+    #[inline]
+    fn pinned(c: &MoveContext, from: usize, line: u64) -> bool {
+        line & c.sliders != 0
+            && c.enemy.sliders_at(c.king, c.occ & !(1u64 << from)) & !c.checkers != 0
+    }
+
+    /// The legal part of `targets` of a piece other than the king, on `line`
+    /// with its king: a pinned piece must stay on the line (between the
+    /// king and the pinner, or taking it), which never answers a check from
+    /// another line.
+    #[inline]
+    fn restrict(c: &MoveContext, targets: u64, line: u64, pinned: bool) -> u64 {
         match (c.in_check, pinned) {
             (false, false) => targets,
             (false, true) => targets & line,
@@ -680,6 +744,8 @@ pub struct FastEndgame {
     after_same: [bool; MAX_PIECES],
     /// Per non-king piece: its colour (0 White, 1 Black).
     color: [u8; MAX_PIECES],
+    /// Per colour: the slots of its pieces, king included.
+    slots: [u8; 2],
     /// The weight of the side to move in the index (`462 × 64^n`).
     side_stride: u64,
     /// No rook or queen, and at most one minor piece or no knight: a
@@ -725,9 +791,14 @@ impl FastEndgame {
             after_same[k] = k > 0 && numbers[k - 1] == numbers[k];
             color[k] = (numbers[k] / 6) as u8;
         }
+        let mut slots = [0b01u8, 0b10u8];
+        for (k, &c) in color[..n].iter().enumerate() {
+            slots[usize::from(c)] |= 1 << (2 + k);
+        }
         FastEndgame {
             after_same,
             color,
+            slots,
             inner: endgame,
             full_alive: ((1u16 << (2 + n)) - 1) as u8,
             pieces,
@@ -1091,7 +1162,13 @@ impl IndexMoves for FastEndgame {
         {
             return None;
         }
-        self.count_valid(&p, index, || p.move_context_from(theirs), exit)
+        self.count_valid(
+            &p,
+            index,
+            || p.move_context_from(theirs),
+            &Shared::NONE,
+            exit,
+        )
     }
 
     /// Decodes the pieces shared by each run of 64 indices (all but the
@@ -1520,10 +1597,40 @@ impl FastEndgame {
         } else {
             Placement::reach(piece, king, occ)
         };
+        // The targets of our other non-king pieces without the last piece.
+        let mut shared = Shared::NONE;
+        if n >= 2 {
+            let checkers = leapers | slider_checkers;
+            let c = MoveContext {
+                us,
+                occ,
+                king,
+                in_check: checkers != 0,
+                evasions: 0,
+                checkers,
+                sliders: theirs.diagonal | theirs.straight,
+                danger: 0,
+                enemy: theirs,
+            };
+            let mut mine = self.slots[us] & !(1 << us) & !(1 << last);
+            while mine != 0 {
+                let slot = mine.trailing_zeros() as usize;
+                mine &= mine - 1;
+                let (piece, from) = (p.piece[slot] as usize, p.square[slot] as usize);
+                let reach = Placement::reach(piece, from, occ);
+                let line = t.line(king, from);
+                shared.slots |= 1 << slot;
+                shared.reach[slot] = reach;
+                shared.lines[slot] = if piece % 6 == KNIGHT_R { 0 } else { reach };
+                shared.line[slot] = line;
+                shared.pinned[slot] = Placement::pinned(&c, from, line);
+            }
+        }
         let diagonal = on_long_diagonal(p.square[0]) && on_long_diagonal(p.square[1]);
         for sq in 0..64u8 {
             let i = first + u64::from(sq);
             let b = 1u64 << sq;
+            shared.last = b;
             if valid & b == 0 {
                 report(i, Counted::Done(None));
                 continue;
@@ -1572,20 +1679,24 @@ impl FastEndgame {
                     enemy,
                 }
             };
-            let counted = self.count_valid(&q, i, context, |child| report(i, Counted::Exit(child)));
+            let counted = self.count_valid(&q, i, context, &shared, |child| {
+                report(i, Counted::Exit(child))
+            });
             report(i, Counted::Done(counted));
         }
     }
 
     /// [`successor_count`](IndexMoves::successor_count) of the valid,
     /// canonical index `index`, decoded as `p`;
-    /// `context` computes the [`MoveContext`] of `p` (when needed).
+    /// `context` computes the [`MoveContext`] of `p` (when needed);
+    /// `shared` holds what the run of `p` shares of its pieces' targets.
     #[inline(always)]
     fn count_valid(
         &self,
         p: &Placement,
         index: u64,
         context: impl FnOnce() -> MoveContext,
+        shared: &Shared,
         mut exit: impl FnMut(&Placement),
     ) -> Option<(Option<Outcome>, usize)> {
         let us = p.side as usize;
@@ -1605,14 +1716,16 @@ impl FastEndgame {
         // with an unnumbered one.
         let mut clash = false;
         let mut any = false;
-        let mut alive = p.alive;
+        // Nothing is captured: the side to move's slots are known.
+        let mut alive = self.slots[us];
         while alive != 0 {
             let slot = alive.trailing_zeros() as usize;
             alive &= alive - 1;
-            if p.piece[slot] as usize / 6 != us {
-                continue;
-            }
-            let legal = p.legal_targets(&c, slot);
+            let legal = if shared.slots & (1 << slot) != 0 {
+                shared.legal(p, &c, slot)
+            } else {
+                p.legal_targets(&c, slot)
+            };
             if legal == 0 {
                 continue;
             }
@@ -1937,7 +2050,7 @@ mod tests {
         }
         for sig in [
             "KQvKR", "KRvKN", "KBNvK", "KBBvK", "KNNvK", "KQvKQ", "KRvKR", "KNvKB", "KQRvKR",
-            "KBBvKN", "KRRvKR",
+            "KBBvKN", "KRRvKR", "KRvKRB", "KQBvKQ",
         ] {
             let fast = FastEndgame::new(sig).unwrap();
             let runs = fast.size() / 64;
