@@ -1721,7 +1721,10 @@ impl FastEndgame {
         while alive != 0 {
             let slot = alive.trailing_zeros() as usize;
             alive &= alive - 1;
-            let legal = if shared.slots & (1 << slot) != 0 {
+            let legal = if slot == us {
+                // The king may not go where the enemy attacks.
+                KING[p.square[us] as usize] & !p.by_color[us] & !c.danger
+            } else if shared.slots & (1 << slot) != 0 {
                 shared.legal(p, &c, slot)
             } else {
                 p.legal_targets(&c, slot)
