@@ -5,7 +5,8 @@
 //! (predecessor_indices of every valid index), `blocks` (predecessor_block
 //! of every block of 64 indices, its valid indices as members; the same
 //! sum as `preds`), `decode` (position()), `runs` (successor_counts over
-//! all indices, exits ignored).
+//! all indices, exits ignored), `runs-exits` (the same, each exit's
+//! outcome computed).
 
 use game::{Counted, Game, IndexMoves, IndexSpace};
 use games_chess::FastEndgame;
@@ -16,11 +17,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mode = args.get(1).map_or("count", String::as_str);
     let space = FastEndgame::new(material)?;
     let mut sum = 0u64;
-    if mode == "runs" {
-        space.successor_counts(0..space.size(), |_, r| {
-            if let Counted::Done(Some((_, c))) = r {
-                sum += c as u64;
-            }
+    if mode == "runs" || mode == "runs-exits" {
+        let exits = mode == "runs-exits";
+        space.successor_counts(0..space.size(), |_, r| match r {
+            Counted::Done(Some((_, c))) => sum += c as u64,
+            Counted::Exit(child) if exits => sum += u64::from(child.outcome().is_some()),
+            _ => {}
         });
         println!("{material} {mode}: {sum}");
         return Ok(());

@@ -444,14 +444,18 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
 
     /// The value of a successor outside the space.
     fn exit_value(&self, child: &S::Game, parent: u64) -> Result<Value, BuildError> {
-        let value = match child.outcome() {
-            Some(Outcome::Loss) => Value::Loss(0),
-            Some(Outcome::Draw) => Value::Draw,
-            Some(Outcome::Win) => return Err(BuildError::TerminalWin { index: parent }),
-            None => self
-                .resolver
-                .resolve(child)
-                .ok_or(BuildError::Unresolved { index: parent })?,
+        let resolved = self.resolver.resolve(child);
+        let value = match resolved {
+            // No terminal position has these values: the game need not be
+            // asked (see `Resolve`).
+            Some(v @ Value::Win(_)) => v,
+            Some(v @ Value::Loss(d)) if d > 0 => v,
+            _ => match child.outcome() {
+                Some(Outcome::Loss) => Value::Loss(0),
+                Some(Outcome::Draw) => Value::Draw,
+                Some(Outcome::Win) => return Err(BuildError::TerminalWin { index: parent }),
+                None => resolved.ok_or(BuildError::Unresolved { index: parent })?,
+            },
         };
         if value.code().is_none() {
             return Err(BuildError::BadResolvedValue {

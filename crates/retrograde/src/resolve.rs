@@ -8,13 +8,17 @@ use crate::{Table, Value};
 /// being built: a capture into a smaller chess ending, a promotion, a
 /// position another database holds.
 ///
-/// The generators ask the game first: a successor whose
-/// [`Game::outcome`](game::Game::outcome) is `Some` is valued from it
-/// (`Loss` → `Value::Loss(0)`, `Draw` → `Value::Draw`) without calling the
-/// resolver. Every other successor outside the space is passed to
+/// Every successor outside the space is passed to
 /// [`resolve`](Resolve::resolve), which must return its exact value, from
-/// the point of view of the side to move in `position`; `None` stops the
-/// build with [`BuildError::Unresolved`](crate::BuildError::Unresolved).
+/// the point of view of the side to move in `position`, or `None` when it
+/// does not know it. A win, or a loss in one ply or more, is taken as it
+/// is (no terminal position has such a value). Otherwise the generators
+/// ask the game: a successor whose [`Game::outcome`](game::Game::outcome)
+/// is `Some` is valued from it (`Loss` → `Value::Loss(0)`, `Draw` →
+/// `Value::Draw`) whatever the resolver said, so a resolver need not know
+/// terminal positions; for any other, `None` stops the build with
+/// [`BuildError::Unresolved`](crate::BuildError::Unresolved) and a draw or
+/// an immediate loss stands.
 ///
 /// Closures `Fn(&G) -> Option<Value>` are resolvers; so are [`NoExits`],
 /// [`TableProbe`] (an already built database over its own space) and an

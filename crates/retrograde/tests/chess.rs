@@ -323,6 +323,65 @@ fn indexed_backward_equals_the_generic_backward_method() {
     same(&FastEndgame::new("KQvKR").unwrap(), &subs);
 }
 
+/// A resolver that knows no terminal position: it answers `None` for a
+/// stalemate and a wrong draw for a mate, and counts how often it is asked
+/// about one.
+struct TerminalBlind<'a> {
+    inner: Flipping<'a>,
+    asked: std::sync::atomic::AtomicU64,
+}
+
+impl Resolve<Placement> for TerminalBlind<'_> {
+    fn resolve(&self, p: &Placement) -> Option<Value> {
+        match p.outcome() {
+            None => self.inner.resolve(p),
+            Some(outcome) => {
+                self.asked
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                (outcome == Outcome::Loss).then_some(Value::Draw)
+            }
+        }
+    }
+}
+
+/// The game's outcome values a terminal successor whatever the resolver
+/// says of it (`Resolve`'s contract): KQvKR through a resolver that does
+/// not know mates and stalemates gives the same table, by both methods.
+#[test]
+fn terminal_exits_are_valued_by_the_game_not_the_resolver() {
+    let subs: Vec<(FastEndgame, Table)> = ["KQvK", "KRvK"]
+        .into_iter()
+        .map(|m| {
+            let space = FastEndgame::new(m).unwrap();
+            let table = Generator::new(&space).backward_indexed().unwrap();
+            (space, table)
+        })
+        .collect();
+    let exact = Flipping(subs.iter().map(|(s, t)| (s, t)).collect());
+    let blind = TerminalBlind {
+        inner: Flipping(subs.iter().map(|(s, t)| (s, t)).collect()),
+        asked: 0.into(),
+    };
+    let space = FastEndgame::new("KQvKR").unwrap();
+    let expected = Generator::new(&space)
+        .resolver(&exact)
+        .backward_indexed()
+        .unwrap();
+    for table in [
+        Generator::new(&space)
+            .resolver(&blind)
+            .backward_indexed()
+            .unwrap(),
+        Generator::new(&space)
+            .resolver(&blind)
+            .build(Method::Backward)
+            .unwrap(),
+    ] {
+        assert_eq!(retrograde::compare(&expected, &table), Ok(space.size()));
+    }
+    assert!(blind.asked.into_inner() > 1_000);
+}
+
 /// [`FastEndgame`] whose un-moves of the position with index `at` also
 /// report an index out of range.
 struct Spurious {
