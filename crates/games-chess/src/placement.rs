@@ -258,6 +258,20 @@ impl Shared {
     }
 }
 
+impl MoveContext {
+    /// In check from `checkers`, the squares where a piece other than the
+    /// king answers it: one checker, take it or block its line; two, none
+    /// (only the king moves); not in check, none.
+    #[inline]
+    fn evasions(king: usize, checkers: u64) -> u64 {
+        if checkers != 0 && checkers & (checkers - 1) == 0 {
+            checkers | tables().between(king, checkers.trailing_zeros() as usize)
+        } else {
+            0
+        }
+    }
+}
+
 /// Light squares (a1 is dark).
 const LIGHT: u64 = 0x55AA_55AA_55AA_55AA;
 
@@ -506,19 +520,12 @@ impl Placement {
         let king = self.square[us] as usize;
         let checkers =
             enemy.sliders_at(king, occ) | (KNIGHT[king] & enemy.leap) | (KING[king] & enemy.king);
-        let t = tables();
         MoveContext {
             us,
             occ,
             king,
             in_check: checkers != 0,
-            // One checker: take it or block its line; two: only the king
-            // moves.
-            evasions: if checkers != 0 && checkers & (checkers - 1) == 0 {
-                checkers | t.between(king, checkers.trailing_zeros() as usize & 63)
-            } else {
-                0
-            },
+            evasions: MoveContext::evasions(king, checkers),
             checkers,
             sliders: enemy.diagonal | enemy.straight,
             danger: 0,
@@ -1561,18 +1568,18 @@ impl FastEndgame {
         // The side not to move is not in check: no leaper of ours attacks
         // its king, the last piece blocks the line of every slider of ours
         // that does, and does not attack it itself.
-        let king = p.square[us ^ 1] as usize;
+        let their_king = p.square[us ^ 1] as usize;
         let ours = both[us];
-        if (KING[king] & ours.king) | (KNIGHT[king] & ours.leap) != 0 {
+        if (KING[their_king] & ours.king) | (KNIGHT[their_king] & ours.leap) != 0 {
             valid = 0;
         }
-        let mut sliders = ours.sliders_at(king, occ);
+        let mut sliders = ours.sliders_at(their_king, occ);
         while sliders != 0 {
-            valid &= tables().between(king, sliders.trailing_zeros() as usize);
+            valid &= tables().between(their_king, sliders.trailing_zeros() as usize);
             sliders &= sliders - 1;
         }
         if color == us {
-            valid &= !Placement::reach(piece, king, occ);
+            valid &= !Placement::reach(piece, their_king, occ);
         }
         // What the side to move's moves depend on, for the shared pieces:
         // `MoveContext` with the last piece added below.
@@ -1668,11 +1675,7 @@ impl FastEndgame {
                     occ: occ | b,
                     king,
                     in_check: checkers != 0,
-                    evasions: if checkers != 0 && checkers & (checkers - 1) == 0 {
-                        checkers | t.between(king, checkers.trailing_zeros() as usize)
-                    } else {
-                        0
-                    },
+                    evasions: MoveContext::evasions(king, checkers),
                     checkers,
                     sliders: enemy.diagonal | enemy.straight,
                     danger,
