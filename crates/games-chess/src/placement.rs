@@ -1221,11 +1221,12 @@ impl IndexMoves for FastEndgame {
         let shift = 6 * n as u32;
         let upper = base >> shift;
         let mut g = Gathered::new();
-        for slot in p.live_slots() {
+        // Nothing is captured: the mover's slots are known.
+        let mut slots = self.slots[mover];
+        while slots != 0 {
+            let slot = slots.trailing_zeros() as usize;
+            slots &= slots - 1;
             let piece = p.piece[slot] as usize;
-            if piece / 6 != mover {
-                continue;
-            }
             let to = p.square[slot] as usize;
             let others = all.without(to);
             let lifted = occ & !(1u64 << to);
@@ -1362,12 +1363,14 @@ impl IndexMoves for FastEndgame {
         let xpiece = p.piece[xslot] as usize;
         let x_mover = xpiece / 6 == mover;
         let x_plain = self.plain[n - 1];
+        // The mover's pieces but `X`.
+        let movers = self.slots[mover] & !(1 << xslot);
         let mut fixed_all = Attackers::default();
-        for slot in 0..xslot {
-            let piece = p.piece[slot] as usize;
-            if piece / 6 == mover {
-                fixed_all.add(piece, p.square[slot] as usize);
-            }
+        let mut rest = movers;
+        while rest != 0 {
+            let slot = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            fixed_all.add(p.piece[slot] as usize, p.square[slot] as usize);
         }
         let base = self.other_side(first, side);
         let low = first & ((1u64 << shift) - 1);
@@ -1381,11 +1384,11 @@ impl IndexMoves for FastEndgame {
             self.inner
                 .canonical(mover, sq[0] as usize, sq[1] as usize, &sq[2..2 + n])
         };
-        for slot in 0..xslot {
+        let mut rest = movers;
+        while rest != 0 {
+            let slot = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
             let piece = p.piece[slot] as usize;
-            if piece / 6 != mover {
-                continue;
-            }
             let to = p.square[slot] as usize;
             let others = fixed_all.without(to);
             let lifted = fixed & !(1u64 << to);
@@ -1592,7 +1595,7 @@ impl FastEndgame {
         let danger = theirs.attacks(lifted);
         // The squares their sliders attack, where the last piece would
         // shorten a line.
-        let lines = Attackers {
+        let slider_reach = Attackers {
             diagonal: theirs.diagonal,
             straight: theirs.straight,
             ..Attackers::default()
@@ -1628,7 +1631,7 @@ impl FastEndgame {
                 let line = t.line(king, from);
                 shared.slots |= 1 << slot;
                 shared.reach[slot] = reach;
-                shared.lines[slot] = if piece % 6 == KNIGHT_R { 0 } else { reach };
+                shared.lines[slot] = if is_slider(piece) { reach } else { 0 };
                 shared.line[slot] = line;
                 shared.pinned[slot] = Placement::pinned(&c, from, line);
             }
@@ -1661,7 +1664,7 @@ impl FastEndgame {
                         checkers |= 1u64 << from;
                     }
                 }
-                let mut danger = if lines & b == 0 {
+                let mut danger = if slider_reach & b == 0 {
                     danger
                 } else {
                     theirs.attacks(lifted | b)
