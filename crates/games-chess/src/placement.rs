@@ -195,7 +195,7 @@ struct MoveContext {
     in_check: bool,
     /// The enemy's sliders.
     sliders: u64,
-    /// Squares our king may not move to.
+    /// Squares our king may not move to (only those next to it are read).
     danger: u64,
     /// The enemy pieces giving check.
     checkers: u64,
@@ -446,7 +446,7 @@ impl Placement {
 
     /// Squares a piece on `from` reaches given the occupancy (captures of
     /// either colour included).
-    #[inline]
+    #[inline(always)]
     fn reach(piece: usize, from: usize, occ: u64) -> u64 {
         let t = tables();
         match piece % 6 {
@@ -535,7 +535,7 @@ impl Placement {
 
     /// The squares the piece in `slot` (of the side to move) reaches by a
     /// legal move, captures included.
-    #[inline]
+    #[inline(always)]
     fn legal_targets(&self, c: &MoveContext, slot: usize) -> u64 {
         let piece = self.piece[slot] as usize;
         let from = self.square[slot] as usize;
@@ -1169,9 +1169,11 @@ impl IndexMoves for FastEndgame {
         {
             return None;
         }
+        let diagonal = on_long_diagonal(p.square[0]) && on_long_diagonal(p.square[1]);
         self.count_valid(
             &p,
             index,
+            diagonal,
             || p.move_context_from(theirs),
             &Shared::NONE,
             exit,
@@ -1593,14 +1595,20 @@ impl FastEndgame {
         let leapers = (KNIGHT[king] & theirs.leap) | (KING[king] & theirs.king);
         let slider_checkers = theirs.sliders_at(king, occ);
         let danger = theirs.attacks(lifted);
-        // The squares their sliders attack, where the last piece would
-        // shorten a line.
-        let slider_reach = Attackers {
-            diagonal: theirs.diagonal,
-            straight: theirs.straight,
-            ..Attackers::default()
+        // Only the squares next to our king matter of `danger` (it bars our
+        // king's moves): the last piece changes those by blocking a slider's
+        // line to one of them, from a square between the two.
+        let mut blocking = 0;
+        let mut near = KING[king];
+        while near != 0 {
+            let to = near.trailing_zeros() as usize;
+            near &= near - 1;
+            let mut sliders = theirs.sliders_at(to, lifted);
+            while sliders != 0 {
+                blocking |= t.between(to, sliders.trailing_zeros() as usize);
+                sliders &= sliders - 1;
+            }
         }
-        .attacks(lifted);
         // Where the last piece, if theirs, checks our king.
         let checks = if color == us {
             0
@@ -1664,7 +1672,7 @@ impl FastEndgame {
                         checkers |= 1u64 << from;
                     }
                 }
-                let mut danger = if slider_reach & b == 0 {
+                let mut danger = if blocking & b == 0 {
                     danger
                 } else {
                     theirs.attacks(lifted | b)
@@ -1685,7 +1693,7 @@ impl FastEndgame {
                     enemy,
                 }
             };
-            let counted = self.count_valid(&q, i, context, &shared, |child| {
+            let counted = self.count_valid(&q, i, diagonal, context, &shared, |child| {
                 report(i, Counted::Exit(child))
             });
             report(i, Counted::Done(counted));
@@ -1693,7 +1701,8 @@ impl FastEndgame {
     }
 
     /// [`successor_count`](IndexMoves::successor_count) of the valid,
-    /// canonical index `index`, decoded as `p`;
+    /// canonical index `index`, decoded as `p`; `diagonal`: both kings on
+    /// the long diagonal a1–h8;
     /// `context` computes the [`MoveContext`] of `p` (when needed);
     /// `shared` holds what the run of `p` shares of its pieces' targets.
     #[inline(always)]
@@ -1701,6 +1710,7 @@ impl FastEndgame {
         &self,
         p: &Placement,
         index: u64,
+        diagonal: bool,
         context: impl FnOnce() -> MoveContext,
         shared: &Shared,
         mut exit: impl FnMut(&Placement),
@@ -1710,7 +1720,6 @@ impl FastEndgame {
             return Some((p.outcome(), 0));
         }
         let base = self.other_side(index, us);
-        let diagonal = on_long_diagonal(p.square[0]) && on_long_diagonal(p.square[1]);
         let enemy = p.by_color[us ^ 1];
         let n = self.pieces.len();
         let shift = 6 * n as u32;
