@@ -432,6 +432,17 @@ pub(crate) fn kings_in_place(wk: usize, bk: usize) -> Option<usize> {
         .then_some(sym.kings as usize)
 }
 
+/// The square map of the one symmetry that makes `(white king, black king)`
+/// canonical, when only one does (the kings are not both on the long
+/// diagonal a1–h8 afterwards); `None` when two do or the kings are equal or
+/// adjacent. The canonical index of a placement with these kings maps every
+/// other square through it (then sorts identical pieces).
+#[inline]
+pub(crate) fn king_transform(wk: usize, bk: usize) -> Option<&'static [u8; 64]> {
+    let sym = KING_SYMMETRY[(wk & 63) * 64 + (bk & 63)];
+    (sym.kings != NO_PAIR && sym.second == NO_SYMMETRY).then(|| &TRANSFORM[sym.first as usize])
+}
+
 /// The canonical index of a placement: `pieces` are the non-king piece
 /// numbers in index order, `runs` the `(start, end)` ranges of identical
 /// pieces among them, `squares` their squares (any order within a run).

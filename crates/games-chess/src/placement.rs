@@ -37,7 +37,7 @@ use game::{Counted, Game, IndexMoves, IndexSpace, Outcome, Player, Predecessors}
 use crate::attacks::{KING, KNIGHT, tables};
 use crate::endgame::{
     Endgame, KING_PLACEMENTS, MAX_PIECES, SignatureError, canonical_kings, identical_runs,
-    kings_in_place,
+    king_transform, kings_in_place,
 };
 use crate::position::{BISHOP_R, KING_R, KNIGHT_R, PAWN_R, Position, QUEEN_R, ROOK_R};
 use crate::types::Color;
@@ -1443,7 +1443,11 @@ impl IndexMoves for FastEndgame {
                     continue;
                 }
                 // The predecessor of member `first + k` is `start + k`, or
-                // (`None`) goes through the canonical index.
+                // (`None`) goes through the canonical index; `mapped`: it is
+                // `j | map[k]` (a king un-move that takes one symmetry,
+                // `X` not among identical pieces, so only `X`'s coordinate
+                // depends on `k`).
+                let mut mapped = None;
                 let start = if slot >= 2 {
                     if self.plain[slot - 2] {
                         let shift = self.shift[slot - 2];
@@ -1461,8 +1465,23 @@ impl IndexMoves for FastEndgame {
                     } else {
                         (target, from)
                     };
-                    kings_in_place(wk, bk).map(|kings| ((side_base + kings as u64) << shift) | low)
+                    let start = kings_in_place(wk, bk)
+                        .map(|kings| ((side_base + kings as u64) << shift) | low);
+                    if start.is_none() && x_plain {
+                        mapped = king_transform(wk, bk)
+                            .and_then(|map| Some((canonical(slot, from, 0)? & !63, map)));
+                    }
+                    start
                 };
+                if let Some((j, map)) = mapped {
+                    let mut rest = legal;
+                    while rest != 0 {
+                        let k = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        found(first + k as u64, j | u64::from(map[k]));
+                    }
+                    continue;
+                }
                 let mut rest = legal;
                 while rest != 0 {
                     let k = u64::from(rest.trailing_zeros());
