@@ -266,12 +266,14 @@ impl ChessTables {
     }
 
     /// The value of a placement a capture led to, from the table of its
-    /// material (each table's index refuses every other material).
+    /// material.
     fn resolve(&self, p: &Placement) -> Option<Value> {
-        self.tables
+        let material = p.material();
+        let (space, table) = self
+            .tables
             .values()
-            .find_map(|(space, table)| space.index_of(p).map(|i| table.get(i)))
-            .flatten()
+            .find(|(space, _)| space.material() == material)?;
+        table.get(space.index_of(p)?)
     }
 
     /// Makes sure the database of `sig` and of every ending it captures

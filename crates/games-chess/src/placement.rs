@@ -373,6 +373,36 @@ impl Placement {
         p
     }
 
+    /// A key of the material on the board: two placements have the same
+    /// key exactly when they have the same number of pieces of each colour
+    /// and kind (the side to move and the squares do not count). A
+    /// [`FastEndgame`]'s [`material`](FastEndgame::material) is the key of
+    /// its placements, so a resolver holding several tables can pick the
+    /// one a capture leads to without trying each table's index.
+    ///
+    /// ```
+    /// use game::IndexSpace;
+    /// use games_chess::{FastEndgame, Placement, Position};
+    ///
+    /// let krk = FastEndgame::new("KRvK").unwrap();
+    /// let p = Placement::from_position(&Position::from_fen("8/8/8/8/8/2k5/8/KR6 w - - 0 1").unwrap()).unwrap();
+    /// assert_eq!(p.material(), krk.material());
+    /// assert_eq!(krk.index_of(&p).is_some(), true);
+    /// assert_ne!(p.flipped().material(), krk.material());
+    /// ```
+    #[must_use]
+    pub fn material(&self) -> u64 {
+        let mut key = 0u64;
+        let mut alive = self.alive;
+        while alive != 0 {
+            let slot = alive.trailing_zeros() as usize;
+            alive &= alive - 1;
+            // Four bits per piece number (at most MAX_PIECES of each).
+            key += 1u64 << (4 * u32::from(self.piece[slot]));
+        }
+        key
+    }
+
     /// The side to move.
     #[must_use]
     pub fn turn(&self) -> Color {
@@ -758,6 +788,8 @@ pub struct FastEndgame {
     /// No rook or queen, and at most one minor piece or no knight: a
     /// position may be drawn by insufficient material.
     may_lack_material: bool,
+    /// [`Placement::material`] of this space's placements.
+    material: u64,
 }
 
 impl FastEndgame {
@@ -802,7 +834,12 @@ impl FastEndgame {
         for (k, &c) in color[..n].iter().enumerate() {
             slots[usize::from(c)] |= 1 << (2 + k);
         }
+        let material = full_pieces[..2 + n]
+            .iter()
+            .map(|&p| 1u64 << (4 * u32::from(p)))
+            .sum();
         FastEndgame {
+            material,
             after_same,
             color,
             slots,
@@ -818,6 +855,13 @@ impl FastEndgame {
                 .all(|&p| p % 6 == KNIGHT_R || p % 6 == BISHOP_R)
                 && (n <= 1 || numbers.iter().all(|&p| p % 6 == BISHOP_R)),
         }
+    }
+
+    /// The [`Placement::material`] key of this space's placements: a
+    /// placement with another key has no index here.
+    #[must_use]
+    pub fn material(&self) -> u64 {
+        self.material
     }
 
     /// The [`Endgame`] with the same numbering.
@@ -2050,6 +2094,66 @@ mod tests {
             single.push(Report::Done(i, c));
         }
         [runs, single]
+    }
+
+    /// Material keys tell the 2- to 4-man signatures (both colour orders)
+    /// apart, and a capture's key is that of the spaces that index it.
+    #[test]
+    fn material_keys_pick_the_one_space_of_a_capture() {
+        // Distinct signatures (either colour order) have distinct keys.
+        let mut spaces: Vec<FastEndgame> = Vec::new();
+        for men in 2..=4 {
+            for sig in crate::pawnless_endings(men) {
+                let space = FastEndgame::new(&sig.to_string()).unwrap();
+                let flipped = sig
+                    .to_string()
+                    .split('v')
+                    .rev()
+                    .collect::<Vec<_>>()
+                    .join("v");
+                spaces.push(space);
+                if flipped != sig.to_string() {
+                    spaces.push(FastEndgame::new(&flipped).unwrap());
+                }
+            }
+        }
+        for (a, x) in spaces.iter().enumerate() {
+            for y in &spaces[a + 1..] {
+                assert_ne!(
+                    x.material(),
+                    y.material(),
+                    "{:?} {:?}",
+                    x.endgame().signature(),
+                    y.endgame().signature()
+                );
+            }
+        }
+        // Every capture from sampled KQvKR and KRvKN positions has the key
+        // of exactly the spaces that give it an index.
+        let mut captures = 0;
+        for sig in ["KQvKR", "KRvKN", "KBNvK"] {
+            let fast = FastEndgame::new(sig).unwrap();
+            for i in (0..fast.size()).step_by(997) {
+                let Some(p) = fast.position(i) else { continue };
+                assert_eq!(p.material(), fast.material());
+                p.for_each_legal(|m| {
+                    let mut child = p;
+                    child.make(m);
+                    if child.alive != p.alive {
+                        captures += 1;
+                        for space in &spaces {
+                            assert_eq!(
+                                space.material() == child.material(),
+                                space.index_of(&child).is_some(),
+                                "{child}"
+                            );
+                        }
+                    }
+                    true
+                });
+            }
+        }
+        assert!(captures > 1000, "{captures}");
     }
 
     /// `successor_counts` shares the decoding and the check test of 64

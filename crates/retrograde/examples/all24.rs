@@ -25,11 +25,11 @@ struct Built(Vec<(FastEndgame, Table)>);
 impl Resolve<Placement> for Built {
     fn resolve(&self, p: &Placement) -> Option<Value> {
         let lookup = |q: &Placement| {
-            self.0
-                .iter()
-                .find_map(|(s, t)| s.index_of(q).map(|i| t.get(i)))
+            let material = q.material();
+            let (s, t) = self.0.iter().find(|(s, _)| s.material() == material)?;
+            t.get(s.index_of(q)?)
         };
-        lookup(p).or_else(|| lookup(&p.flipped())).flatten()
+        lookup(p).or_else(|| lookup(&p.flipped()))
     }
 }
 

@@ -12,13 +12,28 @@
 //! build time, the win/draw/loss counts for each side to move (classes under
 //! symmetry, as the index stores them) and the longest mate with its
 //! position. The endings a capture leads to are built first (smallest
-//! first) and probed through a resolver made of their tables.
+//! first) and probed through a resolver made of their tables, which picks
+//! the table by the capture's material.
 
 use std::time::Instant;
 
 use game::IndexSpace;
-use games_chess::{FastEndgame, Signature, sub_endings};
-use retrograde::{Event, Generator, Label, Method, Table, TableProbe};
+use games_chess::{FastEndgame, Placement, Signature, sub_endings};
+use retrograde::{Event, Generator, Label, Method, Table, TableProbe, Value};
+
+/// A resolver over the tables of the sub-endings: the table of the
+/// capture's material (`Placement::material`), probed once.
+fn by_material<'a>(
+    probes: &'a [TableProbe<'a, FastEndgame>],
+) -> impl Fn(&Placement) -> Option<Value> + Sync + 'a {
+    move |p: &Placement| {
+        let material = p.material();
+        probes
+            .iter()
+            .find(|probe| probe.space().material() == material)?
+            .probe(p)
+    }
+}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -45,7 +60,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .iter()
             .map(|(s, t)| TableProbe::new(s, t))
             .collect::<Result<_, _>>()?;
-        let table = build(&Generator::new(&space).resolver(&probes))?;
+        let table = build(&Generator::new(&space).resolver(&by_material(&probes)))?;
         println!("built {sub}: {}", table.counts());
         drop(probes);
         subs.push((space, table));
@@ -54,6 +69,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .iter()
         .map(|(s, t)| TableProbe::new(s, t))
         .collect::<Result<_, _>>()?;
+    let resolver = by_material(&probes);
     let space = FastEndgame::new(material)?;
     let clock = Instant::now();
     let report = |e: &Event| match e {
@@ -74,7 +90,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             decided,
             total_decided,
             valid,
-        } if level % 10 == 0 || *decided == 0 => {
+        } if level % 10 == 0 || *decided == 0 || std::env::var_os("ALL_LEVELS").is_some() => {
             println!(
                 "  level {level:3} at {:.3} s: {decided} decided, {total_decided}/{valid}",
                 clock.elapsed().as_secs_f64()
@@ -84,7 +100,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut generator = Generator::new(&space)
         .label(Label::new("chess", material, "games-chess-endgame-v1"))
-        .resolver(&probes)
+        .resolver(&resolver)
         .progress(&report);
     if threads > 0 {
         generator = generator.threads(threads);
