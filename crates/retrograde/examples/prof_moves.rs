@@ -6,7 +6,8 @@
 //! of every block of 64 indices, its valid indices as members; the same
 //! sum as `preds`), `decode` (position()), `runs` (successor_counts over
 //! all indices, exits ignored), `runs-exits` (the same, each exit's
-//! outcome computed).
+//! outcome computed). With `HALF=0` (`HALF=1`) the `runs` modes cover only
+//! the indices with White (Black) to move.
 
 use game::{Counted, Game, IndexMoves, IndexSpace};
 use games_chess::FastEndgame;
@@ -19,7 +20,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut sum = 0u64;
     if mode == "runs" || mode == "runs-exits" {
         let exits = mode == "runs-exits";
-        space.successor_counts(0..space.size(), |_, r| match r {
+        let range = match std::env::var("HALF").ok().as_deref() {
+            Some("0") => 0..space.size() / 2,
+            Some("1") => space.size() / 2..space.size(),
+            _ => 0..space.size(),
+        };
+        space.successor_counts(range, |_, r| match r {
             Counted::Done(Some((_, c))) => sum += c as u64,
             Counted::Exit(child) if exits => sum += u64::from(child.outcome().is_some()),
             _ => {}
