@@ -33,17 +33,18 @@ use games_chess::{FastEndgame, Placement, Position, pawnless_endings};
 use retrograde::{Generator, Label, Method, Resolve, Table, Value};
 
 /// Built tables, probed as the resolver of a bigger ending: a position is
-/// looked up as it is, then with the colours flipped (`KvKR` in `KRvK`).
+/// looked up in the table of its material (`Placement::material`), then
+/// with the colours flipped (`KvKR` in `KRvK`).
 struct Subtables(Vec<(FastEndgame, Table)>);
 
 impl Resolve<Placement> for Subtables {
     fn resolve(&self, p: &Placement) -> Option<Value> {
         let lookup = |q: &Placement| {
-            self.0
-                .iter()
-                .find_map(|(s, t)| s.index_of(q).map(|i| t.get(i)))
+            let material = q.material();
+            let (s, t) = self.0.iter().find(|(s, _)| s.material() == material)?;
+            t.get(s.index_of(q)?)
         };
-        lookup(p).or_else(|| lookup(&p.flipped())).flatten()
+        lookup(p).or_else(|| lookup(&p.flipped()))
     }
 }
 
