@@ -385,9 +385,11 @@ impl Placement {
     /// use games_chess::{FastEndgame, Placement, Position};
     ///
     /// let krk = FastEndgame::new("KRvK").unwrap();
-    /// let p = Placement::from_position(&Position::from_fen("8/8/8/8/8/2k5/8/KR6 w - - 0 1").unwrap()).unwrap();
+    /// let position = Position::from_fen("8/8/8/8/8/2k5/8/KR6 w - - 0 1").unwrap();
+    /// let p = Placement::from_position(&position).unwrap();
     /// assert_eq!(p.material(), krk.material());
-    /// assert_eq!(krk.index_of(&p).is_some(), true);
+    /// assert!(krk.index_of(&p).is_some());
+    /// // The colours exchanged: KvKR, another key.
     /// assert_ne!(p.flipped().material(), krk.material());
     /// ```
     #[must_use]
