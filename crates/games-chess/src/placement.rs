@@ -1317,10 +1317,11 @@ impl IndexMoves for FastEndgame {
                 if discovered && others.hit(target, lifted | (1u64 << from)) {
                     continue;
                 }
-                let in_place = match slot {
-                    0 => kings_in_place(from, still),
-                    1 => kings_in_place(still, from),
-                    _ => None,
+                let in_place = if slot < 2 {
+                    let (wk, bk) = king_pair(slot, from, still);
+                    kings_in_place(wk, bk)
+                } else {
+                    None
                 };
                 let j = if let Some(kings) = in_place {
                     ((side_base + kings as u64) << shift) | low
@@ -1396,11 +1397,7 @@ impl IndexMoves for FastEndgame {
             while origins != 0 {
                 let from = origins.trailing_zeros() as usize;
                 origins &= origins - 1;
-                let (wk, bk) = if mover == 0 {
-                    (from, target as usize)
-                } else {
-                    (target as usize, from)
-                };
+                let (wk, bk) = king_pair(mover, from, target as usize);
                 if canonical_kings(wk, bk) == Some(parent_kings) {
                     return self.predecessors_one_by_one(first, members, found);
                 }
@@ -1506,11 +1503,7 @@ impl IndexMoves for FastEndgame {
                         None
                     }
                 } else {
-                    let (wk, bk) = if slot == 0 {
-                        (from, target)
-                    } else {
-                        (target, from)
-                    };
+                    let (wk, bk) = king_pair(slot, from, target);
                     let start = kings_in_place(wk, bk)
                         .map(|kings| ((side_base + kings as u64) << shift) | low);
                     if start.is_none() && x_plain {
@@ -1587,6 +1580,17 @@ impl IndexMoves for FastEndgame {
 /// `FastEndgame::predecessor_block` (the shared work would cost more than
 /// it saves: measured on level builds by callgrind).
 const BLOCK_MIN_MEMBERS: u32 = 2;
+
+/// The `(white king, black king)` squares when the king of `color` (0:
+/// White) stands on `moved` and the other on `still`.
+#[inline]
+fn king_pair(color: usize, moved: usize, still: usize) -> (usize, usize) {
+    if color == 0 {
+        (moved, still)
+    } else {
+        (still, moved)
+    }
+}
 
 /// Bishops, rooks and queens.
 #[inline]
@@ -1857,11 +1861,7 @@ impl FastEndgame {
                 while quiet != 0 {
                     let to = quiet.trailing_zeros() as usize;
                     quiet &= quiet - 1;
-                    let (wk, bk) = if slot == 0 {
-                        (to, still as usize)
-                    } else {
-                        (still as usize, to)
-                    };
+                    let (wk, bk) = king_pair(slot, to, still as usize);
                     match canonical_kings(wk, bk) {
                         Some(kings) => {
                             same += 1;
