@@ -67,6 +67,62 @@ impl LevelMask {
     }
 }
 
+/// One bit per index, clear once the position can no longer be won by a
+/// level of the backward method (decided, and not a provisional win by a
+/// move out of the space that a shorter one may replace). A level whose
+/// frontier is lost reads a predecessor's value only when its bit is set:
+/// at 1/8 byte per index the set mostly stays in the last-level cache,
+/// where the values do not, and most predecessors of a lost position are
+/// decided already (about 99% of them in KQRvKR's later levels).
+struct OpenSet(Vec<AtomicU64>);
+
+impl OpenSet {
+    /// The set of the first pass's values: every index but decided losses
+    /// and final wins is open (invalid and terminal indices too, so that a
+    /// level still reads, and rejects, a predecessor holding one).
+    fn of(codes: &[AtomicU8]) -> OpenSet {
+        OpenSet(
+            codes
+                .par_chunks(BLOCK as usize)
+                .map(|block| {
+                    block.iter().enumerate().fold(0u64, |word, (k, code)| {
+                        let open = match code_distance(code.load(Ordering::Relaxed)) {
+                            // Decisive: a provisional win stays open.
+                            Some(d) => d % 2 == 1,
+                            None => true,
+                        };
+                        word | u64::from(open) << k
+                    })
+                })
+                .map(AtomicU64::new)
+                .collect(),
+        )
+    }
+
+    #[inline]
+    fn contains(&self, index: u64) -> bool {
+        self.0[(index / 64) as usize].load(Ordering::Relaxed) >> (index % 64) & 1 != 0
+    }
+
+    /// Closes `index` (decided for good).
+    #[inline]
+    fn close(&self, index: u64, cells: Cells) {
+        let cell = &self.0[(index / 64) as usize];
+        let bit = 1u64 << (index % 64);
+        if cells.exclusive {
+            cell.store(cell.load(Ordering::Relaxed) & !bit, Ordering::Relaxed);
+        } else {
+            cell.fetch_and(!bit, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The backward method's bookkeeping beside the values.
+struct Marks {
+    mask: LevelMask,
+    open: OpenSet,
+}
+
 /// The two methods of the textbook.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Method {
@@ -98,9 +154,9 @@ pub struct MemoryEstimate {
     /// move counters of the backward method).
     pub bytes_per_index: u64,
     /// The whole working memory in bytes: the per-index arrays, the
-    /// backward method's level mask (1/8 byte per index) and the per-thread
-    /// scratch buffers. The finished [`Table`] reuses the value
-    /// array, so this is also the peak.
+    /// backward method's level mask and open set (1/8 byte per index each)
+    /// and the per-thread scratch buffers. The finished [`Table`] reuses the
+    /// value array, so this is also the peak.
     pub total_bytes: u64,
 }
 
@@ -367,10 +423,13 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
         let threads = self.thread_count() as u64;
         // Per thread: a scratch list of successor or predecessor indices.
         let scratch = threads * 8 * 1024;
-        // The backward method's level mask: 8 bytes per block.
+        // The backward method's level mask (8 bytes per block) and open
+        // set (a bit per index, in 8-byte words).
         let mask = match method {
             Method::ForwardSweeps => 0,
-            Method::Backward => self.space.size().div_ceil(BLOCK) * 8,
+            Method::Backward => {
+                (self.space.size().div_ceil(BLOCK) + self.space.size().div_ceil(64)) * 8
+            }
         };
         MemoryEstimate {
             bytes_per_index: per,
@@ -684,12 +743,14 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
         let longest = AtomicU16::new(0);
         let exits = self.count_moves(&codes, &counters, &mask, &longest)?;
         let total = terminal + exits;
+        let open = OpenSet::of(&codes);
         self.emit(Event::Initialised {
             valid,
             decided: total,
         });
+        let marks = Marks { mask, open };
         self.levels(codes, &longest, valid, total, |codes, level| {
-            self.propagate(codes, &counters, &mask, &longest, level)
+            self.propagate(codes, &counters, &marks, &longest, level)
         })
     }
 
@@ -784,7 +845,7 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
         &self,
         codes: &[AtomicU8],
         counters: &[AtomicU8],
-        mask: &LevelMask,
+        marks: &Marks,
         longest: &AtomicU16,
         n: u16,
     ) -> Result<u64, BuildError> {
@@ -796,7 +857,7 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
             distinct: !(n - 1).is_multiple_of(2),
         };
         let exit_loss = |p| self.exit_loss(p);
-        self.propagate_with(codes, counters, mask, longest, n, &gather, exit_loss, false)
+        self.propagate_with(codes, counters, marks, longest, n, &gather, exit_loss)
     }
 }
 
@@ -904,23 +965,26 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
     /// `(frontier index, predecessor)` pairs (distinct for each frontier
     /// index when the frontier is won), and the longest loss by a move out
     /// of the space given by `exit_loss`.
-    /// With `skip_decided`, the counter of a predecessor already decided is
-    /// left alone (it no longer matters; the generic method decrements it
-    /// anyway, which catches predecessor generators reporting terminal or
-    /// invalid positions).
+    ///
+    /// A predecessor of a won position loses one move whether it is decided
+    /// or not: almost none is (99% in KQRvKR's levels), so its value is read
+    /// only when its counter runs out. Since each distinct successor is won
+    /// once, a counter cannot run out twice; one that is already at zero
+    /// belongs to an invalid or terminal index, which a consistent
+    /// predecessor generator never reports.
     #[allow(clippy::too_many_arguments)]
     fn propagate_with(
         &self,
         codes: &[AtomicU8],
         counters: &[AtomicU8],
-        mask: &LevelMask,
+        marks: &Marks,
         longest: &AtomicU16,
         n: u16,
         gather: &impl Gather,
         exit_loss: impl Fn(u64) -> Result<u16, BuildError> + Sync,
-        skip_decided: bool,
     ) -> Result<u64, BuildError> {
         let size = self.space.size();
+        let Marks { mask, open } = marks;
         let frontier = decisive_code(n - 1);
         // Positions lost at n - 1 make their predecessors won at n.
         let frontier_lost = (n - 1).is_multiple_of(2);
@@ -1007,19 +1071,29 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                                 continue;
                             }
                             for &p in preds.iter() {
+                                if p < size && !open.contains(p) {
+                                    // Decided for good (the common case).
+                                    continue;
+                                }
                                 let Some(cell) = codes.get(p as usize) else {
                                     return Err(bad(p, scratch));
                                 };
                                 let mut current = cell.load(Ordering::Relaxed);
                                 loop {
                                     match win_verdict[usize::from(current)] {
-                                        Verdict::Keep => break,
+                                        Verdict::Keep => {
+                                            // A provisional win by a move
+                                            // out of the space, final now.
+                                            open.close(p, cells);
+                                            break;
+                                        }
                                         Verdict::Inconsistent => return Err(bad(p, scratch)),
                                         Verdict::Win => {}
                                     }
                                     match cells.replace(cell, current, decisive_code(n)) {
                                         Ok(()) => {
                                             decided += 1;
+                                            open.close(p, cells);
                                             mask.mark(p, n);
                                             furthest = furthest.max(n);
                                             break;
@@ -1031,17 +1105,17 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                             continue;
                         }
                         for &p in preds.iter() {
-                            let Some(cell) = codes.get(p as usize) else {
+                            // The counter first, whether the predecessor is
+                            // decided or not (almost all are not), so that
+                            // its value is read only on its last move.
+                            let Some(counter) = counters.get(p as usize) else {
                                 return Err(bad(p, scratch));
                             };
-                            if skip_decided && cell.load(Ordering::Relaxed) != DRAW_CODE {
-                                // Decided already: its counter no longer matters.
-                                continue;
-                            }
-                            let before = cells.decrement(&counters[p as usize]);
+                            let before = cells.decrement(counter);
                             if before & !LOSING_EXIT == 0 {
                                 return Err(bad(p, scratch));
                             }
+                            let cell = &codes[p as usize];
                             if before & !LOSING_EXIT == 1
                                 && cell.load(Ordering::Relaxed) == DRAW_CODE
                             {
@@ -1057,6 +1131,7 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                                 }
                                 if cells.replace(cell, DRAW_CODE, decisive_code(d)).is_ok() {
                                     decided += 1;
+                                    open.close(p, cells);
                                     mask.mark(p, d);
                                     furthest = furthest.max(d);
                                 }
@@ -1099,6 +1174,10 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
         let mask = LevelMask::new(size);
         let longest = AtomicU16::new(0);
         let (valid, total) = self.classify_and_count(&codes, &counters, &mask, &longest)?;
+        let marks = Marks {
+            mask,
+            open: OpenSet::of(&codes),
+        };
         self.emit(Event::Initialised {
             valid,
             decided: total,
@@ -1107,7 +1186,7 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
         let exit_loss = |p| self.exit_loss_indexed(p);
         self.levels(codes, &longest, valid, total, |codes, level| {
             self.propagate_with(
-                codes, &counters, &mask, &longest, level, &gather, exit_loss, true,
+                codes, &counters, &marks, &longest, level, &gather, exit_loss,
             )
         })
     }
