@@ -104,16 +104,17 @@ impl OpenSet {
         self.0[(index / 64) as usize].load(Ordering::Relaxed) >> (index % 64) & 1 != 0
     }
 
-    /// Closes `index` (decided for good).
+    /// Closes `index` (decided for good). A plain load and store, even
+    /// when several threads close bits of the same word: a bit is never
+    /// set again but by a store racing with the clearing of another, which
+    /// leaves a closed position open. That costs a read of its value later,
+    /// never a wrong result (only a set bit is ever acted on, and only
+    /// after reading the value).
     #[inline]
-    fn close(&self, index: u64, cells: Cells) {
+    fn close(&self, index: u64) {
         let cell = &self.0[(index / 64) as usize];
         let bit = 1u64 << (index % 64);
-        if cells.exclusive {
-            cell.store(cell.load(Ordering::Relaxed) & !bit, Ordering::Relaxed);
-        } else {
-            cell.fetch_and(!bit, Ordering::Relaxed);
-        }
+        cell.store(cell.load(Ordering::Relaxed) & !bit, Ordering::Relaxed);
     }
 }
 
@@ -1084,7 +1085,7 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                                         Verdict::Keep => {
                                             // A provisional win by a move
                                             // out of the space, final now.
-                                            open.close(p, cells);
+                                            open.close(p);
                                             break;
                                         }
                                         Verdict::Inconsistent => return Err(bad(p, scratch)),
@@ -1093,7 +1094,7 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                                     match cells.replace(cell, current, decisive_code(n)) {
                                         Ok(()) => {
                                             decided += 1;
-                                            open.close(p, cells);
+                                            open.close(p);
                                             mask.mark(p, n);
                                             furthest = furthest.max(n);
                                             break;
@@ -1131,7 +1132,7 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                                 }
                                 if cells.replace(cell, DRAW_CODE, decisive_code(d)).is_ok() {
                                     decided += 1;
-                                    open.close(p, cells);
+                                    open.close(p);
                                     mask.mark(p, d);
                                     furthest = furthest.max(d);
                                 }
