@@ -150,6 +150,49 @@ pub trait IndexMoves: IndexSpace {
             self.predecessor_indices(index, |p| found(index, p));
         }
     }
+
+    /// [`predecessor_block`](Self::predecessor_block) when only some
+    /// predecessors matter: `wanted(block)` is the bit set of the 64
+    /// indices from `block` (a multiple of 64) that the caller wants
+    /// (bit `k` for `block + k`), and the method may leave out any pair
+    /// whose predecessor is not wanted. It may also report such pairs:
+    /// the caller filters what it is given.
+    ///
+    /// A retrograde level whose frontier is lost wants only the positions
+    /// that can still be won; most predecessors are decided already, and
+    /// a space that knows which block a whole un-move lands in can skip
+    /// it with one look at `wanted`. The provided method reports every
+    /// pair.
+    ///
+    /// ```
+    /// use game::IndexMoves;
+    ///
+    /// /// The predecessors of the members of one block that are below 100.
+    /// fn low<S: IndexMoves>(space: &S, first: u64, members: u64) -> Vec<u64> {
+    ///     let wanted = |block: u64| match 100u64.saturating_sub(block) {
+    ///         0 => 0,
+    ///         n if n >= 64 => u64::MAX,
+    ///         n => (1u64 << n) - 1,
+    ///     };
+    ///     let mut out = Vec::new();
+    ///     space.predecessor_block_filtered(first, members, wanted, |_, p| {
+    ///         if p < 100 {
+    ///             out.push(p);
+    ///         }
+    ///     });
+    ///     out
+    /// }
+    /// ```
+    fn predecessor_block_filtered(
+        &self,
+        first: u64,
+        members: u64,
+        wanted: impl Fn(u64) -> u64,
+        found: impl FnMut(u64, u64),
+    ) {
+        let _ = wanted;
+        self.predecessor_block(first, members, found);
+    }
 }
 
 /// What [`IndexMoves::successor_counts`] reports about one index.

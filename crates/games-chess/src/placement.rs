@@ -1370,7 +1370,34 @@ impl IndexMoves for FastEndgame {
     /// reflection (such a result may coincide with another piece's). Else
     /// every result is distinct, as `predecessor_indices` argues, and is
     /// reported as found.
-    fn predecessor_block(&self, first: u64, members: u64, mut found: impl FnMut(u64, u64)) {
+    fn predecessor_block(&self, first: u64, members: u64, found: impl FnMut(u64, u64)) {
+        self.block_predecessors(first, members, |_| u64::MAX, found);
+    }
+
+    fn predecessor_block_filtered(
+        &self,
+        first: u64,
+        members: u64,
+        wanted: impl Fn(u64) -> u64,
+        found: impl FnMut(u64, u64),
+    ) {
+        self.block_predecessors(first, members, wanted, found);
+    }
+}
+
+impl FastEndgame {
+    /// [`IndexMoves::predecessor_block_filtered`]: an un-move whose
+    /// predecessors share one block (all but those numbered member by
+    /// member through the canonical index) reports only the members whose
+    /// predecessor `wanted` has.
+    #[inline(always)]
+    fn block_predecessors(
+        &self,
+        first: u64,
+        members: u64,
+        wanted: impl Fn(u64) -> u64,
+        mut found: impl FnMut(u64, u64),
+    ) {
         let n = self.pieces.len();
         if n == 0 || members.count_ones() < BLOCK_MIN_MEMBERS {
             return self.predecessors_one_by_one(first, members, found);
@@ -1513,13 +1540,22 @@ impl IndexMoves for FastEndgame {
                     start
                 };
                 if let Some((j, map)) = mapped {
-                    let mut rest = legal;
+                    let want = wanted(j);
+                    let mut rest = if want == 0 { 0 } else { legal };
                     while rest != 0 {
                         let k = rest.trailing_zeros() as usize;
                         rest &= rest - 1;
-                        found(first + k as u64, j | u64::from(map[k]));
+                        if want >> map[k] & 1 != 0 {
+                            found(first + k as u64, j | u64::from(map[k]));
+                        }
                     }
                     continue;
+                }
+                if let Some(j) = start
+                    && j % 64 == 0
+                {
+                    // The predecessors `j + k` share the block `j`.
+                    legal &= wanted(j);
                 }
                 let mut rest = legal;
                 while rest != 0 {
@@ -1551,6 +1587,10 @@ impl IndexMoves for FastEndgame {
             let q = lines.trailing_zeros() as usize;
             lines &= lines - 1;
             ok &= t.between(q, target);
+        }
+        if x_plain {
+            // The predecessors `base + from` share the block `base`.
+            ok &= wanted(base);
         }
         if ok == 0 {
             return;
@@ -2263,7 +2303,9 @@ mod tests {
 
     /// `predecessor_block` on the block at `first` with `members` reports
     /// exactly the pairs `(member, predecessor)` that `predecessor_indices`
-    /// reports member by member (as multisets). Returns the number of pairs.
+    /// reports member by member (as multisets), and
+    /// `predecessor_block_filtered` all of those it is asked for. Returns the
+    /// number of pairs.
     fn block_agrees(fast: &FastEndgame, first: u64, members: u64) -> usize {
         let mut got = Vec::new();
         fast.predecessor_block(first, members, |i, j| got.push((i, j)));
@@ -2285,6 +2327,27 @@ mod tests {
                 want.len()
             );
         }
+        // `predecessor_block_filtered` with a pseudo-random wanted set
+        // (about a quarter of each block): every wanted pair, and only
+        // pairs `predecessor_block` reports.
+        let wanted = |block: u64| {
+            let h = (block ^ first).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            h & h.rotate_left(29)
+        };
+        let is_wanted = |&(_, j): &(u64, u64)| wanted(j & !63) >> (j & 63) & 1 != 0;
+        let mut filtered = Vec::new();
+        fast.predecessor_block_filtered(first, members, wanted, |i, j| filtered.push((i, j)));
+        filtered.sort_unstable();
+        assert!(
+            filtered.iter().all(|x| got.binary_search(x).is_ok()),
+            "block {first}: a filtered pair predecessor_block does not report"
+        );
+        let kept: Vec<_> = got.iter().copied().filter(is_wanted).collect();
+        let wanted_filtered: Vec<_> = filtered.iter().copied().filter(is_wanted).collect();
+        assert_eq!(
+            kept, wanted_filtered,
+            "block {first}, members {members:#018x}"
+        );
         got.len()
     }
 

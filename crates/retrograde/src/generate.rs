@@ -79,13 +79,16 @@ struct OpenSet(Vec<AtomicU64>);
 impl OpenSet {
     /// The set of the first pass's values: every index but decided losses
     /// and final wins is open (invalid and terminal indices too, so that a
-    /// level still reads, and rejects, a predecessor holding one).
+    /// level still reads, and rejects, a predecessor holding one; and the
+    /// bits past the end).
     fn of(codes: &[AtomicU8]) -> OpenSet {
         OpenSet(
             codes
                 .par_chunks(BLOCK as usize)
                 .map(|block| {
-                    block.iter().enumerate().fold(0u64, |word, (k, code)| {
+                    // Past the end: open (see `word`).
+                    let past = u64::MAX.checked_shl(block.len() as u32).unwrap_or(0);
+                    block.iter().enumerate().fold(past, |word, (k, code)| {
                         let open = match code_distance(code.load(Ordering::Relaxed)) {
                             // Decisive: a provisional win stays open.
                             Some(d) => d % 2 == 1,
@@ -97,6 +100,16 @@ impl OpenSet {
                 .map(AtomicU64::new)
                 .collect(),
         )
+    }
+
+    /// The bits of the 64 indices from `block` (a multiple of 64). Those
+    /// past the end are set, so that a predecessor generator reporting one
+    /// is still caught.
+    #[inline]
+    fn word(&self, block: u64) -> u64 {
+        self.0
+            .get((block / 64) as usize)
+            .map_or(u64::MAX, |w| w.load(Ordering::Relaxed))
     }
 
     #[inline]
@@ -867,12 +880,14 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
 trait Gather: Sync {
     /// Calls `found(index, predecessor)` for each member `index =
     /// first + k` (bit `k` of `members`) and each predecessor of it, in any
-    /// order; `scratch` is a buffer to reuse.
+    /// order; `scratch` is a buffer to reuse. With `wanted`, the pairs
+    /// whose predecessor is not in it may be left out.
     fn gather(
         &self,
         first: u64,
         members: u64,
         scratch: &mut Vec<u64>,
+        wanted: Option<&OpenSet>,
         found: impl FnMut(u64, u64),
     ) -> Result<(), BuildError>;
 }
@@ -890,6 +905,7 @@ impl<S: Predecessors + Sync> Gather for ByPosition<'_, '_, S> {
         first: u64,
         members: u64,
         scratch: &mut Vec<u64>,
+        _: Option<&OpenSet>,
         mut found: impl FnMut(u64, u64),
     ) -> Result<(), BuildError> {
         let mut rest = members;
@@ -923,9 +939,16 @@ impl<S: IndexMoves + Sync> Gather for ByIndex<'_, S> {
         first: u64,
         members: u64,
         _: &mut Vec<u64>,
+        wanted: Option<&OpenSet>,
         found: impl FnMut(u64, u64),
     ) -> Result<(), BuildError> {
-        self.0.predecessor_block(first, members, found);
+        match wanted {
+            Some(open) => {
+                self.0
+                    .predecessor_block_filtered(first, members, |block| open.word(block), found)
+            }
+            None => self.0.predecessor_block(first, members, found),
+        }
         Ok(())
     }
 }
@@ -1042,12 +1065,15 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                             continue;
                         }
                         preds.clear();
-                        gather.gather(first, members, scratch, |_, p| preds.push(p))?;
+                        // A lost frontier's predecessors matter only while
+                        // they can be won.
+                        let wanted = frontier_lost.then_some(open);
+                        gather.gather(first, members, scratch, wanted, |_, p| preds.push(p))?;
                         // The frontier index a wrong predecessor was reported
                         // for (gathered again on this rare path).
                         let bad = |p, scratch: &mut Vec<u64>| {
                             let mut index = None;
-                            let found = gather.gather(first, members, scratch, |i, q| {
+                            let found = gather.gather(first, members, scratch, None, |i, q| {
                                 if q == p {
                                     index.get_or_insert(i);
                                 }
