@@ -67,13 +67,15 @@ impl LevelMask {
     }
 }
 
-/// One bit per index, clear once the position can no longer be won by a
-/// level of the backward method (decided, and not a provisional win by a
-/// move out of the space that a shorter one may replace). A level whose
-/// frontier is lost reads a predecessor's value only when its bit is set:
-/// at 1/8 byte per index the set mostly stays in the last-level cache,
-/// where the values do not, and most predecessors of a lost position are
-/// decided already (about 99% of them in KQRvKR's later levels).
+/// One bit per index, clear only if the position can no longer be won by
+/// a level of the backward method (decided, and not a provisional win by a
+/// move out of the space that a shorter one may replace); a set bit
+/// promises nothing. A level whose frontier is lost reads a predecessor's
+/// value only when its bit is set, and asks the space for those
+/// predecessors only ([`IndexMoves::predecessor_block_filtered`]): most
+/// predecessors of a lost position are decided already (98% in KQRvKR),
+/// and at 1/8 byte per index the set mostly stays in the cache where the
+/// values do not.
 struct OpenSet(Vec<AtomicU64>);
 
 impl OpenSet {
@@ -1109,7 +1111,9 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                                 loop {
                                     match win_verdict[usize::from(current)] {
                                         Verdict::Keep => {
-                                            // A provisional win by a move
+                                            // Decided for good: a loss (left
+                                            // open when decided, see below)
+                                            // or a provisional win by a move
                                             // out of the space, final now.
                                             open.close(p);
                                             break;
@@ -1156,9 +1160,12 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                                 if d > Value::MAX_PLIES {
                                     return Err(BuildError::TooFar { index: p });
                                 }
+                                // Left open: closing it would cost a random
+                                // access per loss, and a loss is rarely a
+                                // predecessor of a loss (a winning level
+                                // closes it if it ever meets it).
                                 if cells.replace(cell, DRAW_CODE, decisive_code(d)).is_ok() {
                                     decided += 1;
-                                    open.close(p);
                                     mask.mark(p, d);
                                     furthest = furthest.max(d);
                                 }
