@@ -1541,7 +1541,10 @@ impl FastEndgame {
                 };
                 if let Some((j, map)) = mapped {
                     let want = wanted(j);
-                    let mut rest = if want == 0 { 0 } else { legal };
+                    if want == 0 {
+                        continue;
+                    }
+                    let mut rest = legal;
                     while rest != 0 {
                         let k = rest.trailing_zeros() as usize;
                         rest &= rest - 1;
