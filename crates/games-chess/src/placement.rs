@@ -1365,11 +1365,12 @@ impl IndexMoves for FastEndgame {
     /// Falls back to [`predecessor_indices`](Self::predecessor_indices)
     /// member by member for a block with a single member (the shared work
     /// would not pay), when both kings stand on a1–h8 (results may
-    /// coincide through the second reflection) and when an un-move of the
-    /// mover's king may land on the parent's king placement through a
-    /// reflection (such a result may coincide with another piece's). Else
-    /// every result is distinct, as `predecessor_indices` argues, and is
-    /// reported as found.
+    /// coincide through the second reflection), and for the members where
+    /// an un-move of the mover's king lands on the parent's king placement
+    /// through a reflection that moves exactly one of their other pieces
+    /// (the result may then be that piece's un-move too). Else every result
+    /// is distinct, as `predecessor_indices` argues, and is reported as
+    /// found.
     fn predecessor_block(&self, first: u64, members: u64, found: impl FnMut(u64, u64)) {
         self.block_predecessors(first, members, |_| u64::MAX, found);
     }
@@ -1418,7 +1419,11 @@ impl FastEndgame {
         let parent_kings = ((first >> shift) % KING_PLACEMENTS as u64) as usize;
         // A king un-move keeps the king placement only through a
         // reflection in a long diagonal through the other king (see
-        // `successor_count`).
+        // `successor_count`). Its result, the member's pieces reflected, is
+        // then the result of another piece's un-move only if the reflection
+        // moves exactly one non-king piece: those members go member by
+        // member, where such results are merged.
+        let mut members = members;
         if on_a_long_diagonal(target) {
             let mut origins = KING[p.square[mover] as usize] & !fixed;
             while origins != 0 {
@@ -1426,7 +1431,17 @@ impl FastEndgame {
                 origins &= origins - 1;
                 let (wk, bk) = king_pair(mover, from, target as usize);
                 if canonical_kings(wk, bk) == Some(parent_kings) {
-                    return self.predecessors_one_by_one(first, members, found);
+                    let risky = match king_transform(wk, bk) {
+                        Some(map) => self.reflected_one_apart(&p, map, members),
+                        None => members,
+                    };
+                    if risky != 0 {
+                        self.predecessors_one_by_one(first, risky, &mut found);
+                        members &= !risky;
+                        if members == 0 {
+                            return;
+                        }
+                    }
                 }
             }
         }
@@ -1616,6 +1631,73 @@ impl FastEndgame {
                 }
             }
         }
+    }
+}
+
+impl FastEndgame {
+    /// The members `k` of `members` (`X`, the last non-king piece, on
+    /// square `k`; the other pieces as in `p`) whose non-king pieces differ
+    /// from their image through the square map `map` (a reflection) in
+    /// exactly one piece: `|P \\ map(P)| = 1` for the set `P` of their
+    /// `(piece, square)` pairs.
+    ///
+    /// Pieces of one kind count separately: for each kind with squares
+    /// `S`, `|S \\ map(S)|`. Only `X`'s kind depends on `k`: with `F` the
+    /// squares of the other pieces of that kind and `A = F \\ map(F)`,
+    /// adding `k` takes one from the count when `map(k)` is in `A` (then
+    /// `k` is in `map(A)`), and adds one when `k` is neither in `map(F)`
+    /// nor fixed by the map.
+    fn reflected_one_apart(&self, p: &Placement, map: &[u8; 64], members: u64) -> u64 {
+        let n = self.pieces.len();
+        let xslot = n + 1;
+        let image = |set: u64| {
+            let mut out = 0u64;
+            let mut rest = set;
+            while rest != 0 {
+                out |= 1u64 << map[rest.trailing_zeros() as usize];
+                rest &= rest - 1;
+            }
+            out
+        };
+        let x_piece = p.piece[xslot];
+        // The squares of each kind of non-king piece but `X`.
+        let mut kinds: ArrayVec<(u8, u64), MAX_PIECES> = ArrayVec::new();
+        for slot in 2..xslot {
+            let b = 1u64 << p.square[slot];
+            match kinds.iter_mut().find(|(piece, _)| *piece == p.piece[slot]) {
+                Some((_, set)) => *set |= b,
+                None => kinds.push((p.piece[slot], b)),
+            }
+        }
+        let mut apart = 0u32;
+        let mut same = 0u64;
+        for &(piece, set) in &kinds {
+            if piece == x_piece {
+                same = set;
+            } else {
+                apart += (set & !image(set)).count_ones();
+            }
+        }
+        let a = same & !image(same);
+        let apart = apart + a.count_ones();
+        let fewer = image(a);
+        let fixed = map
+            .iter()
+            .enumerate()
+            .filter(|&(sq, &to)| usize::from(to) == sq)
+            .fold(0u64, |set, (sq, _)| set | 1u64 << sq);
+        let more = !(image(same) | fixed);
+        let mut one = 0u64;
+        if apart == 2 {
+            one |= fewer;
+        }
+        if apart == 0 {
+            one |= more;
+        }
+        if apart == 1 {
+            one |= !(fewer | more);
+        }
+        members & one
     }
 }
 
@@ -2407,6 +2489,66 @@ mod tests {
             let stride = (blocks / 1500) | 1;
             let pairs = blocks_agree(&fast, (0..blocks).step_by(stride as usize));
             assert!(pairs > 100_000, "{sig}: {pairs}");
+        }
+    }
+
+    /// Blocks where the side to move's king stands on a long diagonal (and
+    /// the kings not both on a1–h8): there a king un-move may keep the king
+    /// placement through a reflection, and its result may be another
+    /// piece's (the members `reflected_one_apart` picks).
+    #[test]
+    fn predecessor_blocks_agree_where_a_king_un_move_keeps_the_king_placement() {
+        for sig in [
+            "KQvKR", "KRvKN", "KBBvK", "KQvKQ", "KRRvKN", "KRvKNN", "KQRvKR", "KBNvKB", "KQvKRR",
+            "KBvKQQ",
+        ] {
+            let fast = FastEndgame::new(sig).unwrap();
+            let blocks = fast.size() / 64;
+            let stride = (blocks / 40_000) | 1;
+            let keeps = |&block: &u64| {
+                let Some(p) = (0..64).find_map(|k| fast.decode(block * 64 + k)) else {
+                    return false;
+                };
+                let target = p.square[p.side as usize];
+                on_a_long_diagonal(target)
+                    && !(on_long_diagonal(p.square[0]) && on_long_diagonal(p.square[1]))
+            };
+            let chosen = (0..blocks)
+                .step_by(stride as usize)
+                .filter(keeps)
+                .take(1_200);
+            let pairs = blocks_agree(&fast, chosen);
+            assert!(pairs > 50_000, "{sig}: {pairs}");
+        }
+    }
+
+    /// Positions where the king un-move that keeps the king placement
+    /// gives the result of another piece's un-move: White's king came
+    /// from a2 (reflected in a1–h8 to b1); the queen from the mirror of
+    /// its square, and the rest of the pieces is symmetric — Black's two
+    /// rooks mirror each other (`X` is one of them), or the rook stands on
+    /// the diagonal.
+    #[test]
+    fn predecessor_blocks_agree_where_a_reflected_king_un_move_meets_another() {
+        for (sig, fen) in [
+            ("KQvKRR", "3r4/6k1/8/8/5Q1r/8/8/1K6 b - - 0 1"),
+            ("KQvKR", "8/6k1/8/8/5Q2/2r5/8/1K6 b - - 0 1"),
+        ] {
+            let fast = FastEndgame::new(sig).unwrap();
+            let position: Position = fen.parse().unwrap();
+            let p = Placement::from_position(&position).unwrap();
+            let index = fast.index_of(&p).unwrap();
+            let first = index & !63;
+            let valid = (0..64u64)
+                .filter(|&k| fast.position(first + k).is_some())
+                .fold(0u64, |m, k| m | 1 << k);
+            assert!(valid >> (index & 63) & 1 != 0, "{fen}");
+            block_agrees(&fast, first, valid);
+            block_agrees(
+                &fast,
+                first,
+                1 << (index & 63) | valid & valid.wrapping_neg(),
+            );
         }
     }
 
