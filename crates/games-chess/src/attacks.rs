@@ -243,6 +243,107 @@ const BISHOP_MAGICS: [u64; 64] = [
     0x12C0_0224_0102_0018,
 ];
 
+/// The lines through each square, the square itself left out: its file,
+/// its diagonal (a1–h8 direction) and its anti-diagonal (a8–h1
+/// direction).
+#[derive(Clone, Copy)]
+struct Lines {
+    file: Bitboard,
+    diagonal: Bitboard,
+    anti: Bitboard,
+}
+
+const LINES: [Lines; 64] = {
+    let mut out = [Lines {
+        file: 0,
+        diagonal: 0,
+        anti: 0,
+    }; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut other = 0;
+        while other < 64 {
+            let (g, s) = ((other % 8) as i32, (other / 8) as i32);
+            if other != sq {
+                let b = 1u64 << other;
+                if g == f {
+                    out[sq].file |= b;
+                }
+                if g - f == s - r {
+                    out[sq].diagonal |= b;
+                }
+                if g - f == r - s {
+                    out[sq].anti |= b;
+                }
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    out
+};
+
+/// `RANK_ATTACKS[file][inner]`: the squares a rook on `file` of the first
+/// rank attacks along it when `inner` holds the occupancy of files b–g
+/// (bit 0: b).
+const RANK_ATTACKS: [[u8; 64]; 8] = {
+    let mut out = [[0u8; 64]; 8];
+    let mut file = 0;
+    while file < 8 {
+        let mut inner = 0;
+        while inner < 64 {
+            let occ = (inner << 1) as u32;
+            let mut attacks = 0u32;
+            let mut f = file + 1;
+            while f < 8 {
+                attacks |= 1 << f;
+                if occ & (1 << f) != 0 {
+                    break;
+                }
+                f += 1;
+            }
+            let mut f = file as i32 - 1;
+            while f >= 0 {
+                attacks |= 1 << f;
+                if occ & (1 << f) != 0 {
+                    break;
+                }
+                f -= 1;
+            }
+            out[file][inner] = attacks as u8;
+            inner += 1;
+        }
+        file += 1;
+    }
+    out
+};
+
+/// Slider attacks along `line` (a line through `sq` with one square per
+/// rank, `sq` left out) by hyperbola quintessence: subtracting twice the
+/// slider's bit from the occupied squares of the line flips the bits up
+/// to the first blocker above it; the same on the byte-reversed board
+/// finds the first blocker below.
+#[inline(always)]
+fn line_attacks(sq: usize, occ: Bitboard, line: Bitboard) -> Bitboard {
+    let o = occ & line;
+    let s = 1u64 << sq;
+    let up = o.wrapping_sub(s.wrapping_mul(2));
+    let down = o
+        .swap_bytes()
+        .wrapping_sub(s.swap_bytes().wrapping_mul(2))
+        .swap_bytes();
+    (up ^ down) & line
+}
+
+/// Rook attacks along the rank of `sq`.
+#[inline(always)]
+fn rank_attacks(sq: usize, occ: Bitboard) -> Bitboard {
+    let shift = sq & 56;
+    let inner = (occ >> (shift + 1)) & 63;
+    u64::from(RANK_ATTACKS[sq & 7][inner as usize]) << shift
+}
+
 #[derive(Clone, Copy, Debug, Default)]
 struct Magic {
     mask: Bitboard,
@@ -431,6 +532,28 @@ impl Tables {
         self.attacks[m.offset + ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
     }
 
+    /// Rook attacks from `sq` computed without the magic table: the file
+    /// by [`line_attacks`], the rank from a 512-byte table. A few more
+    /// instructions than [`rook`](Self::rook), but the data stays in the
+    /// first-level cache: faster where the magic table (860 KB) competes
+    /// for the cache with other large arrays, as in the endgame
+    /// generators, slower in a full-board perft (measured).
+    #[inline(always)]
+    pub(crate) fn sparse_rook(&self, sq: usize, occ: Bitboard) -> Bitboard {
+        let sq = sq & 63;
+        line_attacks(sq, occ, LINES[sq].file) | rank_attacks(sq, occ)
+    }
+
+    /// Bishop attacks from `sq` without the magic table (see
+    /// [`sparse_rook`](Self::sparse_rook)): both diagonals by
+    /// [`line_attacks`].
+    #[inline(always)]
+    pub(crate) fn sparse_bishop(&self, sq: usize, occ: Bitboard) -> Bitboard {
+        let sq = sq & 63;
+        let l = &LINES[sq];
+        line_attacks(sq, occ, l.diagonal) | line_attacks(sq, occ, l.anti)
+    }
+
     /// Squares strictly between `a` and `b` when they share a line.
     #[inline(always)]
     pub(crate) fn between(&self, a: usize, b: usize) -> Bitboard {
@@ -465,6 +588,40 @@ mod tests {
                 let occ = rng.next() & rng.next();
                 assert_eq!(t.rook(sq, occ), slow_slider(sq, occ, &ROOK_DIRS));
                 assert_eq!(t.bishop(sq, occ), slow_slider(sq, occ, &BISHOP_DIRS));
+            }
+        }
+    }
+
+    /// The table-free attacks equal ray walking on random occupancies
+    /// (dense and sparse, with and without the slider's own square) and on
+    /// every occupancy of the slider's own rank and file.
+    #[test]
+    fn sparse_attacks_agree_with_ray_walking() {
+        let t = tables();
+        let mut rng = XorShift(6789);
+        for sq in 0..64 {
+            let check = |occ: u64| {
+                assert_eq!(t.sparse_rook(sq, occ), slow_slider(sq, occ, &ROOK_DIRS));
+                assert_eq!(t.sparse_bishop(sq, occ), slow_slider(sq, occ, &BISHOP_DIRS));
+            };
+            for _ in 0..200 {
+                let dense = rng.next() & rng.next();
+                check(dense);
+                check(dense ^ (1 << sq));
+                check(dense & rng.next() & rng.next());
+            }
+            let (file, rank) = (sq % 8, sq / 8);
+            for bits in 0..256u64 {
+                let mut along_rank = 0;
+                let mut along_file = 0;
+                for k in 0..8 {
+                    if bits >> k & 1 != 0 {
+                        along_rank |= 1 << (rank * 8 + k);
+                        along_file |= 1 << (k * 8 + file);
+                    }
+                }
+                check(along_rank);
+                check(along_file);
             }
         }
     }

@@ -158,8 +158,8 @@ impl Attackers {
         };
         each(self.king, &|sq| KING[sq]);
         each(self.leap, &|sq| KNIGHT[sq]);
-        each(self.diagonal, &|sq| t.bishop(sq, occ));
-        each(self.straight, &|sq| t.rook(sq, occ));
+        each(self.diagonal, &|sq| t.sparse_bishop(sq, occ));
+        each(self.straight, &|sq| t.sparse_rook(sq, occ));
         all
     }
 
@@ -167,7 +167,7 @@ impl Attackers {
     #[inline]
     fn sliders_at(&self, sq: usize, occ: u64) -> u64 {
         let t = tables();
-        (t.bishop(sq, occ) & self.diagonal) | (t.rook(sq, occ) & self.straight)
+        (t.sparse_bishop(sq, occ) & self.diagonal) | (t.sparse_rook(sq, occ) & self.straight)
     }
 
     /// Does one of these pieces attack `sq` with occupancy `occ`?
@@ -177,8 +177,8 @@ impl Attackers {
             return true;
         }
         let t = tables();
-        (self.diagonal != 0 && t.bishop(sq, occ) & self.diagonal != 0)
-            || (self.straight != 0 && t.rook(sq, occ) & self.straight != 0)
+        (self.diagonal != 0 && t.sparse_bishop(sq, occ) & self.diagonal != 0)
+            || (self.straight != 0 && t.sparse_rook(sq, occ) & self.straight != 0)
     }
 }
 
@@ -483,9 +483,9 @@ impl Placement {
         let t = tables();
         match piece % 6 {
             KNIGHT_R => KNIGHT[from],
-            BISHOP_R => t.bishop(from, occ),
-            ROOK_R => t.rook(from, occ),
-            QUEEN_R => t.bishop(from, occ) | t.rook(from, occ),
+            BISHOP_R => t.sparse_bishop(from, occ),
+            ROOK_R => t.sparse_rook(from, occ),
+            QUEEN_R => t.sparse_bishop(from, occ) | t.sparse_rook(from, occ),
             _ => KING[from],
         }
     }
