@@ -27,30 +27,41 @@ const BLOCK: u64 = 64;
 
 /// One bit per distance modulo 64 for each block of [`BLOCK`] indices: set
 /// when a position of the block is decided at that distance, so that a level
-/// scans only the blocks that can hold its frontier (1/8 byte per index).
-struct LevelMask(Vec<AtomicU64>);
+/// scans only the blocks that can hold its frontier (1/8 byte per index);
+/// and the same for each chunk of [`CHUNK`] indices (the union of its
+/// blocks' bits), so that a level skips a chunk in one read.
+struct LevelMask {
+    blocks: Vec<AtomicU64>,
+    chunks: Vec<AtomicU64>,
+}
 
 impl LevelMask {
     fn new(size: u64) -> LevelMask {
-        LevelMask(
-            (0..size.div_ceil(BLOCK))
-                .map(|_| AtomicU64::new(0))
-                .collect(),
-        )
+        let zeros = |n: u64| (0..n).map(|_| AtomicU64::new(0)).collect();
+        LevelMask {
+            blocks: zeros(size.div_ceil(BLOCK)),
+            chunks: zeros(size.div_ceil(CHUNK)),
+        }
     }
 
     #[inline]
     fn mark(&self, index: u64, distance: u16) {
         let bit = 1u64 << (distance % 64);
-        let cell = &self.0[(index / BLOCK) as usize];
+        let cell = &self.blocks[(index / BLOCK) as usize];
         if cell.load(Ordering::Relaxed) & bit == 0 {
             cell.fetch_or(bit, Ordering::Relaxed);
+            // Whoever sees the block's bit set finds the chunk's set too
+            // by the next level (levels are separated by a join).
+            let chunk = &self.chunks[(index / CHUNK) as usize];
+            if chunk.load(Ordering::Relaxed) & bit == 0 {
+                chunk.fetch_or(bit, Ordering::Relaxed);
+            }
         }
     }
 
     /// Marks every block at `distance`.
     fn mark_all(&self, distance: u16) {
-        for cell in &self.0 {
+        for cell in self.blocks.iter().chain(&self.chunks) {
             cell.fetch_or(1u64 << (distance % 64), Ordering::Relaxed);
         }
     }
@@ -58,12 +69,13 @@ impl LevelMask {
     /// Can a block of `chunk` hold a position at `distance`?
     #[inline]
     fn may_hold(&self, chunk: u64, distance: u16) -> bool {
-        let bit = 1u64 << (distance % 64);
-        let per = (CHUNK / BLOCK) as usize;
-        let first = chunk as usize * per;
-        self.0[first..(first + per).min(self.0.len())]
-            .iter()
-            .any(|cell| cell.load(Ordering::Relaxed) & bit != 0)
+        self.chunks[chunk as usize].load(Ordering::Relaxed) & (1u64 << (distance % 64)) != 0
+    }
+
+    /// Can block `block` hold a position at `distance`?
+    #[inline]
+    fn block_may_hold(&self, block: u64, distance: u16) -> bool {
+        self.blocks[block as usize].load(Ordering::Relaxed) & (1u64 << (distance % 64)) != 0
     }
 }
 
@@ -439,12 +451,13 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
         let threads = self.thread_count() as u64;
         // Per thread: a scratch list of successor or predecessor indices.
         let scratch = threads * 8 * 1024;
-        // The backward method's level mask (8 bytes per block) and open
-        // set (a bit per index, in 8-byte words).
+        // The backward method's level mask (8 bytes per block and per
+        // chunk) and open set (a bit per index, in 8-byte words).
         let mask = match method {
             Method::ForwardSweeps => 0,
             Method::Backward => {
-                (self.space.size().div_ceil(BLOCK) + self.space.size().div_ceil(64)) * 8
+                let size = self.space.size();
+                (size.div_ceil(BLOCK) + size.div_ceil(CHUNK) + size.div_ceil(64)) * 8
             }
         };
         MemoryEstimate {
@@ -1046,11 +1059,10 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                     let mut decided = 0u64;
                     let mut furthest = 0u16;
                     let range = self.range(chunk);
-                    let bit = 1u64 << ((n - 1) % 64);
                     // The blocks that can hold the frontier (the chunk starts
                     // on a block).
                     for block in range.start / BLOCK..range.end.div_ceil(BLOCK) {
-                        if mask.0[block as usize].load(Ordering::Relaxed) & bit == 0 {
+                        if !mask.block_may_hold(block, n - 1) {
                             continue;
                         }
                         let first = block * BLOCK;
