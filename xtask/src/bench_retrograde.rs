@@ -46,6 +46,11 @@ impl Resolve<Placement> for Subtables {
         };
         lookup(p).or_else(|| lookup(&p.flipped()))
     }
+
+    /// Built tables hold the exact value of terminal positions too.
+    fn knows_terminals(&self) -> bool {
+        true
+    }
 }
 
 /// Process CPU time (user + system, all threads) in seconds.

@@ -12,7 +12,7 @@ use games_connect4::{Board as Connect4, BoardIndex as Connect4Index, Size};
 use games_tictactoe::TicTacToe;
 use games_tictactoe::index::BoardIndex;
 use indicatif::ProgressBar;
-use retrograde::{Counts, Event, Generator, Label, Method, Table, Value};
+use retrograde::{Counts, Event, Generator, Label, Method, Resolve, Table, Value};
 
 use crate::error::{CliError, Result};
 use crate::output::{Record, Value as Out};
@@ -250,6 +250,24 @@ struct ChessTables {
     tables: HashMap<String, (FastEndgame, Table)>,
 }
 
+impl Resolve<Placement> for ChessTables {
+    /// The value of a placement a capture led to, from the table of its
+    /// material.
+    fn resolve(&self, p: &Placement) -> Option<Value> {
+        let material = p.material();
+        let (space, table) = self
+            .tables
+            .values()
+            .find(|(space, _)| space.material() == material)?;
+        table.get(space.index_of(p)?)
+    }
+
+    /// The tables hold the exact value of terminal positions too.
+    fn knows_terminals(&self) -> bool {
+        true
+    }
+}
+
 impl ChessTables {
     /// The value of a chess position from the tables (or from the rules
     /// when the game is over).
@@ -263,17 +281,6 @@ impl ChessTables {
         let sig = Signature::of(p)?;
         let (space, table) = self.tables.get(&sig.to_string())?;
         table.get(space.endgame().index_of(p)?)
-    }
-
-    /// The value of a placement a capture led to, from the table of its
-    /// material.
-    fn resolve(&self, p: &Placement) -> Option<Value> {
-        let material = p.material();
-        let (space, table) = self
-            .tables
-            .values()
-            .find(|(space, _)| space.material() == material)?;
-        table.get(space.index_of(p)?)
     }
 
     /// Makes sure the database of `sig` and of every ending it captures
@@ -315,11 +322,10 @@ impl ChessTables {
             None
         };
         let report = |e: &Event| report_event(pb.as_ref(), e);
-        let resolve = |p: &Placement| self.resolve(p);
         let mut generator = Generator::new(&space)
             .label(label)
             .threads(threads)
-            .resolver(&resolve);
+            .resolver(&*self);
         if pb.is_some() {
             generator = generator.progress(&report);
         }

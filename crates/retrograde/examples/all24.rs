@@ -31,6 +31,11 @@ impl Resolve<Placement> for Built {
         };
         lookup(p).or_else(|| lookup(&p.flipped()))
     }
+
+    /// Built tables hold the exact value of terminal positions too.
+    fn knows_terminals(&self) -> bool {
+        true
+    }
 }
 
 /// Process CPU time (user + system) in seconds.

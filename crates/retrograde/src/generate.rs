@@ -382,6 +382,8 @@ impl std::error::Error for BuildError {}
 pub struct Generator<'a, S: IndexSpace> {
     space: &'a S,
     resolver: &'a (dyn Resolve<S::Game> + Sync),
+    /// The resolver's [`Resolve::knows_terminals`].
+    exact_exits: bool,
     label: Label,
     threads: Option<usize>,
     progress: Option<&'a (dyn Fn(&Event) + Sync)>,
@@ -406,6 +408,7 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
         Generator {
             space,
             resolver: &NoExits,
+            exact_exits: false,
             label: Label::new("unnamed", "unnamed", "unnamed"),
             threads: None,
             progress: None,
@@ -416,6 +419,7 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
     #[must_use]
     pub fn resolver(mut self, resolver: &'a (dyn Resolve<S::Game> + Sync)) -> Self {
         self.resolver = resolver;
+        self.exact_exits = resolver.knows_terminals();
         self
     }
 
@@ -538,6 +542,9 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
             // asked (see `Resolve`).
             Some(v @ Value::Win(_)) => v,
             Some(v @ Value::Loss(d)) if d > 0 => v,
+            // A draw or an immediate loss from a resolver exact on terminal
+            // positions too: the game would say the same.
+            Some(v) if self.exact_exits => v,
             _ => match child.outcome() {
                 Some(Outcome::Loss) => Value::Loss(0),
                 Some(Outcome::Draw) => Value::Draw,

@@ -18,7 +18,11 @@ use crate::{Table, Value};
 /// `Value::Draw`) whatever the resolver said, so a resolver need not know
 /// terminal positions; for any other, `None` stops the build with
 /// [`BuildError::Unresolved`](crate::BuildError::Unresolved) and a draw or
-/// an immediate loss stands.
+/// an immediate loss stands. A resolver whose values are exact on terminal
+/// positions too, as a database's are, says so by
+/// [`knows_terminals`](Resolve::knows_terminals): then its draws and
+/// immediate losses are taken as they are, without asking the game (a
+/// move generation per such successor).
 ///
 /// Closures `Fn(&G) -> Option<Value>` are resolvers; so are [`NoExits`],
 /// [`TableProbe`] (an already built database over its own space) and an
@@ -27,6 +31,20 @@ pub trait Resolve<G> {
     /// The value of `position`, a successor outside the space, or `None`
     /// when this resolver does not know it.
     fn resolve(&self, position: &G) -> Option<Value>;
+
+    /// Are the values this resolver returns exact on terminal positions
+    /// too (a checkmated side to move `Loss(0)`, a stalemate a draw)?
+    /// Then the generators do not ask the game about a successor it
+    /// values as a draw or an immediate loss. `false` unless a resolver
+    /// says otherwise; [`TableProbe`] says `true` (a database holds the
+    /// exact value of every position), an array or `Vec` when all its
+    /// resolvers do.
+    ///
+    /// A resolver that says `true` and is wrong on a terminal position
+    /// makes a wrong table.
+    fn knows_terminals(&self) -> bool {
+        false
+    }
 }
 
 impl<G, F: Fn(&G) -> Option<Value>> Resolve<G> for F {
@@ -40,12 +58,20 @@ impl<G, R: Resolve<G>, const N: usize> Resolve<G> for [R; N] {
     fn resolve(&self, position: &G) -> Option<Value> {
         self.iter().find_map(|r| r.resolve(position))
     }
+
+    fn knows_terminals(&self) -> bool {
+        self.iter().all(Resolve::knows_terminals)
+    }
 }
 
 impl<G, R: Resolve<G>> Resolve<G> for Vec<R> {
     /// Asks each resolver in turn; the first `Some` wins.
     fn resolve(&self, position: &G) -> Option<Value> {
         self.iter().find_map(|r| r.resolve(position))
+    }
+
+    fn knows_terminals(&self) -> bool {
+        self.iter().all(Resolve::knows_terminals)
     }
 }
 
@@ -130,5 +156,10 @@ impl<'a, S: IndexSpace> TableProbe<'a, S> {
 impl<S: IndexSpace> Resolve<S::Game> for TableProbe<'_, S> {
     fn resolve(&self, position: &S::Game) -> Option<Value> {
         self.probe(position)
+    }
+
+    /// `true`: a table holds every position's exact value.
+    fn knows_terminals(&self) -> bool {
+        true
     }
 }

@@ -8,7 +8,8 @@ use std::sync::Mutex;
 use game::{Game, IndexMoves, IndexSpace, Outcome};
 use games_chess::{Endgame, FastEndgame, Placement, Position};
 use retrograde::{
-    BuildError, Counts, Generator, Label, Method, NoExits, Resolve, Table, Value, verify,
+    BuildError, Counts, Generator, Label, Method, NoExits, Resolve, Table, TableProbe, Value,
+    verify,
 };
 
 /// Builds by both methods, checks that they agree, returns the table
@@ -380,6 +381,84 @@ fn terminal_exits_are_valued_by_the_game_not_the_resolver() {
         assert_eq!(retrograde::compare(&expected, &table), Ok(space.size()));
     }
     assert!(blind.asked.into_inner() > 1_000);
+}
+
+/// [`Flipping`] declared exact on terminal positions
+/// ([`Resolve::knows_terminals`]), as the tables are.
+struct ExactFlipping<'a>(Flipping<'a>);
+
+impl Resolve<Placement> for ExactFlipping<'_> {
+    fn resolve(&self, p: &Placement) -> Option<Value> {
+        self.0.resolve(p)
+    }
+
+    fn knows_terminals(&self) -> bool {
+        true
+    }
+}
+
+/// A resolver exact on terminal positions is taken at its word there (the
+/// game is not asked), and the tables are the same as when the game is
+/// asked, by all three methods. Which resolvers say so.
+#[test]
+fn a_resolver_that_knows_terminals_gives_the_same_tables() {
+    let subs: Vec<(FastEndgame, Table)> = ["KQvK", "KRvK"]
+        .into_iter()
+        .map(|m| {
+            let space = FastEndgame::new(m).unwrap();
+            let table = Generator::new(&space).backward_indexed().unwrap();
+            (space, table)
+        })
+        .collect();
+    let asking = Flipping(subs.iter().map(|(s, t)| (s, t)).collect());
+    let trusted = ExactFlipping(Flipping(subs.iter().map(|(s, t)| (s, t)).collect()));
+    assert!(!asking.knows_terminals() && trusted.knows_terminals());
+    let space = FastEndgame::new("KQvKR").unwrap();
+    let expected = Generator::new(&space)
+        .resolver(&asking)
+        .backward_indexed()
+        .unwrap();
+    let generator = Generator::new(&space).resolver(&trusted);
+    for table in [
+        generator.backward_indexed().unwrap(),
+        generator.build(Method::Backward).unwrap(),
+        generator.build(Method::ForwardSweeps).unwrap(),
+    ] {
+        assert_eq!(retrograde::compare(&expected, &table), Ok(space.size()));
+    }
+    // Taken at its word: one that calls a mate a draw and says it knows
+    // terminal positions makes another table.
+    let lying = ExactFlipping(Flipping(subs.iter().map(|(s, t)| (s, t)).collect()));
+    let blind = TerminalBlind {
+        inner: Flipping(subs.iter().map(|(s, t)| (s, t)).collect()),
+        asked: 0.into(),
+    };
+    let lying_blind = |p: &Placement| match p.outcome() {
+        Some(_) => blind.resolve(p),
+        None => lying.resolve(p),
+    };
+    struct Trusted<F>(F);
+    impl<F: Fn(&Placement) -> Option<Value>> Resolve<Placement> for Trusted<F> {
+        fn resolve(&self, p: &Placement) -> Option<Value> {
+            self.0(p)
+        }
+        fn knows_terminals(&self) -> bool {
+            true
+        }
+    }
+    let wrong = Generator::new(&space)
+        .resolver(&Trusted(lying_blind))
+        .backward_indexed();
+    assert!(wrong.map_or(true, |t| retrograde::compare(&expected, &t).is_err()));
+    // Tables know terminal positions, closures are not assumed to, and a
+    // list does when all its resolvers do.
+    let probes: Vec<TableProbe<'_, FastEndgame>> = subs
+        .iter()
+        .map(|(s, t)| TableProbe::new(s, t).unwrap())
+        .collect();
+    assert!(probes.knows_terminals());
+    let closure = |_: &Placement| None;
+    assert!(!closure.knows_terminals() && ![closure].knows_terminals());
 }
 
 /// [`FastEndgame`] whose un-moves of the position with index `at` also
