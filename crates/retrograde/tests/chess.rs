@@ -345,19 +345,25 @@ impl Resolve<Placement> for TerminalBlind<'_> {
     }
 }
 
-/// The game's outcome values a terminal successor whatever the resolver
-/// says of it (`Resolve`'s contract): KQvKR through a resolver that does
-/// not know mates and stalemates gives the same table, by both methods.
-#[test]
-fn terminal_exits_are_valued_by_the_game_not_the_resolver() {
-    let subs: Vec<(FastEndgame, Table)> = ["KQvK", "KRvK"]
+/// The KQvK and KRvK tables with their spaces: the sub-endings of KQvKR
+/// (up to colours).
+fn kqk_and_krk() -> Vec<(FastEndgame, Table)> {
+    ["KQvK", "KRvK"]
         .into_iter()
         .map(|m| {
             let space = FastEndgame::new(m).unwrap();
             let table = Generator::new(&space).backward_indexed().unwrap();
             (space, table)
         })
-        .collect();
+        .collect()
+}
+
+/// The game's outcome values a terminal successor whatever the resolver
+/// says of it (`Resolve`'s contract): KQvKR through a resolver that does
+/// not know mates and stalemates gives the same table, by both methods.
+#[test]
+fn terminal_exits_are_valued_by_the_game_not_the_resolver() {
+    let subs = kqk_and_krk();
     let exact = Flipping(subs.iter().map(|(s, t)| (s, t)).collect());
     let blind = TerminalBlind {
         inner: Flipping(subs.iter().map(|(s, t)| (s, t)).collect()),
@@ -402,14 +408,7 @@ impl Resolve<Placement> for ExactFlipping<'_> {
 /// asked, by all three methods. Which resolvers say so.
 #[test]
 fn a_resolver_that_knows_terminals_gives_the_same_tables() {
-    let subs: Vec<(FastEndgame, Table)> = ["KQvK", "KRvK"]
-        .into_iter()
-        .map(|m| {
-            let space = FastEndgame::new(m).unwrap();
-            let table = Generator::new(&space).backward_indexed().unwrap();
-            (space, table)
-        })
-        .collect();
+    let subs = kqk_and_krk();
     let asking = Flipping(subs.iter().map(|(s, t)| (s, t)).collect());
     let trusted = ExactFlipping(Flipping(subs.iter().map(|(s, t)| (s, t)).collect()));
     assert!(!asking.knows_terminals() && trusted.knows_terminals());
