@@ -344,6 +344,27 @@ fn rank_attacks(sq: usize, occ: Bitboard) -> Bitboard {
     u64::from(RANK_ATTACKS[sq & 7][inner as usize]) << shift
 }
 
+/// Rook attacks from `sq` computed without the magic table: the file by
+/// [`line_attacks`], the rank from a 512-byte table. A few more
+/// instructions than [`Tables::rook`], but the data stays in the
+/// first-level cache: faster where the magic table (860 KB) competes for
+/// the cache with other large arrays, as in the endgame generators,
+/// slower in a full-board perft (measured). Needs no [`tables`].
+#[inline(always)]
+pub(crate) fn sparse_rook(sq: usize, occ: Bitboard) -> Bitboard {
+    let sq = sq & 63;
+    line_attacks(sq, occ, LINES[sq].file) | rank_attacks(sq, occ)
+}
+
+/// Bishop attacks from `sq` without the magic table (see
+/// [`sparse_rook`]): both diagonals by [`line_attacks`].
+#[inline(always)]
+pub(crate) fn sparse_bishop(sq: usize, occ: Bitboard) -> Bitboard {
+    let sq = sq & 63;
+    let l = &LINES[sq];
+    line_attacks(sq, occ, l.diagonal) | line_attacks(sq, occ, l.anti)
+}
+
 #[derive(Clone, Copy, Debug, Default)]
 struct Magic {
     mask: Bitboard,
@@ -532,28 +553,6 @@ impl Tables {
         self.attacks[m.offset + ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
     }
 
-    /// Rook attacks from `sq` computed without the magic table: the file
-    /// by [`line_attacks`], the rank from a 512-byte table. A few more
-    /// instructions than [`rook`](Self::rook), but the data stays in the
-    /// first-level cache: faster where the magic table (860 KB) competes
-    /// for the cache with other large arrays, as in the endgame
-    /// generators, slower in a full-board perft (measured).
-    #[inline(always)]
-    pub(crate) fn sparse_rook(&self, sq: usize, occ: Bitboard) -> Bitboard {
-        let sq = sq & 63;
-        line_attacks(sq, occ, LINES[sq].file) | rank_attacks(sq, occ)
-    }
-
-    /// Bishop attacks from `sq` without the magic table (see
-    /// [`sparse_rook`](Self::sparse_rook)): both diagonals by
-    /// [`line_attacks`].
-    #[inline(always)]
-    pub(crate) fn sparse_bishop(&self, sq: usize, occ: Bitboard) -> Bitboard {
-        let sq = sq & 63;
-        let l = &LINES[sq];
-        line_attacks(sq, occ, l.diagonal) | line_attacks(sq, occ, l.anti)
-    }
-
     /// Squares strictly between `a` and `b` when they share a line.
     #[inline(always)]
     pub(crate) fn between(&self, a: usize, b: usize) -> Bitboard {
@@ -597,12 +596,11 @@ mod tests {
     /// every occupancy of the slider's own rank and file.
     #[test]
     fn sparse_attacks_agree_with_ray_walking() {
-        let t = tables();
         let mut rng = XorShift(6789);
         for sq in 0..64 {
             let check = |occ: u64| {
-                assert_eq!(t.sparse_rook(sq, occ), slow_slider(sq, occ, &ROOK_DIRS));
-                assert_eq!(t.sparse_bishop(sq, occ), slow_slider(sq, occ, &BISHOP_DIRS));
+                assert_eq!(sparse_rook(sq, occ), slow_slider(sq, occ, &ROOK_DIRS));
+                assert_eq!(sparse_bishop(sq, occ), slow_slider(sq, occ, &BISHOP_DIRS));
             };
             for _ in 0..200 {
                 let dense = rng.next() & rng.next();

@@ -34,7 +34,7 @@ use core::fmt;
 use arrayvec::ArrayVec;
 use game::{Counted, Game, IndexMoves, IndexSpace, Outcome, Player, Predecessors};
 
-use crate::attacks::{KING, KNIGHT, tables};
+use crate::attacks::{KING, KNIGHT, sparse_bishop, sparse_rook, tables};
 use crate::endgame::{
     Endgame, KING_PLACEMENTS, MAX_PIECES, SignatureError, canonical_kings, identical_runs,
     king_transform, kings_in_place,
@@ -148,7 +148,6 @@ impl Attackers {
     /// Every square one of these pieces attacks with occupancy `occ`.
     #[inline]
     fn attacks(&self, occ: u64) -> u64 {
-        let t = tables();
         let mut all = 0;
         let mut each = |mut set: u64, reach: &dyn Fn(usize) -> u64| {
             while set != 0 {
@@ -158,16 +157,15 @@ impl Attackers {
         };
         each(self.king, &|sq| KING[sq]);
         each(self.leap, &|sq| KNIGHT[sq]);
-        each(self.diagonal, &|sq| t.sparse_bishop(sq, occ));
-        each(self.straight, &|sq| t.sparse_rook(sq, occ));
+        each(self.diagonal, &|sq| sparse_bishop(sq, occ));
+        each(self.straight, &|sq| sparse_rook(sq, occ));
         all
     }
 
     /// The sliders among these pieces that attack `sq` with occupancy `occ`.
     #[inline]
     fn sliders_at(&self, sq: usize, occ: u64) -> u64 {
-        let t = tables();
-        (t.sparse_bishop(sq, occ) & self.diagonal) | (t.sparse_rook(sq, occ) & self.straight)
+        (sparse_bishop(sq, occ) & self.diagonal) | (sparse_rook(sq, occ) & self.straight)
     }
 
     /// Does one of these pieces attack `sq` with occupancy `occ`?
@@ -176,9 +174,8 @@ impl Attackers {
         if (KING[sq] & self.king) | (KNIGHT[sq] & self.leap) != 0 {
             return true;
         }
-        let t = tables();
-        (self.diagonal != 0 && t.sparse_bishop(sq, occ) & self.diagonal != 0)
-            || (self.straight != 0 && t.sparse_rook(sq, occ) & self.straight != 0)
+        (self.diagonal != 0 && sparse_bishop(sq, occ) & self.diagonal != 0)
+            || (self.straight != 0 && sparse_rook(sq, occ) & self.straight != 0)
     }
 }
 
@@ -480,12 +477,11 @@ impl Placement {
     /// either colour included).
     #[inline(always)]
     fn reach(piece: usize, from: usize, occ: u64) -> u64 {
-        let t = tables();
         match piece % 6 {
             KNIGHT_R => KNIGHT[from],
-            BISHOP_R => t.sparse_bishop(from, occ),
-            ROOK_R => t.sparse_rook(from, occ),
-            QUEEN_R => t.sparse_bishop(from, occ) | t.sparse_rook(from, occ),
+            BISHOP_R => sparse_bishop(from, occ),
+            ROOK_R => sparse_rook(from, occ),
+            QUEEN_R => sparse_bishop(from, occ) | sparse_rook(from, occ),
             _ => KING[from],
         }
     }
