@@ -1495,6 +1495,9 @@ fn atomic_bytes(size: u64) -> Vec<AtomicU8> {
 
 #[cfg(test)]
 mod tests {
+    use rand_core::Rng;
+    use rand_pcg::Pcg64;
+
     use super::*;
 
     /// `block_members` against a byte-by-byte comparison, for every code,
@@ -1502,13 +1505,7 @@ mod tests {
     /// bit (the top one included, where a word-wide test could carry).
     #[test]
     fn block_members_agrees_with_comparing_each_byte() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = Pcg64::new(7, 11);
         for wanted in 0..=255u8 {
             for len in 1..=BLOCK as usize {
                 let near = [
@@ -1523,7 +1520,7 @@ mod tests {
                 ];
                 let codes: Vec<AtomicU8> = (0..len)
                     .map(|_| {
-                        let r = next();
+                        let r = rng.next_u64();
                         AtomicU8::new(if r & 1 == 0 {
                             near[(r >> 1) as usize % near.len()]
                         } else {
