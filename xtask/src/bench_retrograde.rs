@@ -205,6 +205,90 @@ fn build_subs(material: &str, threads: usize, have: &mut Vec<(FastEndgame, Table
     Ok(())
 }
 
+/// The 24 tables (in the order of `pawnless_endings`), and the wall and
+/// CPU time (s) they took.
+type Timed24 = (Vec<(FastEndgame, Table)>, f64, f64);
+
+/// The 3- and 4-man pawnless endings, smallest first, each built after its
+/// sub-endings, one at a time on `threads` threads: the tables, in that
+/// order, and the sums of the builds' wall and CPU times.
+fn all_24_in_turn(build: Build, threads: usize) -> Result<Timed24> {
+    let mut have: Vec<(FastEndgame, Table)> = Vec::new();
+    let (mut wall, mut cpu) = (0.0, 0.0);
+    for signature in pawnless_endings(3).into_iter().chain(pawnless_endings(4)) {
+        let material = &signature.to_string();
+        let subs_of = sub_endings(material)?;
+        let subs = Subtables(
+            have.iter()
+                .filter(|(s, _)| subs_of.contains(&s.endgame().signature().to_string()))
+                .cloned()
+                .collect(),
+        );
+        let run = timed_build(material, &subs, build, threads)?;
+        wall += run.wall;
+        cpu += run.cpu;
+        have.push((FastEndgame::new(material)?, run.table));
+    }
+    Ok((have, wall, cpu))
+}
+
+/// The endings of [`all_24_in_turn`] built by `retrograde::schedule` on
+/// `threads` threads (indexed backward method; each ending once its
+/// sub-endings exist, several at a time): the tables in the same order, and
+/// the wall and CPU time of the whole schedule.
+fn all_24_scheduled(threads: usize) -> Result<Timed24> {
+    let endings: Vec<String> = pawnless_endings(3)
+        .into_iter()
+        .chain(pawnless_endings(4))
+        .map(|s| s.to_string())
+        .collect();
+    // Among the ready endings, the biggest space starts first.
+    let mut order: Vec<usize> = (0..endings.len()).collect();
+    let sizes: Vec<u64> = endings
+        .iter()
+        .map(|m| Ok(FastEndgame::new(m)?.size()))
+        .collect::<Result<_>>()?;
+    order.sort_by_key(|&e| (endings[e].len(), u64::MAX - sizes[e]));
+    let needs: Vec<Vec<usize>> = order
+        .iter()
+        .map(|&e| {
+            Ok(sub_endings(&endings[e])?
+                .iter()
+                .filter_map(|sub| order.iter().position(|&o| endings[o] == *sub))
+                .collect())
+        })
+        .collect::<Result<_>>()?;
+    let (cpu0, start) = (cpu_seconds(), Instant::now());
+    let built = retrograde::schedule(&needs, threads, |job| -> Result<(FastEndgame, Table)> {
+        let material = &endings[order[job.index()]];
+        let subs = Subtables(
+            needs[job.index()]
+                .iter()
+                .filter_map(|&j| job.finished(j))
+                .cloned()
+                .collect(),
+        );
+        let space = FastEndgame::new(material)?;
+        let table = Generator::new(&space)
+            .resolver(&subs)
+            .threads(job.threads())
+            .backward_indexed()?;
+        Ok((space, table))
+    })
+    .map_err(|e| match e {
+        retrograde::ScheduleError::Build { job, error } => {
+            error.context(format!("building {}", endings[order[job]]))
+        }
+        other => anyhow::anyhow!("{other}"),
+    })?;
+    let (wall, cpu) = (start.elapsed().as_secs_f64(), cpu_seconds() - cpu0);
+    let mut have: Vec<Option<(FastEndgame, Table)>> = (0..endings.len()).map(|_| None).collect();
+    for (job, t) in built.into_iter().enumerate() {
+        have[order[job]] = Some(t);
+    }
+    Ok((have.into_iter().flatten().collect(), wall, cpu))
+}
+
 /// Runs the bench; `quick` skips the forward sweeps on the 4-man endings.
 pub(crate) fn run(quick: bool) -> Result<()> {
     let all = std::thread::available_parallelism().map_or(2, usize::from);
@@ -273,38 +357,33 @@ pub(crate) fn run(quick: bool) -> Result<()> {
     println!();
     println!("| all 24 3-4-man endings | positions | method | threads | wall (s) | CPU (s) |");
     println!("|---|---|---|---|---|---|");
-    // The indexed build on every thread count, then the generic one on a
-    // single thread (the figure before `IndexMoves`); every table of every
+    // The indexed build on every thread count, one ending at a time; on all
+    // threads again, scheduled (`retrograde::schedule`: each ending once its
+    // sub-endings exist, several at a time); then the generic one on a
+    // single thread (the figure before `IndexMoves`). Every table of every
     // run must equal the first run's.
-    let runs: Vec<(Build, usize)> = thread_counts
+    let mut runs: Vec<(Build, usize, bool)> = thread_counts
         .iter()
-        .map(|&t| (Build::Indexed, t))
-        .chain([(Build::Generic(Method::Backward), 1)])
+        .map(|&t| (Build::Indexed, t, false))
         .collect();
+    if all > 1 {
+        runs.push((Build::Indexed, all, true));
+    }
+    runs.push((Build::Generic(Method::Backward), 1, false));
     let mut reference: Option<Vec<(FastEndgame, Table)>> = None;
-    for (build, threads) in runs {
-        let mut have: Vec<(FastEndgame, Table)> = Vec::new();
-        let (mut wall, mut cpu, mut positions) = (0.0, 0.0, 0u64);
-        // The 3- and 4-man pawnless endings, smallest first.
-        for signature in pawnless_endings(3).into_iter().chain(pawnless_endings(4)) {
-            let material = &signature.to_string();
-            let subs_of = sub_endings(material)?;
-            let subs = Subtables(
-                have.iter()
-                    .filter(|(s, _)| subs_of.contains(&s.endgame().signature().to_string()))
-                    .cloned()
-                    .collect(),
-            );
-            let run = timed_build(material, &subs, build, threads)?;
-            wall += run.wall;
-            cpu += run.cpu;
-            positions += run.table.counts().positions();
-            have.push((FastEndgame::new(material)?, run.table));
-        }
-        println!(
-            "| 24 endings | {positions} | {} | {threads} | {wall:.2} | {cpu:.2} |",
+    for (build, threads, scheduled) in runs {
+        let (have, wall, cpu) = if scheduled {
+            all_24_scheduled(threads)?
+        } else {
+            all_24_in_turn(build, threads)?
+        };
+        let positions: u64 = have.iter().map(|(_, t)| t.counts().positions()).sum();
+        let how = if scheduled {
+            "backward, indexed, scheduled"
+        } else {
             build.name()
-        );
+        };
+        println!("| 24 endings | {positions} | {how} | {threads} | {wall:.2} | {cpu:.2} |");
         if let Some(t) = have
             .iter()
             .find(|(s, _)| s.endgame().signature().to_string() == "KQvKR")

@@ -26,6 +26,9 @@
 //!   another version or for other material.
 //! * Progress through a callback ([`Event`]), and the memory a build needs
 //!   stated before it starts ([`Generator::memory`]).
+//! * [`schedule`]: a set of databases that depend on one another (every
+//!   chess ending on its sub-endings), built several at a time, each job
+//!   started once the jobs it needs have finished.
 //! * [`Reachable`]: an index space for any game with a small state space,
 //!   built by enumerating the positions reachable from a root under a
 //!   unique (or symmetry-class) key, with the move graph reversed as
@@ -107,6 +110,7 @@ pub mod format;
 mod generate;
 mod reachable;
 mod resolve;
+mod schedule;
 mod table;
 mod value;
 pub mod verify;
@@ -115,6 +119,7 @@ pub use format::LoadError;
 pub use generate::{BuildError, Event, Generator, MemoryEstimate, Method};
 pub use reachable::{MAX_DEPTH, Reachable, TooManyPositions};
 pub use resolve::{NoExits, Resolve, SizeMismatch, TableProbe};
+pub use schedule::{Job, ScheduleError, schedule};
 pub use table::{Counts, Label, Table, WdlTable};
 pub use value::Value;
 pub use verify::compare;

@@ -532,3 +532,59 @@ fn indexed_backward_names_the_frontier_index_of_a_wrong_predecessor() {
         })
     );
 }
+
+/// `retrograde::schedule` builds a set of endings, several at a time and
+/// each after the endings its captures lead to, into the same tables as
+/// building them one after another.
+#[test]
+fn scheduled_endings_equal_endings_built_in_turn() {
+    // Jobs in an order that is not a build order: each needs those after.
+    let endings = ["KQvKR", "KRvKR", "KQvKQ", "KQvK", "KRvK"];
+    let needs: Vec<Vec<usize>> = vec![vec![3, 4], vec![4], vec![3], vec![], vec![]];
+    let build = |material: &str, subs: &Flipping<'_>, threads: usize| {
+        let space = FastEndgame::new(material).unwrap();
+        let table = Generator::new(&space)
+            .resolver(subs)
+            .threads(threads)
+            .backward_indexed()
+            .unwrap();
+        (space, table)
+    };
+    let mut in_turn: Vec<Option<(FastEndgame, Table)>> = (0..endings.len()).map(|_| None).collect();
+    for job in [3, 4, 0, 1, 2] {
+        let subs = Flipping(
+            needs[job]
+                .iter()
+                .map(|&j| {
+                    let (s, t) = in_turn[j].as_ref().unwrap();
+                    (s, t)
+                })
+                .collect(),
+        );
+        in_turn[job] = Some(build(endings[job], &subs, 1));
+    }
+    for threads in [1, 2, 3] {
+        let scheduled = retrograde::schedule(&needs, threads, |job| {
+            let subs = Flipping(
+                needs[job.index()]
+                    .iter()
+                    .map(|&j| {
+                        let (s, t) = job.finished(j).expect("a need is finished");
+                        (s, t)
+                    })
+                    .collect(),
+            );
+            Ok::<_, ()>(build(endings[job.index()], &subs, job.threads()))
+        })
+        .unwrap();
+        for (job, (space, table)) in scheduled.iter().enumerate() {
+            let (_, expected) = in_turn[job].as_ref().unwrap();
+            assert_eq!(
+                retrograde::compare(expected, table),
+                Ok(space.size()),
+                "{} on {threads} threads",
+                endings[job]
+            );
+        }
+    }
+}
