@@ -28,30 +28,9 @@
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use game::IndexSpace;
-use games_chess::{FastEndgame, Placement, Position, pawnless_endings};
-use retrograde::{Generator, Label, Method, Resolve, Table, Value};
-
-/// Built tables, probed as the resolver of a bigger ending: a position is
-/// looked up in the table of its material (`Placement::material`), then
-/// with the colours flipped (`KvKR` in `KRvK`).
-struct Subtables(Vec<(FastEndgame, Table)>);
-
-impl Resolve<Placement> for Subtables {
-    fn resolve(&self, p: &Placement) -> Option<Value> {
-        let lookup = |q: &Placement| {
-            let material = q.material();
-            let (s, t) = self.0.iter().find(|(s, _)| s.material() == material)?;
-            t.get(s.index_of(q)?)
-        };
-        lookup(p).or_else(|| lookup(&p.flipped()))
-    }
-
-    /// Built tables hold the exact value of terminal positions too.
-    fn knows_terminals(&self) -> bool {
-        true
-    }
-}
+use chess_tables::{BuildOptions, SubTables, Tables};
+use games_chess::{FastEndgame, Placement, Position, Signature, pawnless_endings};
+use retrograde::{Generator, Method, Resolve, Table};
 
 /// Process CPU time (user + system, all threads) in seconds.
 fn cpu_seconds() -> f64 {
@@ -108,11 +87,10 @@ fn sub_endings(material: &str) -> Result<Vec<String>> {
 /// tables index by index. Returns the number of indices compared.
 pub(crate) fn fast_equals_position_space(materials: &[&str]) -> Result<u64> {
     let threads = std::thread::available_parallelism().map_or(2, usize::from);
-    let mut have: Vec<(FastEndgame, Table)> = Vec::new();
+    let mut subs = Tables::new();
     let mut compared = 0;
     for &material in materials {
-        build_subs(material, threads, &mut have)?;
-        let subs = Subtables(have.clone());
+        build_subs(material, threads, &mut subs)?;
         let fast = FastEndgame::new(material)?;
         let (table, _) = retrograde::verify::methods_agree(&fast, &subs)?;
         let indexed = Generator::new(&fast).resolver(&subs).backward_indexed()?;
@@ -160,10 +138,16 @@ impl Build {
     }
 }
 
-fn timed_build(material: &str, subs: &Subtables, build: Build, threads: usize) -> Result<Run> {
+fn timed_build(
+    material: &str,
+    subs: &(dyn Resolve<Placement> + Sync),
+    build: Build,
+    threads: usize,
+) -> Result<Run> {
+    let signature: Signature = material.parse()?;
     let space = FastEndgame::new(material)?;
     let generator = Generator::new(&space)
-        .label(Label::new("chess", material, "games-chess-endgame-v1"))
+        .label(chess_tables::label(&signature))
         .resolver(subs)
         .threads(threads);
     let method = match build {
@@ -188,20 +172,21 @@ fn timed_build(material: &str, subs: &Subtables, build: Build, threads: usize) -
     })
 }
 
-/// Builds the sub-endings of `material` (indexed backward, all threads), in
-/// order.
-fn build_subs(material: &str, threads: usize, have: &mut Vec<(FastEndgame, Table)>) -> Result<()> {
-    for sub in sub_endings(material)? {
-        if have
-            .iter()
-            .any(|(s, _)| s.endgame().signature().to_string() == sub)
-        {
-            continue;
-        }
-        let resolver = Subtables(have.clone());
-        let run = timed_build(&sub, &resolver, Build::Indexed, threads)?;
-        have.push((FastEndgame::new(&sub)?, run.table));
-    }
+/// Builds the endings the captures of `material` lead to that `have`
+/// lacks (`chess_tables::Tables::build`: indexed backward, several at a
+/// time on `threads` threads).
+fn build_subs(material: &str, threads: usize, have: &mut Tables) -> Result<()> {
+    let subs: Vec<Signature> = sub_endings(material)?
+        .iter()
+        .map(|s| s.parse())
+        .collect::<Result<_, _>>()?;
+    have.build(
+        &subs,
+        &BuildOptions {
+            threads,
+            progress: None,
+        },
+    )?;
     Ok(())
 }
 
@@ -218,11 +203,9 @@ fn all_24_in_turn(build: Build, threads: usize) -> Result<Timed24> {
     for signature in pawnless_endings(3).into_iter().chain(pawnless_endings(4)) {
         let material = &signature.to_string();
         let subs_of = sub_endings(material)?;
-        let subs = Subtables(
+        let subs = SubTables::new(
             have.iter()
-                .filter(|(s, _)| subs_of.contains(&s.endgame().signature().to_string()))
-                .cloned()
-                .collect(),
+                .filter(|(s, _)| subs_of.contains(&s.endgame().signature().to_string())),
         );
         let run = timed_build(material, &subs, build, threads)?;
         wall += run.wall;
@@ -232,61 +215,33 @@ fn all_24_in_turn(build: Build, threads: usize) -> Result<Timed24> {
     Ok((have, wall, cpu))
 }
 
-/// The endings of [`all_24_in_turn`] built by `retrograde::schedule` on
-/// `threads` threads (indexed backward method; each ending once its
-/// sub-endings exist, several at a time): the tables in the same order, and
-/// the wall and CPU time of the whole schedule.
+/// The endings of [`all_24_in_turn`] built by `chess_tables::Tables::build`
+/// on `threads` threads (indexed backward method, `retrograde::schedule`:
+/// each ending once its sub-endings exist, several at a time): the tables
+/// in the same order, and the wall and CPU time of the whole build.
 fn all_24_scheduled(threads: usize) -> Result<Timed24> {
-    let endings: Vec<String> = pawnless_endings(3)
+    let endings: Vec<Signature> = pawnless_endings(3)
         .into_iter()
         .chain(pawnless_endings(4))
-        .map(|s| s.to_string())
         .collect();
-    // Among the ready endings, the biggest space starts first.
-    let mut order: Vec<usize> = (0..endings.len()).collect();
-    let sizes: Vec<u64> = endings
-        .iter()
-        .map(|m| Ok(FastEndgame::new(m)?.size()))
-        .collect::<Result<_>>()?;
-    order.sort_by_key(|&e| (endings[e].len(), u64::MAX - sizes[e]));
-    let needs: Vec<Vec<usize>> = order
-        .iter()
-        .map(|&e| {
-            Ok(sub_endings(&endings[e])?
-                .iter()
-                .filter_map(|sub| order.iter().position(|&o| endings[o] == *sub))
-                .collect())
-        })
-        .collect::<Result<_>>()?;
+    let mut tables = Tables::new();
     let (cpu0, start) = (cpu_seconds(), Instant::now());
-    let built = retrograde::schedule(&needs, threads, |job| -> Result<(FastEndgame, Table)> {
-        let material = &endings[order[job.index()]];
-        let subs = Subtables(
-            needs[job.index()]
-                .iter()
-                .filter_map(|&j| job.finished(j))
-                .cloned()
-                .collect(),
-        );
-        let space = FastEndgame::new(material)?;
-        let table = Generator::new(&space)
-            .resolver(&subs)
-            .threads(job.threads())
-            .backward_indexed()?;
-        Ok((space, table))
-    })
-    .map_err(|e| match e {
-        retrograde::ScheduleError::Build { job, error } => {
-            error.context(format!("building {}", endings[order[job]]))
-        }
-        other => anyhow::anyhow!("{other}"),
-    })?;
+    tables.build(
+        &endings,
+        &BuildOptions {
+            threads,
+            progress: None,
+        },
+    )?;
     let (wall, cpu) = (start.elapsed().as_secs_f64(), cpu_seconds() - cpu0);
-    let mut have: Vec<Option<(FastEndgame, Table)>> = (0..endings.len()).map(|_| None).collect();
-    for (job, t) in built.into_iter().enumerate() {
-        have[order[job]] = Some(t);
+    let mut have = Vec::new();
+    for ending in &endings {
+        let Some(table) = tables.remove(ending) else {
+            bail!("{ending}: not built");
+        };
+        have.push((FastEndgame::new(&ending.to_string())?, table));
     }
-    Ok((have.into_iter().flatten().collect(), wall, cpu))
+    Ok((have, wall, cpu))
 }
 
 /// Runs the bench; `quick` skips the forward sweeps on the 4-man endings.
@@ -308,10 +263,10 @@ pub(crate) fn run(quick: bool) -> Result<()> {
     println!(
         "FastEndgame = Endgame (KQvK, KRvK, both methods): {compared} indices compared, all equal."
     );
-    let mut built: Vec<(FastEndgame, Table)> = Vec::new();
+    let mut built = Tables::new();
     for material in ["KQvK", "KRvK", "KBNvK", "KQvKR"] {
         build_subs(material, all, &mut built)?;
-        let subs = Subtables(built.clone());
+        let subs = &built;
         let three_man = material.len() == 4;
         let builds: &[Build] = if three_man || !quick {
             &[
@@ -325,7 +280,7 @@ pub(crate) fn run(quick: bool) -> Result<()> {
         let mut first: Option<Table> = None;
         for &build in builds {
             for &threads in &thread_counts {
-                let run = timed_build(material, &subs, build, threads)?;
+                let run = timed_build(material, subs, build, threads)?;
                 let counts = run.table.counts();
                 println!(
                     "| {material} | {} | {} | {threads} | {:.3} | {:.2} | {} | {} |",
@@ -347,11 +302,9 @@ pub(crate) fn run(quick: bool) -> Result<()> {
             }
         }
         if let Some(t) = first
-            && !built
-                .iter()
-                .any(|(s, _)| s.endgame().signature().to_string() == material)
+            && !built.covers(&material.parse()?)
         {
-            built.push((FastEndgame::new(material)?, t));
+            built.insert(t)?;
         }
     }
     println!();
@@ -388,9 +341,7 @@ pub(crate) fn run(quick: bool) -> Result<()> {
             .iter()
             .find(|(s, _)| s.endgame().signature().to_string() == "KQvKR")
         {
-            let kqkr = built
-                .iter()
-                .find(|(s, _)| s.endgame().signature().to_string() == "KQvKR");
+            let kqkr = built.get(&"KQvKR".parse()?);
             if let Some((_, other)) = kqkr
                 && let Err(d) = retrograde::compare(&t.1, other)
             {
@@ -419,9 +370,8 @@ pub(crate) fn run(quick: bool) -> Result<()> {
         println!("|---|---|---|---|---|---|---|---|");
         for material in five.split(',').map(str::trim).filter(|m| !m.is_empty()) {
             build_subs(material, all, &mut built)?;
-            let subs = Subtables(built.clone());
             for &threads in &thread_counts {
-                let run = timed_build(material, &subs, Build::Indexed, threads)?;
+                let run = timed_build(material, &built, Build::Indexed, threads)?;
                 println!(
                     "| {material} | {} | {} | {threads} | {:.2} | {:.2} | {} | {} |",
                     run.table.counts().positions(),

@@ -3,16 +3,18 @@
 //! reachable position, mirror images merged) and pawnless chess endings.
 
 use std::collections::HashMap;
+
+use chess_tables::Tables;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use game::{Game, IndexSpace, MoveBuffer, Outcome, Player};
-use games_chess::{Endgame, FastEndgame, Placement, Position as Chess, Signature};
+use games_chess::{Endgame, FastEndgame, Position as Chess, Signature};
 use games_connect4::{Board as Connect4, BoardIndex as Connect4Index, Size};
 use games_tictactoe::TicTacToe;
 use games_tictactoe::index::BoardIndex;
 use indicatif::ProgressBar;
-use retrograde::{Counts, Event, Generator, Label, Method, Resolve, Table, Value};
+use retrograde::{Counts, Event, Generator, Label, Method, Table, Value};
 
 use crate::error::{CliError, Result};
 use crate::output::{Record, Value as Out};
@@ -22,8 +24,6 @@ use crate::progress;
 const MAX_CHESS_PIECES: usize = 5;
 /// The longest line printed by a probe.
 const MAX_PV: usize = 200;
-/// The index scheme written into chess database headers.
-const CHESS_SCHEME: &str = "pawnless-462-v1";
 /// The index scheme written into the tic-tac-toe database header.
 const TICTACTOE_SCHEME: &str = "base3-plain-v1";
 /// The index scheme written into Connect Four database headers.
@@ -244,28 +244,12 @@ pub(crate) fn probe_connect4(
 
 /// Built or loaded chess databases by material, each with its index space
 /// (`FastEndgame`: the `Endgame` numbering over piece lists, which the
-/// indexed backward method builds over).
+/// indexed backward method builds over). The tables (a
+/// `chess_tables::Tables`) are the resolver of each new build: a capture
+/// is valued in the table of its material.
 #[derive(Debug, Default)]
 struct ChessTables {
-    tables: HashMap<String, (FastEndgame, Table)>,
-}
-
-impl Resolve<Placement> for ChessTables {
-    /// The value of a placement a capture led to, from the table of its
-    /// material.
-    fn resolve(&self, p: &Placement) -> Option<Value> {
-        let material = p.material();
-        let (space, table) = self
-            .tables
-            .values()
-            .find(|(space, _)| space.material() == material)?;
-        table.get(space.index_of(p)?)
-    }
-
-    /// The tables hold the exact value of terminal positions too.
-    fn knows_terminals(&self) -> bool {
-        true
-    }
+    tables: Tables,
 }
 
 impl ChessTables {
@@ -279,7 +263,7 @@ impl ChessTables {
             None => {}
         }
         let sig = Signature::of(p)?;
-        let (space, table) = self.tables.get(&sig.to_string())?;
+        let (space, table) = self.tables.get(&sig)?;
         table.get(space.endgame().index_of(p)?)
     }
 
@@ -294,7 +278,7 @@ impl ChessTables {
         verbose: bool,
     ) -> Result<()> {
         let name = sig.to_string();
-        if self.tables.contains_key(&name) {
+        if self.tables.get(sig).is_some() {
             return Ok(());
         }
         if sig.piece_count() > MAX_CHESS_PIECES {
@@ -306,13 +290,13 @@ impl ChessTables {
             self.ensure(&sub, dir, threads, verbose)?;
         }
         let space = FastEndgame::from_endgame(Endgame::from_signature(sig.clone()));
-        let label = Label::new("chess", name.clone(), CHESS_SCHEME);
+        let label = chess_tables::label(sig);
         if let Some(dir) = dir {
             let path = table_path(dir, &name);
             if path.exists() {
                 let table = Table::read(&path, &label)
                     .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
-                self.tables.insert(name, (space, table));
+                self.keep(table)?;
                 return Ok(());
             }
         }
@@ -325,7 +309,7 @@ impl ChessTables {
         let mut generator = Generator::new(&space)
             .label(label)
             .threads(threads)
-            .resolver(&*self);
+            .resolver(&self.tables);
         if pb.is_some() {
             generator = generator.progress(&report);
         }
@@ -343,7 +327,14 @@ impl ChessTables {
                 .write(&path)
                 .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
         }
-        self.tables.insert(name, (space, table));
+        self.keep(table)
+    }
+
+    /// Adds a table labelled with `chess_tables::label`.
+    fn keep(&mut self, table: Table) -> Result<()> {
+        self.tables
+            .insert(table)
+            .map_err(|e| CliError::input(e.to_string()))?;
         Ok(())
     }
 }
@@ -401,7 +392,7 @@ pub(crate) fn probe_chess(
         .map_err(|_| CliError::input("database cache poisoned"))?;
     tables.ensure(&sig, dir, threads, progress::enabled())?;
     let mut probe = line(p, |q| tables.value(q))?;
-    probe.positions = tables.tables.values().map(|(_, t)| t.len()).sum();
+    probe.positions = tables.tables.iter().map(|(_, _, t)| t.len()).sum();
     Ok(probe)
 }
 
@@ -528,7 +519,7 @@ fn build_all_chess(men: usize, dir: &Path, threads: usize) -> Result<()> {
     for sig in games_chess::pawnless_endings(men) {
         tables.ensure(&sig, Some(dir), threads, progress::enabled())?;
         let name = sig.to_string();
-        tables.tables.remove(&name);
+        tables.tables.remove(&sig);
         println!("{}", table_path(dir, &name).display());
     }
     Ok(())
@@ -637,7 +628,9 @@ pub(crate) fn stats(material: &str, dir: &str, json: bool) -> Result<()> {
         Material::Chess(sig) => {
             let mut tables = ChessTables::default();
             tables.ensure(&sig, Some(dir), 1, progress::enabled())?;
-            let (space, table) = &tables.tables[&sig.to_string()];
+            let Some((space, table)) = tables.tables.get(&sig) else {
+                return Err(CliError::input(format!("{sig}: no table")));
+            };
             let half = space.size() / 2;
             let wtm = table.counts_where(|i| i < half);
             let btm = table.counts_where(|i| i >= half);

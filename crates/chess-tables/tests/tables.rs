@@ -1,0 +1,209 @@
+//! `Tables` against tables built directly with `retrograde`, the
+//! published KQvKR figure, probing with the colours exchanged, and every
+//! error.
+
+use std::sync::Mutex;
+
+use chess_tables::{BuildOptions, Error, MAX_BUILD_PIECES, Tables, label};
+use game::IndexSpace;
+use games_chess::{FastEndgame, Placement, Position, Signature};
+use retrograde::{Event, Generator, Label, Table, TableProbe, Value};
+
+fn sig(s: &str) -> Signature {
+    s.parse().unwrap()
+}
+
+fn names(s: &[Signature]) -> Vec<String> {
+    s.iter().map(ToString::to_string).collect()
+}
+
+/// The reference: each ending built on its own with `retrograde`, in the
+/// given order, captures valued by `TableProbe`s over the tables built
+/// before it, as they are or with the colours exchanged.
+fn reference(endings: &[&str]) -> Vec<(FastEndgame, Table)> {
+    let mut out: Vec<(FastEndgame, Table)> = Vec::new();
+    for &m in endings {
+        let space = FastEndgame::new(m).unwrap();
+        let probes: Vec<TableProbe<'_, FastEndgame>> = out
+            .iter()
+            .map(|(s, t)| TableProbe::new(s, t).unwrap())
+            .collect();
+        let resolver = |p: &Placement| {
+            let find = |q: &Placement| probes.iter().find_map(|probe| probe.probe(q));
+            find(p).or_else(|| find(&p.flipped()))
+        };
+        let table = Generator::new(&space)
+            .resolver(&resolver)
+            .backward_indexed()
+            .unwrap();
+        drop(probes);
+        out.push((space, table));
+    }
+    out
+}
+
+#[test]
+fn a_scheduled_set_equals_tables_built_one_by_one() {
+    let expected = reference(&["KQvK", "KRvK", "KBvK", "KNvK", "KQvKR", "KRvKN", "KBNvK"]);
+    for threads in [1, 2] {
+        let mut tables = Tables::new();
+        let options = BuildOptions {
+            threads,
+            progress: None,
+        };
+        let built = tables
+            .build(&[sig("KQvKR"), sig("KRvKN"), sig("KBNvK")], &options)
+            .unwrap();
+        // Three pieces first, then four (spaces of one size: in the
+        // order the endings were met).
+        assert_eq!(
+            names(&built),
+            ["KQvK", "KRvK", "KNvK", "KBvK", "KQvKR", "KRvKN", "KBNvK"]
+        );
+        assert_eq!(tables.len(), 7);
+        for (space, table) in &expected {
+            let (_, got) = tables.get(space.endgame().signature()).unwrap();
+            assert_eq!(retrograde::compare(table, got), Ok(space.size()));
+        }
+        // Nothing left to build.
+        assert!(tables.build(&[sig("KQvKR")], &options).unwrap().is_empty());
+    }
+}
+
+#[test]
+fn kqvkr_longest_mate_and_probing_with_colours_exchanged() {
+    let mut tables = Tables::new();
+    tables
+        .build(&[sig("KQvKR")], &BuildOptions::default())
+        .unwrap();
+    assert_eq!(
+        names(&tables.iter().map(|(s, _, _)| s.clone()).collect::<Vec<_>>()),
+        ["KQvK", "KRvK", "KQvKR"]
+    );
+    let (space, table) = tables.get(&sig("KQvKR")).unwrap();
+    // REFERENCE.md: the longest KQvKR win is a mate in 35 (69 plies).
+    let (plies, index) = table.counts().longest_win.unwrap();
+    assert_eq!(plies, 69);
+    let p = space.position(index).unwrap();
+    assert_eq!(tables.probe_placement(&p), Some(Value::Win(69)));
+    assert_eq!(tables.probe_placement(&p.flipped()), Some(Value::Win(69)));
+    // Through positions: KRvKQ is probed in KQvKR.
+    let white: Position = "8/8/8/8/2k5/8/1r6/QK6 w - - 0 1".parse().unwrap();
+    let black: Position = "qk6/1R6/8/2K5/8/8/8/8 b - - 0 1".parse().unwrap();
+    let v = tables.probe(&white);
+    assert!(v.is_some());
+    assert_eq!(tables.probe(&black), v);
+    // KvKQ is KQvK; two kings are a draw; pawns and missing endings: None.
+    assert!(tables.covers(&sig("KvKQ")) && tables.covers(&sig("KRvKQ")));
+    assert!(!tables.covers(&sig("KBvK")) && tables.plan(&[sig("KvKQ")]).is_empty());
+    let kings: Position = "8/8/8/8/2k5/8/8/1K6 w - - 0 1".parse().unwrap();
+    assert_eq!(tables.probe(&kings), Some(Value::Draw));
+    let pawn: Position = "8/8/8/8/2k5/8/P7/1K6 w - - 0 1".parse().unwrap();
+    assert_eq!(tables.probe(&pawn), None);
+    let bishop: Position = "8/8/8/8/2k5/8/8/BK6 w - - 0 1".parse().unwrap();
+    assert_eq!(tables.probe(&bishop), None);
+}
+
+#[test]
+fn progress_reports_every_build() {
+    let done = Mutex::new(Vec::new());
+    let progress = |s: &Signature, e: &Event| {
+        if let Event::Done { .. } = e {
+            done.lock().unwrap().push(s.to_string());
+        }
+    };
+    let mut tables = Tables::new();
+    let built = tables
+        .build(
+            &[sig("KRvKB")],
+            &BuildOptions {
+                threads: 2,
+                progress: Some(&progress),
+            },
+        )
+        .unwrap();
+    let mut done = done.into_inner().unwrap();
+    done.sort();
+    let mut built = names(&built);
+    built.sort();
+    assert_eq!(done, built);
+    assert_eq!(done, ["KBvK", "KRvK", "KRvKB"]);
+}
+
+#[test]
+fn too_many_pieces_builds_nothing() {
+    let mut tables = Tables::new();
+    let six = sig("KQRvKRN");
+    assert_eq!(six.piece_count(), MAX_BUILD_PIECES + 1);
+    let e = tables
+        .build(&[sig("KQvK"), six], &BuildOptions::default())
+        .unwrap_err();
+    assert!(
+        matches!(&e, Error::TooManyPieces { ending, pieces: 6 } if ending.to_string() == "KQRvKRN"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("at most 5"));
+    assert!(tables.is_empty());
+}
+
+#[test]
+fn files_round_trip_and_wrong_files_are_refused() {
+    let dir = std::env::temp_dir().join(format!("chess-tables-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut tables = Tables::new();
+    tables
+        .build(&[sig("KRvK")], &BuildOptions::default())
+        .unwrap();
+    let path = dir.join("KRvK.gtb");
+    assert!(tables.save(&sig("KRvK"), &path).unwrap());
+    assert!(!tables.save(&sig("KQvK"), &dir.join("KQvK.gtb")).unwrap());
+    let mut loaded = Tables::new();
+    loaded.load(&sig("KRvK"), &path).unwrap();
+    let (_, a) = tables.get(&sig("KRvK")).unwrap();
+    let (space, b) = loaded.get(&sig("KRvK")).unwrap();
+    assert_eq!(retrograde::compare(a, b), Ok(space.size()));
+    // Another ending's file, a truncated one, a missing one.
+    let e = loaded.load(&sig("KQvK"), &path).unwrap_err();
+    assert!(matches!(&e, Error::Load { .. }), "{e}");
+    let bytes = std::fs::read(&path).unwrap();
+    let cut = dir.join("cut.gtb");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    assert!(matches!(
+        loaded.load(&sig("KRvK"), &cut),
+        Err(Error::Load { .. })
+    ));
+    assert!(matches!(
+        loaded.load(&sig("KRvK"), &dir.join("none.gtb")),
+        Err(Error::Load { .. })
+    ));
+    // Saving where no file can be written.
+    assert!(matches!(
+        tables.save(&sig("KRvK"), &cut.join("below-a-file.gtb")),
+        Err(Error::Save { .. })
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
+    // Inserting: a table's label names its ending, and must be a chess
+    // ending's in this scheme, of the right size.
+    let (space, table) = reference(&["KQvK"]).pop().unwrap();
+    assert!(matches!(
+        loaded.insert(table.clone()),
+        Err(Error::Label { .. })
+    ));
+    let relabelled = Generator::new(&space)
+        .label(label(&sig("KQvK")))
+        .backward_indexed()
+        .unwrap();
+    assert_eq!(loaded.insert(relabelled.clone()).unwrap(), None);
+    assert!(loaded.insert(relabelled).unwrap().is_some());
+    let wrong_size = Generator::new(&space)
+        .label(Label::new("chess", "KQvKR", chess_tables::SCHEME))
+        .backward_indexed()
+        .unwrap();
+    assert!(matches!(loaded.insert(wrong_size), Err(Error::Size { .. })));
+    assert_eq!(loaded.len(), 2);
+    assert_eq!(
+        loaded.remove(&sig("KQvK")).map(|t| t.len()),
+        Some(space.size())
+    );
+    assert_eq!(loaded.len(), 1);
+}
