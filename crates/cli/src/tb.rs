@@ -511,16 +511,64 @@ fn parse_all_chess(text: &str) -> Option<Result<usize>> {
 
 /// `tb build chess:N`: every pawnless ending of `men` pieces (once up to
 /// colour exchange) and the endings they capture into, each written to
-/// `dir` (or loaded from it when there). An ending of `men` pieces is
-/// dropped from memory once written (no other ending of the set captures
-/// into it), so memory holds the smaller endings and one of the set.
+/// `dir` (or loaded from it when there). The endings they capture into
+/// come first, one at a time on `threads` threads; the endings of `men`
+/// pieces, which do not capture into each other, are then built several
+/// at a time (`retrograde::schedule`, one thread each while others wait),
+/// and each is dropped from memory once written, so memory holds the
+/// smaller endings and one table per thread. Prints each ending's file,
+/// in the order of `pawnless_endings`.
 fn build_all_chess(men: usize, dir: &Path, threads: usize) -> Result<()> {
+    let endings = games_chess::pawnless_endings(men);
     let mut tables = ChessTables::default();
-    for sig in games_chess::pawnless_endings(men) {
-        tables.ensure(&sig, Some(dir), threads, progress::enabled())?;
+    for sig in &endings {
+        for sub in captures(sig) {
+            tables.ensure(&sub, Some(dir), threads, progress::enabled())?;
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|e| CliError::input(format!("{}: {e}", dir.display())))?;
+    let bars = indicatif::MultiProgress::new();
+    let tables = &tables;
+    let needs = vec![Vec::new(); endings.len()];
+    let paths = retrograde::schedule(&needs, threads, |job| {
+        let sig = &endings[job.index()];
         let name = sig.to_string();
-        tables.tables.remove(&sig);
-        println!("{}", table_path(dir, &name).display());
+        let path = table_path(dir, &name);
+        let label = chess_tables::label(sig);
+        if path.exists() {
+            // Loaded as `ensure` would: a bad file is an error.
+            Table::read(&path, &label)
+                .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+            return Ok(path);
+        }
+        let space = FastEndgame::from_endgame(Endgame::from_signature(sig.clone()));
+        let pb =
+            progress::enabled().then(|| bars.add(progress::bar(0, format!("building {name}"))));
+        let report = |e: &Event| report_event(pb.as_ref(), e);
+        let mut generator = Generator::new(&space)
+            .label(label)
+            .threads(job.threads())
+            .resolver(&tables.tables);
+        if pb.is_some() {
+            generator = generator.progress(&report);
+        }
+        let table = generator
+            .backward_indexed()
+            .map_err(|e| CliError::input(format!("building {name}: {e}")))?;
+        if let Some(pb) = &pb {
+            pb.finish_and_clear();
+        }
+        table
+            .write(&path)
+            .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+        Ok(path)
+    })
+    .map_err(|e| match e {
+        retrograde::ScheduleError::Build { error, .. } => error,
+        other => CliError::input(other.to_string()),
+    })?;
+    for path in paths {
+        println!("{}", path.display());
     }
     Ok(())
 }

@@ -290,7 +290,8 @@ fn tb_build_stats_probe() {
 
 /// `tb build chess:N` builds every ending of N pieces (and what they
 /// capture into), one line per ending; the KRvK it writes holds the
-/// Syzygy generator's published statistics. N outside 3 to 5 is refused.
+/// Syzygy generator's published statistics; on two threads (two endings
+/// at a time) it writes the same files. N outside 3 to 5 is refused.
 #[test]
 fn tb_build_every_ending_of_three_pieces() {
     let dir = std::env::temp_dir().join(format!("gametree-cli-all3-{}", std::process::id()));
@@ -309,6 +310,18 @@ fn tb_build_every_ending_of_three_pieces() {
         ),
         "{out}"
     );
+    let two = dir.join("two");
+    let t = two.to_str().unwrap();
+    let out = stdout(gametree().args(["tb", "build", "chess:3", "--out", t, "--threads", "2"]));
+    assert_eq!(out.lines().count(), 4, "{out}");
+    for name in ["KQvK", "KRvK", "KBvK", "KNvK"] {
+        let file = format!("{name}.gtb");
+        assert_eq!(
+            std::fs::read(dir.join(&file)).unwrap(),
+            std::fs::read(two.join(&file)).unwrap(),
+            "{file}"
+        );
+    }
     for bad in ["chess:2", "chess:6", "chess:x"] {
         gametree()
             .args(["tb", "build", bad, "--out", d])
