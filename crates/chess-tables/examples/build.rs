@@ -31,6 +31,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .collect();
     }
     let mut tables = Tables::new();
+    println!(
+        "memory: at most {:.1} MiB",
+        tables.memory(&endings, threads) as f64 / f64::from(1 << 20)
+    );
     let start = Instant::now();
     let plan = tables.plan(&endings);
     let planned = start.elapsed().as_secs_f64();

@@ -334,6 +334,49 @@ impl Tables {
         keyed.into_iter().map(|k| k.2).collect()
     }
 
+    /// An upper bound, in bytes, on the memory [`build`](Self::build)
+    /// would use for `endings` on `threads` threads (0: every core): the
+    /// tables here and every table of the [`plan`](Self::plan), which are
+    /// all kept, plus the working memory beyond its table
+    /// ([`Generator::memory`]: move counters, level mask, open set) of the
+    /// `threads` biggest builds of the plan, which may run at once.
+    ///
+    /// ```
+    /// use chess_tables::Tables;
+    ///
+    /// // KQRvKR and its five sub-endings, on two threads: about 536 MiB,
+    /// // most of it KQRvKR's build (520 MiB, its table of 231 MiB
+    /// // included); the 4-man tables take 3.6 MiB each.
+    /// let tables = Tables::new();
+    /// let kqrkr: games_chess::Signature = "KQRvKR".parse()?;
+    /// assert_eq!(tables.plan(&[kqrkr.clone()]).len(), 6);
+    /// let bytes = tables.memory(&[kqrkr], 2);
+    /// assert!(bytes > 530 << 20 && bytes < 540 << 20, "{bytes}");
+    /// # Ok::<(), games_chess::SignatureError>(())
+    /// ```
+    #[must_use]
+    pub fn memory(&self, endings: &[Signature], threads: usize) -> u64 {
+        let plan = self.plan(endings);
+        let held: u64 = self.entries.iter().map(|(_, t)| t.len()).sum();
+        let mut extra: Vec<u64> = Vec::with_capacity(plan.len());
+        let mut tables = 0;
+        for ending in &plan {
+            let space = space_of(ending);
+            let working = Generator::new(&space)
+                .threads(1)
+                .memory(retrograde::Method::Backward)
+                .total_bytes;
+            tables += space.size();
+            extra.push(working.saturating_sub(space.size()));
+        }
+        extra.sort_unstable_by(|a, b| b.cmp(a));
+        let at_once = match threads {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            n => n,
+        };
+        held + tables + extra.iter().take(at_once).sum::<u64>()
+    }
+
     /// Builds the tables of `endings` and of every ending their captures
     /// lead to (down to three pieces) that are not here yet, with the
     /// colours as given unless the colours exchanged are here already;

@@ -207,3 +207,30 @@ fn files_round_trip_and_wrong_files_are_refused() {
     );
     assert_eq!(loaded.len(), 1);
 }
+
+/// The memory bound counts the tables kept and the working memory of the
+/// builds that may run at once.
+#[test]
+fn memory_bound() {
+    let kqkr = [sig("KQvKR")];
+    let mut tables = Tables::new();
+    let size = |m: &str| FastEndgame::new(m).unwrap().size();
+    let working = |m: &str| {
+        let space = FastEndgame::new(m).unwrap();
+        Generator::new(&space)
+            .threads(1)
+            .memory(retrograde::Method::Backward)
+            .total_bytes
+    };
+    // KQvK, KRvK, KQvKR: one thread runs one build at a time, so the
+    // biggest working memory (KQvKR's) counts once; two threads add the
+    // next biggest (a 3-man one).
+    let tables_only = size("KQvK") + size("KRvK") + size("KQvKR");
+    let one = tables.memory(&kqkr, 1);
+    assert_eq!(one, tables_only + working("KQvKR") - size("KQvKR"));
+    let two = tables.memory(&kqkr, 2);
+    assert_eq!(two, one + working("KQvK") - size("KQvK"));
+    // Once built, nothing more is needed than the tables held.
+    tables.build(&kqkr, &BuildOptions::default()).unwrap();
+    assert_eq!(tables.memory(&kqkr, 2), tables_only);
+}
