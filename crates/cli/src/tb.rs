@@ -3,11 +3,10 @@
 //! reachable position, mirror images merged) and pawnless chess endings.
 
 use std::collections::HashMap;
-
-use chess_tables::Tables;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
+use chess_tables::Tables;
 use game::{Game, IndexSpace, MoveBuffer, Outcome, Player};
 use games_chess::{Endgame, FastEndgame, Position as Chess, Signature};
 use games_connect4::{Board as Connect4, BoardIndex as Connect4Index, Size};
