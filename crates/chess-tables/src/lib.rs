@@ -39,8 +39,8 @@
 use std::fmt;
 use std::path::Path;
 
-use game::IndexSpace;
-use games_chess::{FastEndgame, Placement, Position, Signature, SignatureError};
+use game::{Game, IndexSpace};
+use games_chess::{FastEndgame, Move, Placement, Position, Signature, SignatureError};
 use retrograde::{Event, Generator, Label, LoadError, Resolve, Table, Value};
 
 // The README's example runs as a doctest.
@@ -516,6 +516,48 @@ impl Tables {
     #[must_use]
     pub fn probe(&self, position: &Position) -> Option<Value> {
         self.probe_placement(&Placement::from_position(position)?)
+    }
+}
+
+impl Tables {
+    /// A best move of `position` by the tables, and the position's value:
+    /// the legal move to the successor whose value is best for the side to
+    /// move (the fastest win, else a draw, else the slowest loss; the first
+    /// in move-generation order among equals). `None` when the side to
+    /// move has no legal move, or when the position or one of its
+    /// successors cannot be probed ([`probe`](Self::probe)).
+    ///
+    /// Following best moves from a won position mates in exactly the
+    /// number of plies its value says, whatever the loser plays (the
+    /// fifty-move rule is ignored, as the tables do).
+    #[must_use]
+    pub fn best_move(&self, position: &Position) -> Option<(Move, Value)> {
+        let value = self.probe(position)?;
+        let mut moves = <Position as Game>::Moves::default();
+        position.generate(&mut moves);
+        let mut best: Option<(Move, Value)> = None;
+        for &m in &moves {
+            let mut child = position.clone();
+            child.make(m);
+            let v = self.probe(&child)?.parent();
+            if best.is_none_or(|(_, b)| rank(v) > rank(b)) {
+                best = Some((m, v));
+            }
+        }
+        // In consistent tables the best successor's value, seen from here,
+        // is the position's (the test of this crate follows a mate).
+        let (m, _) = best?;
+        Some((m, value))
+    }
+}
+
+/// Orders values for the side to move: faster wins first, slower losses
+/// last.
+fn rank(v: Value) -> i64 {
+    match v {
+        Value::Win(d) => 100_000 - i64::from(d),
+        Value::Draw => 0,
+        Value::Loss(d) => -100_000 + i64::from(d),
     }
 }
 

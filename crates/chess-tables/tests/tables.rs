@@ -234,3 +234,42 @@ fn memory_bound() {
     tables.build(&kqkr, &BuildOptions::default()).unwrap();
     assert_eq!(tables.memory(&kqkr, 2), tables_only);
 }
+
+/// Best moves from KQvKR's longest win mate in exactly 69 plies, each
+/// ply one closer, whatever the defender plays (here: its best move,
+/// the slowest loss); from a drawn position they keep the draw.
+#[test]
+fn best_moves_mate_in_the_stated_number_of_plies() {
+    use game::{Game, Outcome};
+    let mut tables = Tables::new();
+    tables
+        .build(&[sig("KQvKR")], &BuildOptions::default())
+        .unwrap();
+    let (space, table) = tables.get(&sig("KQvKR")).unwrap();
+    let (_, index) = table.counts().longest_win.unwrap();
+    let start: Position = space.endgame().position(index).unwrap();
+    let mut p = start.clone();
+    let mut plies = 0u16;
+    while let Some((m, v)) = tables.best_move(&p) {
+        assert_eq!(v.plies(), Some(69 - plies), "ply {plies}: {p}");
+        p.make(m);
+        plies += 1;
+    }
+    assert_eq!(plies, 69);
+    assert_eq!(p.outcome(), Some(Outcome::Loss), "{p}");
+    assert_eq!(tables.probe(&p), Some(Value::Loss(0)));
+    // A drawn position: the best move keeps it drawn.
+    let drawn = (0..space.size())
+        .step_by(997)
+        .find(|&i| table.get(i) == Some(Value::Draw) && space.endgame().position(i).is_some())
+        .unwrap();
+    let p = space.endgame().position(drawn).unwrap();
+    let (m, v) = tables.best_move(&p).unwrap();
+    assert_eq!(v, Value::Draw);
+    let mut q = p.clone();
+    q.make(m);
+    assert_eq!(tables.probe(&q), Some(Value::Draw));
+    // No table for the position: no answer.
+    let bishop: Position = "8/8/8/8/2k5/8/8/BK6 w - - 0 1".parse().unwrap();
+    assert_eq!(tables.best_move(&bishop), None);
+}
