@@ -48,6 +48,7 @@ impl<'a, T> Job<'a, T> {
 
 /// Why a [`schedule`] did not finish.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ScheduleError<E> {
     /// Job `job` needs job `needs`, and there is no such job.
     UnknownJob {
