@@ -288,36 +288,17 @@ impl ChessTables {
         for sub in captures(sig) {
             self.ensure(&sub, dir, threads, verbose)?;
         }
-        let space = FastEndgame::from_endgame(Endgame::from_signature(sig.clone()));
-        let label = chess_tables::label(sig);
         if let Some(dir) = dir {
             let path = table_path(dir, &name);
             if path.exists() {
-                let table = Table::read(&path, &label)
+                let table = Table::read(&path, &chess_tables::label(sig))
                     .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
                 self.keep(table)?;
                 return Ok(());
             }
         }
-        let pb = if verbose {
-            Some(progress::bar(0, format!("building {name}")))
-        } else {
-            None
-        };
-        let report = |e: &Event| report_event(pb.as_ref(), e);
-        let mut generator = Generator::new(&space)
-            .label(label)
-            .threads(threads)
-            .resolver(&self.tables);
-        if pb.is_some() {
-            generator = generator.progress(&report);
-        }
-        let table = generator
-            .backward_indexed()
-            .map_err(|e| CliError::input(format!("building {name}: {e}")))?;
-        if let Some(pb) = &pb {
-            pb.finish_and_clear();
-        }
+        let pb = verbose.then(|| progress::bar(0, format!("building {name}")));
+        let table = build_chess(sig, &self.tables, threads, pb.as_ref())?;
         if let Some(dir) = dir {
             std::fs::create_dir_all(dir)
                 .map_err(|e| CliError::input(format!("{}: {e}", dir.display())))?;
@@ -336,6 +317,33 @@ impl ChessTables {
             .map_err(|e| CliError::input(e.to_string()))?;
         Ok(())
     }
+}
+
+/// Builds the table of `sig` by the indexed backward method on `threads`
+/// threads, its captures valued in `tables`, reporting to `pb` (cleared at
+/// the end).
+fn build_chess(
+    sig: &Signature,
+    tables: &Tables,
+    threads: usize,
+    pb: Option<&ProgressBar>,
+) -> Result<Table> {
+    let space = FastEndgame::from_endgame(Endgame::from_signature(sig.clone()));
+    let report = |e: &Event| report_event(pb, e);
+    let mut generator = Generator::new(&space)
+        .label(chess_tables::label(sig))
+        .threads(threads)
+        .resolver(tables);
+    if pb.is_some() {
+        generator = generator.progress(&report);
+    }
+    let table = generator
+        .backward_indexed()
+        .map_err(|e| CliError::input(format!("building {sig}: {e}")))?;
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    Ok(table)
 }
 
 /// The endings one capture leads to (kings are never captured; an ending
@@ -533,30 +541,15 @@ fn build_all_chess(men: usize, dir: &Path, threads: usize) -> Result<()> {
         let sig = &endings[job.index()];
         let name = sig.to_string();
         let path = table_path(dir, &name);
-        let label = chess_tables::label(sig);
         if path.exists() {
             // Loaded as `ensure` would: a bad file is an error.
-            Table::read(&path, &label)
+            Table::read(&path, &chess_tables::label(sig))
                 .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
             return Ok(path);
         }
-        let space = FastEndgame::from_endgame(Endgame::from_signature(sig.clone()));
         let pb =
             progress::enabled().then(|| bars.add(progress::bar(0, format!("building {name}"))));
-        let report = |e: &Event| report_event(pb.as_ref(), e);
-        let mut generator = Generator::new(&space)
-            .label(label)
-            .threads(job.threads())
-            .resolver(&tables.tables);
-        if pb.is_some() {
-            generator = generator.progress(&report);
-        }
-        let table = generator
-            .backward_indexed()
-            .map_err(|e| CliError::input(format!("building {name}: {e}")))?;
-        if let Some(pb) = &pb {
-            pb.finish_and_clear();
-        }
+        let table = build_chess(sig, &tables.tables, job.threads(), pb.as_ref())?;
         table
             .write(&path)
             .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
