@@ -586,8 +586,24 @@ fn flipped(s: &Signature) -> Signature {
         .unwrap_or_else(|_: SignatureError| s.clone())
 }
 
-/// The endings one capture leads to, with two kings and something else.
-fn captures(s: &Signature) -> Vec<Signature> {
+/// The endings one capture in `s` leads to, colours as they stand, in
+/// the order of the captured pieces (White's first), without repeats and
+/// without two bare kings (drawn by rule, no table).
+///
+/// ```
+/// use chess_tables::captures;
+/// use games_chess::Signature;
+///
+/// let names = |s: &str| {
+///     let s: Signature = s.parse().unwrap();
+///     captures(&s).iter().map(|c| c.to_string()).collect::<Vec<_>>()
+/// };
+/// assert_eq!(names("KQvKR"), ["KvKR", "KQvK"]);
+/// assert_eq!(names("KBBvK"), ["KBvK"]);
+/// assert!(names("KQvK").is_empty());
+/// ```
+#[must_use]
+pub fn captures(s: &Signature) -> Vec<Signature> {
     let text = s.to_string();
     let Some((white, black)) = text.split_once('v') else {
         return Vec::new();

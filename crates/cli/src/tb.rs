@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
-use chess_tables::Tables;
+use chess_tables::{Tables, captures};
 use game::{Game, IndexSpace, MoveBuffer, Outcome, Player};
 use games_chess::{Endgame, FastEndgame, Position as Chess, Signature};
 use games_connect4::{Board as Connect4, BoardIndex as Connect4Index, Size};
@@ -344,37 +344,6 @@ fn build_chess(
         pb.finish_and_clear();
     }
     Ok(table)
-}
-
-/// The endings one capture leads to (kings are never captured; an ending
-/// with kings only is drawn by rule and needs no table).
-fn captures(sig: &Signature) -> Vec<Signature> {
-    let text = sig.to_string();
-    let Some((white, black)) = text.split_once('v') else {
-        return Vec::new();
-    };
-    let mut out: Vec<Signature> = Vec::new();
-    let mut push = |w: String, b: String| {
-        if w.len() + b.len() > 2
-            && let Ok(s) = format!("{w}v{b}").parse::<Signature>()
-            && !out.contains(&s)
-        {
-            out.push(s);
-        }
-    };
-    for i in 1..white.len() {
-        push(
-            format!("{}{}", &white[..i], &white[i + 1..]),
-            black.to_owned(),
-        );
-    }
-    for i in 1..black.len() {
-        push(
-            white.to_owned(),
-            format!("{}{}", &black[..i], &black[i + 1..]),
-        );
-    }
-    out
 }
 
 fn table_path(dir: &Path, name: &str) -> PathBuf {
