@@ -109,6 +109,44 @@ pub(crate) fn fast_equals_position_space(materials: &[&str]) -> Result<u64> {
     Ok(compared)
 }
 
+/// For `cargo xtask verify`: `chess_tables::Tables::build` on two threads
+/// (endings scheduled several at a time) against the same plan built one
+/// ending at a time in plan order, each with `Generator::backward_indexed`
+/// and the tables built before it as resolver. Returns, for each ending of
+/// the plan, its name and the number of indices on which the two tables
+/// are equal, or the first difference as an error.
+pub(crate) fn scheduled_equals_in_turn(endings: &[&str]) -> Result<Vec<(String, u64)>> {
+    let endings: Vec<Signature> = endings
+        .iter()
+        .map(|e| e.parse())
+        .collect::<Result<_, _>>()?;
+    let mut scheduled = Tables::new();
+    let plan = scheduled.build(
+        &endings,
+        &BuildOptions {
+            threads: 2,
+            progress: None,
+        },
+    )?;
+    let mut in_turn: Vec<(FastEndgame, Table)> = Vec::new();
+    let mut out = Vec::new();
+    for ending in &plan {
+        let space = FastEndgame::new(&ending.to_string())?;
+        let table = Generator::new(&space)
+            .resolver(&SubTables::new(in_turn.iter()))
+            .backward_indexed()?;
+        let Some((_, other)) = scheduled.get(ending) else {
+            bail!("{ending}: planned but not built");
+        };
+        match retrograde::compare(&table, other) {
+            Ok(n) => out.push((ending.to_string(), n)),
+            Err(d) => bail!("{ending}: scheduled and in-turn builds disagree: {d}"),
+        }
+        in_turn.push((space, table));
+    }
+    Ok(out)
+}
+
 /// One timed build.
 struct Run {
     wall: f64,

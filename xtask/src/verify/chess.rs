@@ -154,6 +154,38 @@ pub(crate) fn checks() -> Vec<Check> {
             t
         },
     ));
+    rows.push(Check::new(
+        "chess",
+        Family::Solvers,
+        "retrograde: scheduled build (chess-tables, 2 threads) = one at a time (KQvKR, KRvKN + subs; full: all 24)",
+        |ctx| {
+            let quick: &[&str] = &["KQvKR", "KRvKN"];
+            let all: Vec<String> = games_chess::pawnless_endings(3)
+                .into_iter()
+                .chain(games_chess::pawnless_endings(4))
+                .map(|s| s.to_string())
+                .collect();
+            let full: Vec<&str> = all.iter().map(String::as_str).collect();
+            let mut t = Tally::default();
+            match crate::bench_retrograde::scheduled_equals_in_turn(ctx.pick(quick, &full)) {
+                Ok(rows) => {
+                    for (ending, n) in rows {
+                        let expected = match games_chess::FastEndgame::new(&ending) {
+                            Ok(space) => {
+                                format!("equal on {} indices", game::IndexSpace::size(&space))
+                            }
+                            Err(e) => e.to_string(),
+                        };
+                        t.compare(&ending, None, expected, format!("equal on {n} indices"));
+                    }
+                }
+                Err(e) => {
+                    t.compare("build", None, "equal tables".to_string(), e.to_string());
+                }
+            }
+            t
+        },
+    ));
     rows.extend(searcher_rows(
         "chess",
         |ctx| {
