@@ -14,7 +14,8 @@ use ttable::ProbePolicy;
 /// Options of `cargo xtask bench`.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Options {
-    /// What to measure: `ordering` or `alphabeta`.
+    /// What to measure: `ordering`, `alphabeta`, `connect4`, `retrograde`
+    /// or `syzygy` (ours against the Syzygy generator, `--rtbgen PATH`).
     task: String,
     /// Seed of the random positions.
     #[arg(long, default_value_t = 7)]
@@ -54,6 +55,12 @@ pub(crate) struct Options {
     /// Directory of the shared data (default ../shared/data).
     #[arg(long)]
     data: Option<std::path::PathBuf>,
+    /// `syzygy`: the Syzygy generator's `rtbgen` binary to time against.
+    #[arg(long)]
+    rtbgen: Option<std::path::PathBuf>,
+    /// `syzygy`: alternating rounds of both generators.
+    #[arg(long, default_value_t = 3)]
+    rounds: usize,
 }
 
 pub(crate) fn run(opts: &Options) -> Result<()> {
@@ -62,7 +69,10 @@ pub(crate) fn run(opts: &Options) -> Result<()> {
         "alphabeta" => alphabeta(opts),
         "connect4" => connect4(opts),
         "retrograde" => crate::bench_retrograde::run(opts.quick),
-        other => bail!("unknown bench task {other:?} (expected: ordering, alphabeta, connect4)"),
+        "syzygy" => crate::bench_syzygy::run(opts.rtbgen.as_deref(), opts.rounds, opts.quick),
+        other => bail!(
+            "unknown bench task {other:?} (expected: ordering, alphabeta, connect4, retrograde, syzygy)"
+        ),
     }
 }
 

@@ -148,8 +148,8 @@ pub(crate) fn scheduled_equals_in_turn(endings: &[&str]) -> Result<Vec<(String, 
 }
 
 /// One timed build.
-struct Run {
-    wall: f64,
+pub(crate) struct Run {
+    pub(crate) wall: f64,
     cpu: f64,
     stated: u64,
     peak: Option<u64>,
@@ -158,7 +158,7 @@ struct Run {
 
 /// How an ending is built.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Build {
+pub(crate) enum Build {
     /// `Generator::backward_indexed` (`game::IndexMoves`).
     Indexed,
     /// `Generator::build` by this method, over `IndexSpace` and
@@ -176,7 +176,7 @@ impl Build {
     }
 }
 
-fn timed_build(
+pub(crate) fn timed_build(
     material: &str,
     subs: &(dyn Resolve<Placement> + Sync),
     build: Build,
@@ -230,12 +230,12 @@ fn build_subs(material: &str, threads: usize, have: &mut Tables) -> Result<()> {
 
 /// The 24 tables (in the order of `pawnless_endings`), and the wall and
 /// CPU time (s) they took.
-type Timed24 = (Vec<(FastEndgame, Table)>, f64, f64);
+pub(crate) type Timed24 = (Vec<(FastEndgame, Table)>, f64, f64);
 
 /// The 3- and 4-man pawnless endings, smallest first, each built after its
 /// sub-endings, one at a time on `threads` threads: the tables, in that
 /// order, and the sums of the builds' wall and CPU times.
-fn all_24_in_turn(build: Build, threads: usize) -> Result<Timed24> {
+pub(crate) fn all_24_in_turn(build: Build, threads: usize) -> Result<Timed24> {
     let mut have: Vec<(FastEndgame, Table)> = Vec::new();
     let (mut wall, mut cpu) = (0.0, 0.0);
     for signature in pawnless_endings(3).into_iter().chain(pawnless_endings(4)) {
@@ -257,7 +257,7 @@ fn all_24_in_turn(build: Build, threads: usize) -> Result<Timed24> {
 /// on `threads` threads (indexed backward method, `retrograde::schedule`:
 /// each ending once its sub-endings exist, several at a time): the tables
 /// in the same order, and the wall and CPU time of the whole build.
-fn all_24_scheduled(threads: usize) -> Result<Timed24> {
+pub(crate) fn all_24_scheduled(threads: usize) -> Result<Timed24> {
     let endings: Vec<Signature> = pawnless_endings(3)
         .into_iter()
         .chain(pawnless_endings(4))

@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 mod bench;
 mod bench_retrograde;
+mod bench_syzygy;
 mod fuzz;
 mod verify;
 
@@ -27,7 +28,9 @@ enum Task {
     /// published number; prints a table and exits non-zero on a mismatch.
     Verify(verify::Options),
     /// Measure: `ordering` (nodes per ordering heuristic), `alphabeta`
-    /// (nodes and time per variant against negamax).
+    /// (nodes and time per variant against negamax), `connect4`,
+    /// `retrograde` (endgame databases), `syzygy` (ours against the Syzygy
+    /// generator, `--rtbgen PATH`).
     Bench(bench::Options),
     /// Run the cargo-fuzz targets of `fuzz/` (needs nightly; installs
     /// cargo-fuzz if missing); prints runs, coverage and crashes per target
