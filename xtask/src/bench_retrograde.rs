@@ -228,6 +228,15 @@ fn build_subs(material: &str, threads: usize, have: &mut Tables) -> Result<()> {
     Ok(())
 }
 
+/// The 4 three-man and the 20 four-man pawnless endings, smallest first
+/// (`pawnless_endings` order): the endings of "all 24".
+pub(crate) fn all_24() -> Vec<Signature> {
+    pawnless_endings(3)
+        .into_iter()
+        .chain(pawnless_endings(4))
+        .collect()
+}
+
 /// The 24 tables (in the order of `pawnless_endings`), and the wall and
 /// CPU time (s) they took.
 pub(crate) type Timed24 = (Vec<(FastEndgame, Table)>, f64, f64);
@@ -238,7 +247,7 @@ pub(crate) type Timed24 = (Vec<(FastEndgame, Table)>, f64, f64);
 pub(crate) fn all_24_in_turn(build: Build, threads: usize) -> Result<Timed24> {
     let mut have: Vec<(FastEndgame, Table)> = Vec::new();
     let (mut wall, mut cpu) = (0.0, 0.0);
-    for signature in pawnless_endings(3).into_iter().chain(pawnless_endings(4)) {
+    for signature in all_24() {
         let material = &signature.to_string();
         let subs_of = sub_endings(material)?;
         let subs = SubTables::new(
@@ -258,10 +267,7 @@ pub(crate) fn all_24_in_turn(build: Build, threads: usize) -> Result<Timed24> {
 /// each ending once its sub-endings exist, several at a time): the tables
 /// in the same order, and the wall and CPU time of the whole build.
 pub(crate) fn all_24_scheduled(threads: usize) -> Result<Timed24> {
-    let endings: Vec<Signature> = pawnless_endings(3)
-        .into_iter()
-        .chain(pawnless_endings(4))
-        .collect();
+    let endings = all_24();
     let mut tables = Tables::new();
     let (cpu0, start) = (cpu_seconds(), Instant::now());
     tables.build(

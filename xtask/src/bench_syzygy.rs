@@ -34,10 +34,10 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use chess_tables::SubTables;
-use games_chess::{FastEndgame, Signature, pawnless_endings};
+use games_chess::FastEndgame;
 use retrograde::Table;
 
-use crate::bench_retrograde::{Build, all_24_in_turn, all_24_scheduled, timed_build};
+use crate::bench_retrograde::{Build, all_24, all_24_in_turn, all_24_scheduled, timed_build};
 
 /// The 5-man ending of the targets; its sub-endings are 4-man ones.
 const FIVE: &str = "KQRvKR";
@@ -178,11 +178,7 @@ pub(crate) fn run(rtbgen: Option<&Path>, rounds: usize, quick: bool) -> Result<(
     let thread_counts: Vec<usize> = if all > 1 { vec![1, all] } else { vec![1] };
     let root = std::env::temp_dir().join(format!("gametree-syzygy-{}", std::process::id()));
     let syzygy = Rtbgen::new(binary, &root)?;
-    let endings: Vec<Signature> = pawnless_endings(3)
-        .into_iter()
-        .chain(pawnless_endings(4))
-        .collect();
-    let names: Vec<String> = endings.iter().map(ToString::to_string).collect();
+    let names: Vec<String> = all_24().iter().map(ToString::to_string).collect();
     println!(
         "Syzygy's rtbgen ({}) against ours; {} endings, {rounds} round(s), threads {thread_counts:?}.",
         syzygy.binary.display(),

@@ -160,10 +160,9 @@ pub(crate) fn checks() -> Vec<Check> {
         "retrograde: scheduled build (chess-tables, 2 threads) = one at a time (KQvKR, KRvKN + subs; full: all 24)",
         |ctx| {
             let quick: &[&str] = &["KQvKR", "KRvKN"];
-            let all: Vec<String> = games_chess::pawnless_endings(3)
-                .into_iter()
-                .chain(games_chess::pawnless_endings(4))
-                .map(|s| s.to_string())
+            let all: Vec<String> = crate::bench_retrograde::all_24()
+                .iter()
+                .map(ToString::to_string)
                 .collect();
             let full: Vec<&str> = all.iter().map(String::as_str).collect();
             let mut t = Tally::default();
