@@ -63,6 +63,7 @@ pub struct Config {
     pub(crate) tt: TtUse,
     pub(crate) tt_policy: ProbePolicy,
     pub(crate) tt_bytes: usize,
+    pub(crate) tt_check_bits: u32,
     pub(crate) killers: u8,
     pub(crate) history: Option<Policy>,
     pub(crate) history_malus: bool,
@@ -85,6 +86,7 @@ impl Default for Config {
             tt: TtUse::Cutoffs,
             tt_policy: ProbePolicy::Normal,
             tt_bytes: 16 << 20,
+            tt_check_bits: 64,
             killers: 2,
             history: Some(Policy::Gravity),
             history_malus: true,
@@ -112,6 +114,7 @@ impl Config {
             tt: TtUse::Off,
             tt_policy: ProbePolicy::Normal,
             tt_bytes: 0,
+            tt_check_bits: 64,
             killers: 0,
             history: None,
             history_malus: false,
@@ -169,6 +172,23 @@ impl Config {
     #[must_use]
     pub fn tt_bytes(mut self, bytes: usize) -> Config {
         self.tt_bytes = bytes;
+        self
+    }
+
+    /// How many bits of a position's 64-bit hash the table compares before
+    /// it trusts an entry, in `1..=64` (checked by
+    /// [`AlphaBeta::new`](crate::AlphaBeta::new)). The default, 64, verifies
+    /// the whole key (4 entries per 64-byte bucket): a stored value is only
+    /// ever read back for a position with the same hash. With 16 or fewer
+    /// bits the table packs 8 entries per bucket, twice as many for the
+    /// same memory, but a probe of a position that is not stored matches
+    /// another position's entry with probability up to `8 · 2^-bits`
+    /// (1 in 8,192 with 16 bits), and that entry's value is then trusted:
+    /// an occasional wrong value, acceptable in heuristic play, never in a
+    /// solver. [`ProbePolicy::ExactDepth`] needs 64.
+    #[must_use]
+    pub fn tt_check_bits(mut self, bits: u32) -> Config {
+        self.tt_check_bits = bits;
         self
     }
 

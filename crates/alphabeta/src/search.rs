@@ -219,11 +219,7 @@ where
     pub fn new(config: Config) -> Result<Self, SearchError> {
         let tt_config = ttable::Config::new()
             .probe_policy(config.tt_policy)
-            .check_bits(if config.tt_policy == ttable::ProbePolicy::ExactDepth {
-                64
-            } else {
-                16
-            });
+            .check_bits(config.tt_check_bits);
         let (table, shared) = match (config.tt, config.threads) {
             (TtUse::Off, _) => (None, None),
             (_, 1) => (

@@ -174,8 +174,11 @@ impl ScoreConfig {
 /// ```
 ///
 /// Defaults: [`Replacement::DepthMinusAge`], [`ProbePolicy::Normal`],
-/// 16 verification bits (the compact layout, 8 entries per cache line),
-/// [`ScoreConfig::default`] and [`Memory::Auto`].
+/// full-key verification (64 bits: the wide layout, 4 entries per cache
+/// line; a value is only ever given back for the key it was stored with),
+/// [`ScoreConfig::default`] and [`Memory::Auto`]. `check_bits(16)` packs
+/// twice the entries into the same memory at the price of false hits (see
+/// [`Config::check_bits`]): fine for a heuristic player, wrong for a solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Config {
     replacement: Replacement,
@@ -198,7 +201,7 @@ impl Config {
         Config {
             replacement: Replacement::DepthMinusAge,
             probe: ProbePolicy::Normal,
-            check_bits: 16,
+            check_bits: 64,
             score: ScoreConfig {
                 win: 32_000,
                 max_ply: 1_000,

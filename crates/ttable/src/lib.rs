@@ -7,9 +7,10 @@
 //! [`NO_MOVE`]), a value is an integer in the searcher's negamax convention.
 //!
 //! * [`TranspositionTable`]: single-threaded, sized in bytes (any size),
-//!   8 entries of 8 bytes per 64-byte bucket (16 verification bits), or 4
-//!   entries of 16 bytes holding the whole key (more verification bits, and
-//!   the exact-depth mode used to verify searchers).
+//!   4 entries of 16 bytes per 64-byte bucket holding the whole key (the
+//!   default: a value is never given back for another key), or 8 entries
+//!   of 8 bytes with 16 verification bits (twice the entries, rare false
+//!   hits; for heuristic play only).
 //! * [`SharedTable`]: the same behind `&self`, for parallel search: pairs of
 //!   `AtomicU64` with the Hyatt–Mann XOR check, in safe Rust.
 //! * [`Table`]: the trait both implement, which searchers are generic over.

@@ -136,11 +136,12 @@ fn bump(c: &Cell<u64>) {
 /// A single-threaded transposition table: cache-line buckets of packed
 /// entries, sized in bytes.
 ///
-/// With `check_bits <= 16` (the default, 16) each 64-byte bucket holds 8
-/// entries of 8 bytes: 16 verification bits from the top of the key, the
-/// move code, the value, the depth, the bound and the generation. With more
-/// check bits each bucket holds 4 entries of 16 bytes that keep the whole key,
-/// so the top `k` bits (all 64 for [`Config::verification`]) are compared.
+/// By default (`check_bits` 64) each 64-byte bucket holds 4 entries of 16
+/// bytes that keep the whole key, and a probe compares all of it. With
+/// `check_bits <= 16` each bucket holds 8 entries of 8 bytes: 16
+/// verification bits from the top of the key, the move code, the value, the
+/// depth, the bound and the generation; a probe of a key that is not stored
+/// then returns another key's entry with probability up to `8 · 2^-16`.
 ///
 /// Tables of 2 MiB or more live by default in an anonymous memory mapping
 /// advised to use transparent huge pages, which makes random probes of large

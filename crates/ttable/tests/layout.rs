@@ -44,7 +44,9 @@ fn bad_sizes_and_configs_are_typed_errors() {
         let e = TranspositionTable::with_config(1024, Config::new().check_bits(bits)).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::InvalidCheckBits);
     }
-    let exact16 = Config::new().probe_policy(ProbePolicy::ExactDepth);
+    let exact16 = Config::new()
+        .check_bits(16)
+        .probe_policy(ProbePolicy::ExactDepth);
     let e = TranspositionTable::with_config(1024, exact16).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::ExactDepthNeedsFullKey);
     // Every error explains itself and is a std error.
@@ -96,9 +98,11 @@ fn failed_allocation_is_a_typed_error() {
 
 #[test]
 fn any_size_is_rounded_down_to_buckets() {
-    let tt = TranspositionTable::new(3 * 64 + 63).unwrap();
+    let compact = Config::new().check_bits(16);
+    let tt = TranspositionTable::with_config(3 * 64 + 63, compact).unwrap();
     assert_eq!((tt.size_bytes(), tt.capacity()), (192, 24));
-    let wide = TranspositionTable::with_config(1000, Config::verification()).unwrap();
+    // The default verifies the whole key: the wide layout.
+    let wide = TranspositionTable::new(1000).unwrap();
     assert_eq!((wide.size_bytes(), wide.capacity()), (960, 60));
     let shared = SharedTable::new(1000).unwrap();
     assert_eq!(shared.capacity(), 60);
@@ -113,7 +117,8 @@ fn verification_bits_decide_false_hits() {
     let c = 0xABCE_0000_0000_1234u64; // differs in the top 16 bits
     for policy in [Replacement::Always, Replacement::DepthMinusAge] {
         let mut compact =
-            TranspositionTable::with_config(64, Config::new().replacement(policy)).unwrap();
+            TranspositionTable::with_config(64, Config::new().check_bits(16).replacement(policy))
+                .unwrap();
         compact.store(a, 0, entry(3, 7));
         assert_eq!(
             compact.probe(b, 0, 0).map(|h| h.entry.value),
@@ -279,7 +284,7 @@ fn storage_follows_the_memory_setting() {
         assert!(format!("{large:?}").contains("storage: Mapped"));
     }
     assert_eq!(large.size_bytes(), HUGE_PAGE_BYTES);
-    assert_eq!(forced.capacity(), 8);
+    assert_eq!(forced.capacity(), 4);
 }
 
 #[test]

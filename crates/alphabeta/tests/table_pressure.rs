@@ -1,0 +1,71 @@
+//! Solving with a table under pressure: a wrong exact score once came out
+//! of `AlphaBeta::solve` when the table compared only 16 bits of the key
+//! (a probe of a position not stored matched another position's entry
+//! about once in 8,192 probes of a full bucket, and its bound was trusted).
+//! The searcher now verifies the whole key by default; these positions
+//! gave wrong values before.
+
+use alphabeta::{AlphaBeta, Config, alpha_beta_solve};
+use game::{Game, Limits, MoveBuffer, Score};
+use games_connect4::{Board, Size};
+
+/// Line 298 of Pons's `Test_L2_R2`: score 2 (a win on ply 39 or 40).
+/// With 16 check bits the default 16 MiB table answered 1.
+#[test]
+fn pons_l2_r2_line_298_exact_with_the_default_table() {
+    let board: Board = "142642644756145".parse().expect("position");
+    for bytes in [1 << 20, 16 << 20] {
+        let mut s = AlphaBeta::<Board>::new(Config::default().tt_bytes(bytes))
+            .expect("table")
+            .with_tactics();
+        let r = s.solve(&mut board.clone(), &Limits::none());
+        assert_eq!(board.pons_score(r.value), Some(2), "table of {bytes} bytes");
+    }
+}
+
+/// The smallest case found: 4×4 Connect Four after `232`, a draw, solved
+/// with a two-bucket table (128 bytes). With 16 check bits it came out as
+/// "win in 13" after about 10,000 nodes.
+#[test]
+fn four_by_four_232_is_a_draw_with_a_tiny_table() {
+    let board = Board::from_moves(Size::new(4, 4).expect("size"), "232").expect("position");
+    let mut s = AlphaBeta::<Board>::new(Config::default().tt_bytes(128))
+        .expect("table")
+        .with_tactics();
+    let r = s.solve(&mut board.clone(), &Limits::none());
+    assert_eq!(r.value, Score::DRAW);
+    assert_eq!(alpha_beta_solve(&mut board.clone()).value, Score::DRAW);
+}
+
+/// Every position of 4×4 Connect Four up to 4 plies, solved one after the
+/// other by one searcher with a 256-byte table kept between them, equals
+/// plain alpha-beta, distance included.
+#[test]
+fn four_by_four_positions_in_a_row_with_a_tiny_table() {
+    let mut s = AlphaBeta::<Board>::new(Config::default().tt_bytes(256))
+        .expect("table")
+        .with_tactics();
+    let mut frontier = vec![Board::new(Size::new(4, 4).expect("size"))];
+    let mut moves = <Board as Game>::Moves::default();
+    let mut solved = 0;
+    for _ in 0..=4 {
+        let mut next = Vec::new();
+        for b in &frontier {
+            if b.outcome().is_some() {
+                continue;
+            }
+            let expected = alpha_beta_solve(&mut b.clone()).value;
+            let got = s.solve(&mut b.clone(), &Limits::none()).value;
+            assert_eq!(got, expected, "{b}");
+            solved += 1;
+            b.generate(&mut moves);
+            for &m in moves.as_slice() {
+                let mut c = *b;
+                c.make(m);
+                next.push(c);
+            }
+        }
+        frontier = next;
+    }
+    assert!(solved > 300);
+}
