@@ -16,6 +16,7 @@ mod chess;
 pub(crate) mod common;
 mod connect4;
 mod mnk;
+mod pressure;
 mod solvers;
 mod tictactoe;
 
@@ -107,6 +108,10 @@ pub(crate) struct Tally {
     pub(crate) agreements: u64,
     pub(crate) mismatches: Vec<Mismatch>,
     pub(crate) skipped: Option<String>,
+    /// Something the row wants said beside its counts (e.g. how many
+    /// searches a limit stopped, which are neither agreements nor
+    /// mismatches).
+    pub(crate) note: Option<String>,
 }
 
 impl Tally {
@@ -176,6 +181,7 @@ fn registry() -> Vec<Check> {
     checks.extend(connect4::checks());
     checks.extend(chess::checks());
     checks.extend(solvers::checks());
+    checks.extend(pressure::checks());
     checks
 }
 
@@ -271,14 +277,18 @@ pub(crate) fn run(opts: &Options) -> Result<bool> {
             continue;
         }
         println!(
-            "| {:<13} | {:<8} | {:<52} | {:>9} | {:>9} | {:>10} | {:>7.2} |",
+            "| {:<13} | {:<8} | {:<52} | {:>9} | {:>9} | {:>10} | {:>7.2} |{}",
             c.game,
             c.family.label(),
             c.variant,
             tally.positions,
             tally.agreements,
             tally.mismatches.len(),
-            secs
+            secs,
+            tally
+                .note
+                .as_ref()
+                .map_or(String::new(), |n| format!("  {n}"))
         );
         total_mismatches += tally.mismatches.len();
         for m in tally.mismatches.iter().take(5) {
