@@ -7,7 +7,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use game::{Forcing, Game, MoveBuffer, check};
+use game::{Game, MoveBuffer, check};
 
 /// The position reached from `start` by the rule of
 /// [`game::check::playout`]: each move is the next choice modulo the number
@@ -58,10 +58,10 @@ where
 ///
 /// # Panics
 ///
-/// With the oracle's message when `Forcing` disagrees with brute force.
+/// With the oracle's message when the forcing knowledge disagrees with brute force.
 pub fn forcing<G>(start: &G, choices: &[u16], max_plies: usize)
 where
-    G: Forcing + fmt::Debug,
+    G: Game + fmt::Debug,
 {
     for plies in 0..=choices.len().min(max_plies) {
         let g = reach(start, &choices[..plies], max_plies);

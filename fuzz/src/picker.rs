@@ -6,7 +6,7 @@
 //! order, and leave its buffer a permutation of the generated list.
 
 use arbitrary::Arbitrary;
-use game::{Game, MoveBuffer, Tactical};
+use game::{Game, MoveBuffer};
 use games_mnk::{Mnk, Move};
 use ordering::{History, MovePicker, NoHistory, Policy, QuietOrder, Stage};
 
@@ -66,7 +66,7 @@ pub fn run(case: &Case) {
     };
     match policy {
         Some(p) => {
-            let mut history = History::<Move>::new(p);
+            let mut history = History::<Mnk>::new(p);
             let side = game.side_to_move();
             for &(reward, own, at, depth) in case.history.iter().take(64) {
                 let who = if own { side } else { side.opponent() };
@@ -99,7 +99,7 @@ fn dispatch<H: QuietOrder<Move>>(game: &Mnk, hints: &Hints<'_>, history: &H, sma
 
 fn permutation<G, H, const N: usize>(game: &G, hints: &Hints<'_>, history: &H)
 where
-    G: Game<Move = Move> + Tactical,
+    G: Game<Move = Move>,
     H: QuietOrder<Move>,
 {
     let mut moves = G::Moves::default();

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use alphabeta::{AlphaBeta, Config, TtUse, alpha_beta, negamax};
 use anyhow::{Result, bail};
-use game::{Evaluate, Limits, MoveIndex, PackMove, Tactical};
+use game::{Game, Limits};
 use games_tictactoe::TicTacToe;
 use ordering::Policy;
 use ttable::ProbePolicy;
@@ -104,15 +104,12 @@ fn ladder() -> Vec<(&'static str, Config)> {
 /// Total nodes of `config` over `positions` at `depth`; checks each value
 /// against plain alpha-beta (itself verified equal to negamax) as it goes:
 /// a bench never reports a wrong search.
-fn nodes_for<G>(config: Config, positions: &[G], depth: u32, tactics: bool) -> Result<(u64, f64)>
+fn nodes_for<G>(config: Config, positions: &[G], depth: u32) -> Result<(u64, f64)>
 where
-    G: Evaluate + Tactical + Send + std::fmt::Display,
-    G::Move: PackMove + MoveIndex + Send + Sync,
+    G: Game + Send + std::fmt::Display,
+    G::Move: Send + Sync,
 {
     let mut searcher = AlphaBeta::<G>::new(config)?;
-    if tactics {
-        searcher = searcher.with_tactics();
-    }
     let mut secs = 0.0;
     let mut nodes = 0;
     for p in positions {
@@ -131,15 +128,15 @@ where
 
 fn ordering_table<G>(name: &str, positions: &[G], depth: u32) -> Result<()>
 where
-    G: Evaluate + Tactical + Send + std::fmt::Display,
-    G::Move: PackMove + MoveIndex + Send + Sync,
+    G: Game + Send + std::fmt::Display,
+    G::Move: Send + Sync,
 {
     println!("\n{name}: {} positions, depth {depth}", positions.len());
     println!("| ordering | nodes | vs none | seconds |");
     println!("|---|---:|---:|---:|");
     let mut baseline = None;
     for (label, config) in ladder() {
-        let (nodes, secs) = nodes_for(config, positions, depth, true)?;
+        let (nodes, secs) = nodes_for(config, positions, depth)?;
         let base = *baseline.get_or_insert(nodes);
         println!(
             "| {label} | {nodes} | {:+.1}% | {secs:.2} |",
@@ -223,7 +220,7 @@ fn alphabeta(opts: &Options) -> Result<()> {
     );
     let variants = alphabeta::variants::covering_set(16 << 20, if opts.quick { 1 } else { 2 });
     for v in variants {
-        let (nodes, secs) = nodes_for(v.config, &positions, depth, true)?;
+        let (nodes, secs) = nodes_for(v.config, &positions, depth)?;
         println!(
             "| {} | {nodes} | {:.1}% | {secs:.2} |",
             v.name,
@@ -238,11 +235,7 @@ fn alphabeta(opts: &Options) -> Result<()> {
 /// knowledge (forcing, order hints, the game's length: its empty cells),
 /// configured for solving.
 pub(crate) fn connect4_solver(config: Config) -> Result<AlphaBeta<games_connect4::Board>> {
-    Ok(AlphaBeta::<games_connect4::Board>::new(config)?
-        .with_tactics()
-        .with_forcing()
-        .with_order_hints()
-        .with_length_bound(|b| b.empty_cells() as u32))
+    Ok(AlphaBeta::<games_connect4::Board>::new(config)?)
 }
 
 /// The Connect Four solver's configuration: the root bisection `algo`,

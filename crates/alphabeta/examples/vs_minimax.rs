@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use alphabeta::{AlphaBeta, Config};
-use game::{Evaluate, Game, Limits, Outcome};
+use game::{Game, Limits, Outcome};
 use games_connect4::pons::TestSet;
 use games_connect4::{Board, Column};
 use minimax::{Evaluation, Evaluator, IterativeOptions, IterativeSearch, Strategy, Winner};
@@ -110,25 +110,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .killers(0)
         .history(None)
         .counter_moves(false);
-    let configs: [(&str, Config, bool); 3] = [
+    let configs: [(&str, Config); 3] = [
         (
-            "AlphaBeta default (tactics only)",
+            "AlphaBeta default without forcing and hints",
             Config::default().forcing(false).order_hints(false),
-            false,
         ),
-        (
-            "AlphaBeta default + Forcing + OrderHint",
-            Config::default(),
-            true,
-        ),
-        ("AlphaBeta bisection, threat order + Forcing", solver, true),
+        ("AlphaBeta default", Config::default()),
+        ("AlphaBeta bisection, threat order, forcing", solver),
     ];
-    for (name, config, knowledge) in configs {
+    for (name, config) in configs {
         // 1 MiB: the table is cleared per position, as for minimax's fresh one.
-        let mut searcher = AlphaBeta::<Board>::new(config.tt_bytes(1 << 20))?.with_tactics();
-        if knowledge {
-            searcher = searcher.with_forcing().with_order_hints();
-        }
+        let mut searcher = AlphaBeta::<Board>::new(config.tt_bytes(1 << 20))?;
         let t0 = Instant::now();
         let mut wrong = 0;
         let mut nodes = 0;

@@ -19,7 +19,10 @@ pub enum Algorithm {
     /// Null-window bisection: like MTD(f), but each test is placed in the
     /// middle of the remaining interval (the first at the previous value,
     /// or 0), so wide ranges (distance-to-win scores) close in a
-    /// logarithmic number of passes. Always fail-soft.
+    /// logarithmic number of passes. When solving a game that bounds its
+    /// length ([`game::Game::remaining_plies`]), the tests walk the ladder
+    /// of the values the position can still have, the way Pons's Connect
+    /// Four solver does. Always fail-soft.
     Bisection,
 }
 
@@ -36,13 +39,39 @@ pub enum TtUse {
     Cutoffs,
 }
 
+/// Whether the searcher uses an item of the game's knowledge
+/// ([`game::Knowledge`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Use {
+    /// When the game provides it (the default).
+    Auto,
+    /// Always: building the searcher fails for a game that lacks it.
+    On,
+    /// Never.
+    Off,
+}
+
+impl Use {
+    fn from_bool(on: bool) -> Use {
+        if on { Use::On } else { Use::Off }
+    }
+
+    /// Whether the searcher uses the item, for a game that has it or not.
+    pub(crate) fn resolve(self, available: bool) -> bool {
+        match self {
+            Use::Auto | Use::On => available,
+            Use::Off => false,
+        }
+    }
+}
+
 /// Every option of the searcher, built by value.
 ///
 /// ```
 /// use alphabeta::{Algorithm, Config, TtUse};
 /// use ttable::ProbePolicy;
 ///
-/// let config = Config::default()
+/// let config = Config::new()
 ///     .algorithm(Algorithm::Mtdf)
 ///     .tt(TtUse::Cutoffs, ProbePolicy::ExactDepth)
 ///     .killers(1)
@@ -50,10 +79,18 @@ pub enum TtUse {
 /// assert_eq!(config.get_killers(), 1);
 /// ```
 ///
-/// [`Config::default`] is the strongest setting (PVS, fail-soft, iterative
-/// deepening, a 16 MiB table with cutoffs, two killers, gravity history,
-/// counter-moves, tactical ordering where the game has it);
-/// [`Config::plain`] is plain fail-hard alpha-beta with nothing else.
+/// [`Config::new`] (= `default()`) is the strongest general setting: PVS,
+/// fail-soft, iterative deepening, a 16 MiB table with cutoffs and
+/// full-key verification, two killers, gravity history, counter-moves, and
+/// every item of knowledge the game declares (tactical ordering, forcing
+/// moves, quiet-move hints, its length bound). [`Config::plain`] is plain
+/// fail-hard alpha-beta with nothing else.
+///
+/// The knowledge options ([`tactical_ordering`](Config::tactical_ordering),
+/// [`forcing`](Config::forcing), [`order_hints`](Config::order_hints),
+/// [`length_bound`](Config::length_bound)) are [`Use::Auto`] by default;
+/// setting one to `true` makes it required (a game without it is refused by
+/// [`AlphaBeta::new`](crate::AlphaBeta::new)), `false` turns it off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Config {
     pub(crate) algorithm: Algorithm,
@@ -68,10 +105,11 @@ pub struct Config {
     pub(crate) history: Option<Policy>,
     pub(crate) history_malus: bool,
     pub(crate) counter_moves: bool,
-    pub(crate) tactical_ordering: bool,
+    pub(crate) tactical_ordering: Use,
     pub(crate) quiescence: bool,
-    pub(crate) forcing: bool,
-    pub(crate) order_hints: bool,
+    pub(crate) forcing: Use,
+    pub(crate) order_hints: Use,
+    pub(crate) length_bound: Use,
     pub(crate) etc: bool,
     pub(crate) threads: usize,
 }
@@ -91,10 +129,11 @@ impl Default for Config {
             history: Some(Policy::Gravity),
             history_malus: true,
             counter_moves: true,
-            tactical_ordering: true,
+            tactical_ordering: Use::Auto,
             quiescence: false,
-            forcing: true,
-            order_hints: true,
+            forcing: Use::Auto,
+            order_hints: Use::Auto,
+            length_bound: Use::Auto,
             etc: false,
             threads: 1,
         }
@@ -102,8 +141,14 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The default configuration (see [`Config`]).
+    #[must_use]
+    pub fn new() -> Config {
+        Config::default()
+    }
+
     /// Plain fail-hard alpha-beta: no table, no ordering, no iterative
-    /// deepening.
+    /// deepening, none of the game's knowledge.
     #[must_use]
     pub fn plain() -> Config {
         Config {
@@ -119,10 +164,11 @@ impl Config {
             history: None,
             history_malus: false,
             counter_moves: false,
-            tactical_ordering: false,
+            tactical_ordering: Use::Off,
             quiescence: false,
-            forcing: false,
-            order_hints: false,
+            forcing: Use::Off,
+            order_hints: Use::Off,
+            length_bound: Use::Off,
             etc: false,
             threads: 1,
         }
@@ -220,37 +266,49 @@ impl Config {
         self
     }
 
-    /// Try the game's tactical moves (captures, immediate wins) first, for
-    /// games set up with [`AlphaBeta::with_tactics`](crate::AlphaBeta::with_tactics).
+    /// Try the game's tactical moves (captures, immediate wins) first
+    /// ([`game::Knowledge::tactics`]; `true` requires it).
     #[must_use]
     pub fn tactical_ordering(mut self, on: bool) -> Config {
-        self.tactical_ordering = on;
+        self.tactical_ordering = Use::from_bool(on);
         self
     }
 
-    /// Quiescence search at the horizon (tactical moves only, with stand-pat),
-    /// for games set up with [`AlphaBeta::with_tactics`](crate::AlphaBeta::with_tactics).
-    /// Changes the values: compare with
+    /// Quiescence search at the horizon (tactical moves only, with stand-pat
+    /// on the evaluation; requires [`game::Knowledge::tactics`]). Changes
+    /// the values: compare with
     /// [`negamax_quiescence`](crate::negamax_quiescence), not plain negamax.
+    /// Off by default.
     #[must_use]
     pub fn quiescence(mut self, on: bool) -> Config {
         self.quiescence = on;
         self
     }
 
-    /// Immediate wins and forced replies, for games set up with
-    /// [`AlphaBeta::with_forcing`](crate::AlphaBeta::with_forcing).
+    /// End a node with the game's immediate win, and skip moves that hand
+    /// the opponent one ([`game::Knowledge::forcing`]; `true` requires it).
     #[must_use]
     pub fn forcing(mut self, on: bool) -> Config {
-        self.forcing = on;
+        self.forcing = Use::from_bool(on);
         self
     }
 
-    /// Order quiet moves by the game's static hint, for games set up with
-    /// [`AlphaBeta::with_order_hints`](crate::AlphaBeta::with_order_hints).
+    /// Order quiet moves by the game's static hint, history breaking ties
+    /// ([`game::Knowledge::order_hints`]; `true` requires it).
     #[must_use]
     pub fn order_hints(mut self, on: bool) -> Config {
-        self.order_hints = on;
+        self.order_hints = Use::from_bool(on);
+        self
+    }
+
+    /// When solving, use the game's bound on its remaining length
+    /// ([`game::Knowledge::length_bound`]; `true` requires it): a node
+    /// where no win or loss can come in time is a draw, and
+    /// [`Algorithm::Bisection`] tests only the values the position can
+    /// still have.
+    #[must_use]
+    pub fn length_bound(mut self, on: bool) -> Config {
+        self.length_bound = Use::from_bool(on);
         self
     }
 
@@ -258,15 +316,15 @@ impl Config {
     /// probe the table for every child and cut at once when one child's
     /// stored bound already refutes the window (only with
     /// [`TtUse::Cutoffs`], never at the root). Costs a make, unmake and
-    /// probe per move; saves the nodes of the refuting child, and the
-    /// children's probes overlap in memory instead of waiting one by one.
+    /// probe per move; saves the nodes of the refuting child.
     #[must_use]
     pub fn etc(mut self, on: bool) -> Config {
         self.etc = on;
         self
     }
 
-    /// Lazy SMP threads sharing one lockless table (1 = single-threaded).
+    /// Lazy SMP threads sharing one lockless table (1 = single-threaded;
+    /// 0 is read as 1).
     #[must_use]
     pub fn threads(mut self, n: usize) -> Config {
         self.threads = n.max(1);
@@ -278,15 +336,85 @@ impl Config {
     pub fn get_algorithm(&self) -> Algorithm {
         self.algorithm
     }
+    /// Fail-soft?
+    #[must_use]
+    pub fn get_fail_soft(&self) -> bool {
+        self.fail_soft
+    }
+    /// Iterative deepening?
+    #[must_use]
+    pub fn get_iterative_deepening(&self) -> bool {
+        self.iterative_deepening
+    }
+    /// The aspiration half-width.
+    #[must_use]
+    pub fn get_aspiration(&self) -> Option<i32> {
+        self.aspiration
+    }
+    /// Table use and probe policy.
+    #[must_use]
+    pub fn get_tt(&self) -> (TtUse, ProbePolicy) {
+        (self.tt, self.tt_policy)
+    }
+    /// The table's size in bytes.
+    #[must_use]
+    pub fn get_tt_bytes(&self) -> usize {
+        self.tt_bytes
+    }
+    /// The table's verification bits.
+    #[must_use]
+    pub fn get_tt_check_bits(&self) -> u32 {
+        self.tt_check_bits
+    }
     /// Killers per ply.
     #[must_use]
     pub fn get_killers(&self) -> u8 {
         self.killers
     }
-    /// Table use.
+    /// The history policy.
     #[must_use]
-    pub fn get_tt(&self) -> (TtUse, ProbePolicy) {
-        (self.tt, self.tt_policy)
+    pub fn get_history(&self) -> Option<Policy> {
+        self.history
+    }
+    /// The history malus?
+    #[must_use]
+    pub fn get_history_malus(&self) -> bool {
+        self.history_malus
+    }
+    /// Counter-moves?
+    #[must_use]
+    pub fn get_counter_moves(&self) -> bool {
+        self.counter_moves
+    }
+    /// Tactical ordering.
+    #[must_use]
+    pub fn get_tactical_ordering(&self) -> Use {
+        self.tactical_ordering
+    }
+    /// Quiescence search?
+    #[must_use]
+    pub fn get_quiescence(&self) -> bool {
+        self.quiescence
+    }
+    /// Forcing moves.
+    #[must_use]
+    pub fn get_forcing(&self) -> Use {
+        self.forcing
+    }
+    /// Quiet-move hints.
+    #[must_use]
+    pub fn get_order_hints(&self) -> Use {
+        self.order_hints
+    }
+    /// The length bound.
+    #[must_use]
+    pub fn get_length_bound(&self) -> Use {
+        self.length_bound
+    }
+    /// Enhanced transposition cutoffs?
+    #[must_use]
+    pub fn get_etc(&self) -> bool {
+        self.etc
     }
     /// Threads.
     #[must_use]

@@ -30,31 +30,27 @@
 extern crate alloc;
 
 mod config;
+mod node;
+mod order;
+mod parallel;
+mod quiescence;
 mod reference;
-mod search;
+mod root;
+mod searcher;
 pub mod variants;
+mod worker;
 
-pub use config::{Algorithm, Config, TtUse};
+pub use config::{Algorithm, Config, TtUse, Use};
+pub use game::Stop;
 pub use reference::{
     Depth, MAX_QUIESCENCE_PLY, alpha_beta, alpha_beta_solve, negamax, negamax_quiescence,
     negamax_solve,
 };
-pub use search::{AlphaBeta, MAX_PLY};
+pub use searcher::{AlphaBeta, MAX_PLY};
 
 use alloc::vec::Vec;
 use core::fmt;
 use game::{Outcome, Score};
-
-/// Why a search stopped before finishing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Stop {
-    /// The node limit was reached.
-    Nodes,
-    /// The time limit was reached.
-    Time,
-    /// The cancel flag was raised.
-    Cancelled,
-}
 
 /// Search statistics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -97,25 +93,45 @@ impl Stats {
 
 /// The searcher could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchError {
-    source: ttable::TableError,
+#[non_exhaustive]
+pub enum SearchError {
+    /// The transposition table was refused (size, verification bits, or
+    /// the allocation failed).
+    Table(ttable::TableError),
+    /// A configuration option requires an item of knowledge that the game
+    /// does not declare in [`game::Game::KNOWLEDGE`].
+    MissingKnowledge {
+        /// The option, e.g. `quiescence`.
+        option: &'static str,
+        /// The item it needs, e.g. `tactics`.
+        item: &'static str,
+    },
 }
 
 impl fmt::Display for SearchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "transposition table: {}", self.source)
+        match self {
+            SearchError::Table(e) => write!(f, "transposition table: {e}"),
+            SearchError::MissingKnowledge { option, item } => write!(
+                f,
+                "option `{option}` needs the game's {item}, which this game does not declare"
+            ),
+        }
     }
 }
 
 impl std::error::Error for SearchError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.source)
+        match self {
+            SearchError::Table(e) => Some(e),
+            SearchError::MissingKnowledge { .. } => None,
+        }
     }
 }
 
 impl From<ttable::TableError> for SearchError {
     fn from(source: ttable::TableError) -> Self {
-        SearchError { source }
+        SearchError::Table(source)
     }
 }
 

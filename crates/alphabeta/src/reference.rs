@@ -4,7 +4,7 @@
 
 use alloc::vec::Vec;
 
-use game::{Evaluate, Game, MoveBuffer, Score, Tactical};
+use game::{Game, MoveBuffer, Score, from_child};
 
 use crate::Report;
 
@@ -87,10 +87,12 @@ impl<G: Game> Reference<'_, G> {
         let mut moves = G::Moves::default();
         game.generate(&mut moves);
         debug_assert!(!moves.is_empty(), "a non-terminal position must have moves");
+        let side = game.side_to_move();
         let mut best = -Score::INFINITY;
         for &m in moves.as_slice() {
             let undo = game.make(m);
-            let v = -self.negamax(game, depth - 1, ply + 1);
+            let child = self.negamax(game, depth - 1, ply + 1);
+            let v = from_child(side, game.side_to_move(), child);
             game.unmake(m, undo);
             if v > best {
                 best = v;
@@ -119,9 +121,14 @@ impl<G: Game> Reference<'_, G> {
         let mut moves = G::Moves::default();
         game.generate(&mut moves);
         debug_assert!(!moves.is_empty(), "a non-terminal position must have moves");
+        let side = game.side_to_move();
         for &m in moves.as_slice() {
             let undo = game.make(m);
-            let v = -self.alpha_beta(game, depth - 1, ply + 1, -beta, -alpha);
+            let v = if game.side_to_move() == side {
+                self.alpha_beta(game, depth - 1, ply + 1, alpha, beta)
+            } else {
+                -self.alpha_beta(game, depth - 1, ply + 1, -beta, -alpha)
+            };
             game.unmake(m, undo);
             if v >= beta {
                 return beta; // fail hard: the opponent will avoid this node
@@ -174,7 +181,7 @@ fn run<G: Game>(
 /// Plain negamax to a fixed depth: the reference every other search must
 /// equal. Terminal positions score `Score::terminal(outcome, ply)` (so
 /// shorter wins score higher), positions at the horizon score
-/// [`Evaluate::evaluate`]. Visits every node of the tree; the best move is
+/// [`Game::evaluate`]. Visits every node of the tree; the best move is
 /// the first one that reaches the value.
 ///
 /// ```
@@ -187,7 +194,7 @@ fn run<G: Game>(
 /// assert_eq!(report.best.map(|m| m.get()), Some(2));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn negamax<G: Evaluate>(game: &mut G, depth: u32) -> Report<G::Move> {
+pub fn negamax<G: Game>(game: &mut G, depth: u32) -> Report<G::Move> {
     run(game, Depth::Plies(depth), &G::evaluate, false)
 }
 
@@ -199,7 +206,7 @@ pub fn negamax_solve<G: Game>(game: &mut G) -> Report<G::Move> {
 
 /// Plain fail-hard alpha-beta to a fixed depth, in generation order. Same
 /// value as [`negamax`], fewer nodes.
-pub fn alpha_beta<G: Evaluate>(game: &mut G, depth: u32) -> Report<G::Move> {
+pub fn alpha_beta<G: Game>(game: &mut G, depth: u32) -> Report<G::Move> {
     run(game, Depth::Plies(depth), &G::evaluate, true)
 }
 
@@ -213,12 +220,7 @@ pub fn alpha_beta_solve<G: Game>(game: &mut G) -> Report<G::Move> {
 /// that deep takes its evaluation.
 pub const MAX_QUIESCENCE_PLY: u32 = 32;
 
-fn quiescence_reference<G: Tactical + Evaluate>(
-    game: &mut G,
-    ply: u32,
-    qply: u32,
-    nodes: &mut u64,
-) -> Score {
+fn quiescence_reference<G: Game>(game: &mut G, ply: u32, qply: u32, nodes: &mut u64) -> Score {
     if qply > 0 {
         *nodes += 1;
         if let Some(o) = game.outcome() {
@@ -231,17 +233,19 @@ fn quiescence_reference<G: Tactical + Evaluate>(
     }
     let mut moves = G::Moves::default();
     game.generate_tactical(&mut moves);
+    let side = game.side_to_move();
     let mut best = stand;
     for &m in moves.as_slice() {
         let undo = game.make(m);
-        let v = -quiescence_reference(game, ply + 1, qply + 1, nodes);
+        let child = quiescence_reference(game, ply + 1, qply + 1, nodes);
+        let v = from_child(side, game.side_to_move(), child);
         game.unmake(m, undo);
         best = best.max(v);
     }
     best
 }
 
-fn negamax_q<G: Tactical + Evaluate>(
+fn negamax_q<G: Game>(
     game: &mut G,
     depth: u32,
     ply: u32,
@@ -258,10 +262,12 @@ fn negamax_q<G: Tactical + Evaluate>(
     }
     let mut moves = G::Moves::default();
     game.generate(&mut moves);
+    let side = game.side_to_move();
     let mut best = -Score::INFINITY;
     for &m in moves.as_slice() {
         let undo = game.make(m);
-        let v = -negamax_q(game, depth - 1, ply + 1, nodes, pv);
+        let child = negamax_q(game, depth - 1, ply + 1, nodes, pv);
+        let v = from_child(side, game.side_to_move(), child);
         game.unmake(m, undo);
         if v > best {
             best = v;
@@ -274,10 +280,10 @@ fn negamax_q<G: Tactical + Evaluate>(
 /// Plain negamax to `depth`, then at the horizon a full-width quiescence
 /// search: the value is the maximum of the evaluation ("standing pat") and
 /// of the values of the game's tactical moves
-/// ([`Tactical::generate_tactical`]), recursively, at most
+/// ([`Game::generate_tactical`]), recursively, at most
 /// [`MAX_QUIESCENCE_PLY`] plies deep. No pruning: the reference for searches
 /// with [`Config::quiescence`](crate::Config::quiescence).
-pub fn negamax_quiescence<G: Tactical + Evaluate>(game: &mut G, depth: u32) -> Report<G::Move> {
+pub fn negamax_quiescence<G: Game>(game: &mut G, depth: u32) -> Report<G::Move> {
     let mut nodes = 0;
     let mut pv = PvTable::new();
     let value = negamax_q(game, depth, 0, &mut nodes, &mut pv);

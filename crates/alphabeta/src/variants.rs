@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use ordering::Policy;
 use ttable::ProbePolicy;
 
-use crate::{Algorithm, Config, TtUse};
+use crate::{Algorithm, Config, TtUse, Use};
 
 /// A configuration with a short human-readable name.
 #[derive(Clone, Debug)]
@@ -56,36 +56,37 @@ pub fn covering_set(tt_bytes: usize, threads: usize) -> Vec<Variant> {
         } else {
             tts[(i / 3 + i) % 3]
         };
-        out.push(
-            Config::plain()
-                .algorithm(algorithm)
-                .fail_soft(i % 2 == 0)
-                .iterative_deepening(i % 4 < 2 || tt == TtUse::Ordering)
-                .aspiration(if i % 5 == 1 {
-                    Some(10 + i as i32)
-                } else {
-                    None
-                })
-                .tt(tt, ProbePolicy::ExactDepth)
-                .killers((i % 3) as u8)
-                .history(histories[i % 4])
-                .history_malus(i % 3 != 1)
-                .counter_moves(i % 2 == 1)
-                .tactical_ordering(i % 3 != 2)
-                .forcing(i % 4 != 3)
-                .order_hints(i % 3 == 0)
-                .etc(i % 3 == 1 && tt == TtUse::Cutoffs),
-        );
+        let mut c = Config::plain()
+            .algorithm(algorithm)
+            .fail_soft(i % 2 == 0)
+            .iterative_deepening(i % 4 < 2 || tt == TtUse::Ordering)
+            .aspiration(if i % 5 == 1 {
+                Some(10 + i as i32)
+            } else {
+                None
+            })
+            .tt(tt, ProbePolicy::ExactDepth)
+            .killers((i % 3) as u8)
+            .history(histories[i % 4])
+            .history_malus(i % 3 != 1)
+            .counter_moves(i % 2 == 1)
+            .etc(i % 3 == 1 && tt == TtUse::Cutoffs);
+        // Knowledge: on where the game has it (`Auto`), or off.
+        c.tactical_ordering = auto_or_off(i % 3 != 2);
+        c.forcing = auto_or_off(i % 4 != 3);
+        c.order_hints = auto_or_off(i % 3 == 0);
+        c.length_bound = auto_or_off(i % 2 == 0);
+        out.push(c);
     }
     // The Connect Four solver's family: no killers, history, counter-moves
     // or tactical stage (the lean move order), the game's hints, forcing.
-    out.push(
-        Config::plain()
-            .algorithm(Algorithm::Bisection)
-            .tt(TtUse::Cutoffs, ProbePolicy::ExactDepth)
-            .forcing(true)
-            .order_hints(true),
-    );
+    let mut lean = Config::plain()
+        .algorithm(Algorithm::Bisection)
+        .tt(TtUse::Cutoffs, ProbePolicy::ExactDepth);
+    lean.forcing = Use::Auto;
+    lean.order_hints = Use::Auto;
+    lean.length_bound = Use::Auto;
+    out.push(lean);
     if threads > 1 {
         out.push(
             Config::default()
@@ -114,7 +115,12 @@ pub fn covering_set(tt_bytes: usize, threads: usize) -> Vec<Variant> {
         .collect()
 }
 
-/// A short name listing a configuration's options.
+fn auto_or_off(on: bool) -> Use {
+    if on { Use::Auto } else { Use::Off }
+}
+
+/// A short name listing a configuration's options (a knowledge option
+/// shows when it is not off).
 #[must_use]
 pub fn name(c: &Config) -> String {
     let algorithm = match c.algorithm {
@@ -152,17 +158,20 @@ pub fn name(c: &Config) -> String {
     if c.counter_moves {
         s += " cm";
     }
-    if c.tactical_ordering {
+    if c.tactical_ordering != Use::Off {
         s += " tac";
     }
     if c.quiescence {
         s += " qs";
     }
-    if c.forcing {
+    if c.forcing != Use::Off {
         s += " f";
     }
-    if c.order_hints {
+    if c.order_hints != Use::Off {
         s += " oh";
+    }
+    if c.length_bound != Use::Off {
+        s += " lb";
     }
     if c.etc {
         s += " etc";

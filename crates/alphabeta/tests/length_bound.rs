@@ -1,4 +1,4 @@
-//! Solving with a game-length bound ([`AlphaBeta::with_length_bound`]):
+//! Solving with a game-length bound ([`game::Game::remaining_plies`]):
 //! the draw bounds at every node and the ladder bisection at the root
 //! must give exactly `negamax_solve`'s value, with a best move achieving
 //! it, with and without the game's forcing knowledge, on every reachable
@@ -8,7 +8,7 @@
 use std::collections::HashSet;
 
 use alphabeta::{Algorithm, AlphaBeta, Config, negamax_solve};
-use game::{Evaluate, Forcing, Game, Limits, MoveIndex, OrderHint, PackMove, Score, Tactical};
+use game::{Game, Limits, Score};
 use games_connect4::{Board, Size};
 use games_tictactoe::TicTacToe;
 
@@ -60,8 +60,9 @@ fn connect4_positions(size: Size, plies: usize, count: usize, seed: u64) -> Vec<
     out
 }
 
-/// The configurations under test: bisection (the ladder root) and PVS
-/// (the node bounds only), each with and without forcing.
+/// The configurations under test: bisection (the ladder root), PVS (the
+/// node bounds only) and MTD(f), each with and without forcing, all with
+/// the length bound.
 fn configs() -> Vec<Config> {
     let base = Config::default()
         .iterative_deepening(false)
@@ -72,7 +73,11 @@ fn configs() -> Vec<Config> {
     let mut out = Vec::new();
     for algorithm in [Algorithm::Bisection, Algorithm::Pvs, Algorithm::Mtdf] {
         for forcing in [true, false] {
-            out.push(base.algorithm(algorithm).forcing(forcing));
+            out.push(
+                base.algorithm(algorithm)
+                    .forcing(forcing)
+                    .length_bound(true),
+            );
         }
     }
     out
@@ -80,18 +85,13 @@ fn configs() -> Vec<Config> {
 
 /// Solves every position with every configuration and compares the value
 /// with `negamax_solve`, and the best move's value with the root's.
-fn check_all<G>(positions: &[G], bound: fn(&G) -> u32)
+fn check_all<G>(positions: &[G])
 where
-    G: Evaluate + Forcing + OrderHint + Tactical + std::fmt::Display + Send,
-    G::Move: PackMove + MoveIndex + Send + Sync,
+    G: Game + std::fmt::Display + Send,
+    G::Move: Send + Sync,
 {
     for config in configs() {
-        let mut searcher = AlphaBeta::<G>::new(config)
-            .unwrap()
-            .with_tactics()
-            .with_forcing()
-            .with_order_hints()
-            .with_length_bound(bound);
+        let mut searcher = AlphaBeta::<G>::new(config).unwrap();
         for p in positions {
             let expected = negamax_solve(&mut p.clone()).value;
             searcher.clear();
@@ -116,7 +116,7 @@ where
 fn tictactoe_every_position() {
     let positions = reachable_tictactoe();
     assert_eq!(positions.len(), 5478);
-    check_all(&positions, |t| 9 - t.marks());
+    check_all(&positions);
 }
 
 #[test]
@@ -124,7 +124,7 @@ fn connect4_small_boards() {
     for (w, h, plies) in [(4, 4, 8), (4, 4, 10), (5, 4, 12), (4, 5, 12), (3, 3, 2)] {
         let size = Size::new(w, h).unwrap();
         let positions = connect4_positions(size, plies, 12, 0x9E37_79B9 + plies as u64);
-        check_all(&positions, |b| b.empty_cells() as u32);
+        check_all(&positions);
     }
 }
 
@@ -137,14 +137,11 @@ fn ladder_extremes() {
     let winning: Board = "4455".parse().unwrap();
     let mut lost = winning;
     lost.play_str("3").unwrap();
-    let mut searcher = AlphaBeta::<Board>::new(Config::default().algorithm(Algorithm::Bisection))
-        .unwrap()
-        .with_forcing()
-        .with_order_hints()
-        .with_length_bound(|b| b.empty_cells() as u32);
+    let mut searcher =
+        AlphaBeta::<Board>::new(Config::default().algorithm(Algorithm::Bisection)).unwrap();
     let r = searcher.solve(&mut winning.clone(), &Limits::none());
     assert_eq!(r.value, Score::win_in(3));
-    assert!(matches!(r.best.map(|c| c.index()), Some(2 | 5)));
+    assert!(matches!(r.best.map(Board::move_number), Some(2 | 5)));
     let r = searcher.solve(&mut lost.clone(), &Limits::none());
     assert_eq!(r.value, Score::loss_in(2));
     assert!(r.best.is_some());

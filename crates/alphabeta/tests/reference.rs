@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use alphabeta::{Report, alpha_beta, alpha_beta_solve, negamax, negamax_solve};
-use game::{Evaluate, Game, Score};
+use game::{Game, Score};
 use games_tictactoe::TicTacToe;
 
 fn reachable() -> Vec<TicTacToe> {
@@ -29,7 +29,7 @@ fn reachable() -> Vec<TicTacToe> {
 }
 
 /// Replays the PV and checks the best move's value with an independent negamax.
-fn check_line<G: Evaluate>(game: &G, report: &Report<G::Move>, depth: Option<u32>) {
+fn check_line<G: Game>(game: &G, report: &Report<G::Move>, depth: Option<u32>) {
     let Some(best) = report.best else {
         assert!(game.outcome().is_some() || depth == Some(0));
         return;

@@ -11,7 +11,7 @@ use ttable::ProbePolicy;
 
 fn solve(config: Config, fen: &str) -> Score {
     let mut p: Position = fen.parse().unwrap();
-    let mut s = AlphaBeta::<Position>::new(config).unwrap().with_tactics();
+    let mut s = AlphaBeta::<Position>::new(config).unwrap();
     let r = s.solve(&mut p, &Limits::none().with_nodes(50_000_000));
     assert!(r.completed, "{fen}: not solved within the node limit");
     r.value
@@ -36,7 +36,7 @@ fn kqk_longest_defence_is_exact() {
     let exact = |d: u32| {
         let mut p: Position = fen.parse().unwrap();
         let config = Config::default().tt(TtUse::Cutoffs, ProbePolicy::ExactDepth);
-        let mut s = AlphaBeta::<Position>::new(config).unwrap().with_tactics();
+        let mut s = AlphaBeta::<Position>::new(config).unwrap();
         s.search(&mut p, &Limits::none().with_depth(d)).value
     };
     let reference = exact(12);

@@ -52,11 +52,7 @@ fn every_variant_equals_negamax() {
     let variants = covering_set(1 << 16, 2);
     assert!(variants.len() >= 14);
     for v in &variants {
-        let mut searcher = AlphaBeta::<TicTacToe>::new(v.config)
-            .unwrap()
-            .with_tactics()
-            .with_forcing()
-            .with_order_hints();
+        let mut searcher = AlphaBeta::<TicTacToe>::new(v.config).unwrap();
         for p in &positions {
             for depth in 1..=(9 - p.marks()) {
                 let expected = negamax(&mut p.clone(), depth).value;
@@ -85,11 +81,7 @@ fn solve_with_normal_table_equals_negamax_solve() {
         Config::default().algorithm(alphabeta::Algorithm::Mtdf),
         Config::default().threads(2),
     ] {
-        let mut searcher = AlphaBeta::<TicTacToe>::new(config.tt_bytes(1 << 16))
-            .unwrap()
-            .with_tactics()
-            .with_forcing()
-            .with_order_hints();
+        let mut searcher = AlphaBeta::<TicTacToe>::new(config.tt_bytes(1 << 16)).unwrap();
         for p in &positions {
             let expected = negamax_solve(&mut p.clone());
             let r = searcher.solve(&mut p.clone(), &Limits::none());
@@ -115,7 +107,7 @@ fn node_limit_and_cancel_stop_the_search() {
     assert_eq!(r.stopped, Some(Stop::Cancelled));
     // iterative deepening keeps the last completed iteration
     let mut id = AlphaBeta::<TicTacToe>::new(Config::default()).unwrap();
-    let r = id.search(&mut TicTacToe::new(), &Limits::depth(9).with_nodes(3_000));
+    let r = id.search(&mut TicTacToe::new(), &Limits::depth(9).with_nodes(300));
     assert!(r.completed && r.depth < 9, "depth {}", r.depth);
     assert_eq!(r.value, negamax(&mut TicTacToe::new(), r.depth).value);
 }
@@ -126,7 +118,7 @@ fn quiescence_equals_its_reference() {
     let config = Config::default()
         .tt(TtUse::Off, ProbePolicy::ExactDepth)
         .quiescence(true);
-    let mut searcher = AlphaBeta::<TicTacToe>::new(config).unwrap().with_tactics();
+    let mut searcher = AlphaBeta::<TicTacToe>::new(config).unwrap();
     for p in positions.iter().step_by(3) {
         for depth in 1..=(9 - p.marks()).min(4) {
             let expected = negamax_quiescence(&mut p.clone(), depth).value;

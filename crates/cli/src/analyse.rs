@@ -60,9 +60,7 @@ pub(crate) fn searcher<G: CliGame>(
         .quiescence(quiescence)
         .tt_bytes(tt_bytes)
         .threads(threads);
-    AlphaBeta::new(config)
-        .map(AlphaBeta::with_tactics)
-        .map_err(|e| CliError::input(format!("--tt {tt_bytes} bytes: {e}")))
+    AlphaBeta::new(config).map_err(|e| CliError::input(format!("--tt {tt_bytes} bytes: {e}")))
 }
 
 /// Runs `analyse` over the positions of `arg`.

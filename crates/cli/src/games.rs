@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use game::{Evaluate, Game, MoveBuffer, MoveIndex, PackMove, Player, Score, Tactical};
+use game::{Game, MoveBuffer, Player, Score};
 use games_ataxx::Position as Ataxx;
 use games_chess::Position as Chess;
 use games_connect4::{Board as Connect4, Column, Size};
@@ -115,9 +115,7 @@ macro_rules! with_spec {
 pub(crate) use with_spec;
 
 /// What the tool needs of a game beyond the library traits.
-pub(crate) trait CliGame:
-    Evaluate + Tactical + Send + Game<Move: PackMove + MoveIndex + Send + Sync>
-{
+pub(crate) trait CliGame: Send + Game<Move: Send + Sync> {
     /// Parses one move, checking that it is legal here.
     fn parse_move(&self, text: &str) -> Result<Self::Move>;
     /// The board drawn as text (several lines, ending with a newline).

@@ -3,10 +3,8 @@
 use std::time::Instant;
 
 use alphabeta::{AlphaBeta, Config};
-use game::{Limits, Outcome};
-use pns_conspiracy::{
-    Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig, SecondLevel, Solution,
-};
+use game::{Limits, Outcome, Solution, Solver};
+use pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig, SecondLevel};
 
 use crate::error::{CliError, Result, parse_size};
 use crate::games::{CliGame, GameKind, Spec};
@@ -66,13 +64,67 @@ pub(crate) struct Solved<M> {
     pub(crate) nodes: u64,
 }
 
+/// The solver of one run, built once: its table is kept from one position
+/// to the next (results are exact either way; only node counts depend on
+/// what the table keeps).
+enum Engine<G: CliGame> {
+    /// Alpha-beta, for its weak solve besides [`Solver::solve`].
+    AlphaBeta(Box<AlphaBeta<G>>),
+    /// A proof-number or conspiracy-number solver.
+    Other(Box<dyn Solver<G>>),
+    /// The game's database, built for each position.
+    Retrograde,
+}
+
+impl<G: CliGame> Engine<G> {
+    /// The solver `opts` asks for.
+    fn new(opts: &Options) -> Result<Engine<G>> {
+        let tree_bytes = opts.tt.unwrap_or(TREE_BYTES);
+        let table_bytes = opts.tt.unwrap_or(TABLE_BYTES);
+        let memory = |e: pns_conspiracy::Error| CliError::input(format!("--tt: {e}"));
+        Ok(match opts.algo {
+            Algo::Alphabeta => {
+                let config = Config::default()
+                    .tt_bytes(table_bytes)
+                    .threads(opts.threads);
+                let s = AlphaBeta::new(config)
+                    .map_err(|e| CliError::input(format!("--tt {table_bytes} bytes: {e}")))?;
+                Engine::AlphaBeta(Box::new(s))
+            }
+            Algo::Pns => Engine::Other(Box::new(
+                Pns::new(PnsConfig::new().memory(Some(tree_bytes))).map_err(memory)?,
+            )),
+            Algo::Pn2 => Engine::Other(Box::new(
+                Pns::new(
+                    PnsConfig::new()
+                        .second_level(Some(SecondLevel::default()))
+                        .memory(Some(tree_bytes)),
+                )
+                .map_err(memory)?,
+            )),
+            Algo::Dfpn => Engine::Other(Box::new(
+                DfPn::new(DfPnConfig::new().table_bytes(table_bytes)).map_err(memory)?,
+            )),
+            Algo::Cns => Engine::Other(Box::new(
+                Conspiracy::new(ConspiracyConfig::new().memory(Some(tree_bytes)))
+                    .map_err(memory)?,
+            )),
+            Algo::Retrograde => Engine::Retrograde,
+        })
+    }
+}
+
 /// Runs `solve` over the positions of `arg`.
 pub(crate) fn run<S: Spec>(spec: &S, kind: GameKind, arg: &str, opts: &Options) -> Result<()> {
-    let mut searcher: Option<AlphaBeta<S::G>> = None;
+    let mut engine: Option<Engine<S::G>> = None;
     for_each_position(spec, arg, |mut g, text, source| {
         let start = Instant::now();
+        if engine.is_none() {
+            engine = Some(Engine::new(opts)?);
+        }
+        let engine = engine.as_mut().expect("just built");
         let pb = progress::spinner(format!("solving {} {text}", kind.name()));
-        let solved = solve_one(&mut g, opts, &mut searcher);
+        let solved = solve_one(&mut g, opts, engine);
         pb.finish_and_clear();
         let solved = solved?;
         let mut r = Record::new();
@@ -117,7 +169,7 @@ pub(crate) fn run<S: Spec>(spec: &S, kind: GameKind, arg: &str, opts: &Options) 
 fn solve_one<G: CliGame>(
     g: &mut G,
     opts: &Options,
-    searcher: &mut Option<AlphaBeta<G>>,
+    engine: &mut Engine<G>,
 ) -> Result<Solved<G::Move>> {
     if let Some(o) = g.outcome() {
         let score = match o {
@@ -138,76 +190,25 @@ fn solve_one<G: CliGame>(
         });
     }
     let limits = &opts.limits;
-    let tree_bytes = opts.tt.unwrap_or(TREE_BYTES);
-    let table_bytes = opts.tt.unwrap_or(TABLE_BYTES);
-    match opts.algo {
-        Algo::Alphabeta => {
-            if searcher.is_none() {
-                let config = Config::default()
-                    .tt_bytes(table_bytes)
-                    .threads(opts.threads);
-                let s = AlphaBeta::new(config)
-                    .map_err(|e| CliError::input(format!("--tt {table_bytes} bytes: {e}")))?;
-                *searcher = Some(s.with_tactics());
-            }
-            let s = searcher.as_mut().expect("just built");
-            s.clear();
-            let report = if opts.weak {
-                s.solve_weak(g, limits)
-            } else {
-                s.solve(g, limits)
-            };
-            let outcome = report.outcome.or_else(|| {
-                if report.completed {
-                    report.value.outcome()
-                } else {
-                    None
-                }
-            });
-            let score = if opts.weak || outcome.is_none() {
-                None
-            } else {
-                g.exact_score(report.value)
-            };
-            Ok(Solved {
-                outcome,
-                score,
-                best: report.best,
-                pv: report.pv,
-                nodes: report.nodes,
-            })
-        }
-        Algo::Pns => Ok(from_solution(
-            Pns::new(PnsConfig::new().with_memory(tree_bytes)).solve(g, limits),
-        )),
-        Algo::Pn2 => Ok(from_solution(
-            Pns::new(
-                PnsConfig::new()
-                    .with_second_level(SecondLevel::default())
-                    .with_memory(tree_bytes),
-            )
-            .solve(g, limits),
-        )),
-        Algo::Dfpn => Ok(from_solution(
-            DfPn::new(DfPnConfig::new().with_table_bytes(table_bytes)).solve(g, limits),
-        )),
-        Algo::Cns => {
-            let report = Conspiracy::new(ConspiracyConfig::new().with_memory(tree_bytes))
-                .search(g, limits)
-                .map_err(|e| CliError::input(format!("conspiracy-number search: {e}")))?;
-            let outcome = report.outcome();
-            Ok(Solved {
-                outcome,
+    let solution = match engine {
+        Engine::AlphaBeta(s) if opts.weak => {
+            let report = s.solve_weak(g, limits);
+            Solution {
+                outcome: report.outcome,
                 score: None,
-                best: report.best_move,
-                pv: report.best_move.into_iter().collect(),
+                best: report.best,
+                line: report.pv,
                 nodes: report.nodes,
-            })
+                stopped: report.stopped,
+                elapsed: std::time::Duration::ZERO,
+            }
         }
-        Algo::Retrograde => {
+        Engine::AlphaBeta(s) => Solver::solve(s.as_mut(), g, limits),
+        Engine::Other(s) => s.solve(g, limits),
+        Engine::Retrograde => {
             let probe = g.retrograde(opts.threads)?;
             let score = probe.value.map(|v| v.to_score());
-            Ok(Solved {
+            return Ok(Solved {
                 outcome: probe.value.map(|v| v.outcome()),
                 score: if opts.weak {
                     None
@@ -217,24 +218,18 @@ fn solve_one<G: CliGame>(
                 best: probe.best,
                 pv: probe.pv,
                 nodes: probe.positions,
-            })
+            });
         }
-    }
-}
-
-/// A proof-number solution as a [`Solved`]: the best move of the search
-/// that proved the answer (none for a loss, where every move loses).
-fn from_solution<M: Copy>(s: Solution<M>) -> Solved<M> {
-    let best = match s.outcome {
-        Some(Outcome::Win) => s.win.best_move,
-        Some(Outcome::Draw) => s.draw.as_ref().and_then(|d| d.best_move),
-        _ => None,
     };
-    Solved {
-        outcome: s.outcome,
-        score: None,
-        best,
-        pv: best.into_iter().collect(),
-        nodes: s.nodes(),
-    }
+    Ok(Solved {
+        outcome: solution.outcome,
+        score: if opts.weak {
+            None
+        } else {
+            solution.score.and_then(|s| g.exact_score(s))
+        },
+        best: solution.best,
+        pv: solution.line,
+        nodes: solution.nodes,
+    })
 }

@@ -146,7 +146,7 @@ fn variants_equal_negamax() -> CheckResult {
     let mut cases = 0;
     for v in variants::covering_set(1 << 16, 1) {
         let mut searcher = match AlphaBeta::<TicTacToe>::new(v.config) {
-            Ok(s) => s.with_tactics(),
+            Ok(s) => s,
             Err(e) => return (cases, Some(format!("{}: {e}", v.name))),
         };
         for g in &positions {
@@ -175,7 +175,7 @@ fn solvers_agree() -> CheckResult {
     let positions = tictactoe_positions(2);
     let mut cases = 0;
     let mut ab = match AlphaBeta::<TicTacToe>::new(Config::default()) {
-        Ok(s) => s.with_tactics(),
+        Ok(s) => s,
         Err(e) => return (0, Some(e.to_string())),
     };
     for g in &positions {
@@ -329,7 +329,7 @@ fn connect4_database(w: usize, h: usize, sample: Option<u64>) -> CheckResult {
         );
     }
     let mut ab = match AlphaBeta::<games_connect4::Board>::new(Config::default()) {
-        Ok(s) => s.with_tactics(),
+        Ok(s) => s,
         Err(e) => return (0, Some(e.to_string())),
     };
     // Every valid index, or `sample` of them drawn uniformly (seeded).

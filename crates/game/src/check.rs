@@ -9,7 +9,7 @@ use alloc::format;
 use alloc::string::String;
 use core::fmt;
 
-use crate::{Forcing, Game, MoveBuffer, Outcome};
+use crate::{Game, MoveBuffer, Outcome};
 
 /// Which invariant broke.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +26,10 @@ pub enum FailureKind {
     LegalityMismatch,
     /// `try_make` refused a move but changed the position anyway.
     RefusalChangedPosition,
-    /// [`Forcing`] disagrees with a two-ply brute-force search.
+    /// Forcing knowledge ([`Game::winning_move`],
+    /// [`Game::non_losing_moves`]) disagrees with a two-ply brute-force
+    /// search, or a move of a game with forcing knowledge does not pass the
+    /// turn, or its outcome is a win for the side to move.
     ForcingMismatch,
 }
 
@@ -209,23 +212,50 @@ fn wins_at_once<G: Game>(game: &G, m: G::Move) -> bool {
     g.outcome() == Some(Outcome::Loss)
 }
 
-/// [`Forcing`] against brute force: `winning_move` is `Some` exactly when a
-/// generated move wins at once (and then is such a move), and
-/// `non_losing_moves` lists exactly the generated moves after which no reply
-/// wins at once.
+/// Forcing knowledge against brute force, for a game that declares it
+/// ([`Knowledge::forcing`](crate::Knowledge::forcing); nothing to check
+/// otherwise): `winning_move` is `Some` exactly when a generated move wins
+/// at once (and then is such a move), `non_losing_moves` lists exactly the
+/// generated moves after which no reply wins at once, every move passes the
+/// turn, and the outcome is never a win for the side to move.
 ///
 /// # Errors
 ///
 /// [`FailureKind::ForcingMismatch`].
 pub fn forcing<G>(game: &G) -> Result<(), Failure>
 where
-    G: Forcing + fmt::Debug,
+    G: Game + fmt::Debug,
 {
+    if !G::KNOWLEDGE.has_forcing() {
+        return Ok(());
+    }
+    if game.outcome() == Some(Outcome::Win) {
+        return Err(Failure::new(
+            FailureKind::ForcingMismatch,
+            0,
+            format!(
+                "a game with forcing knowledge ended with a win for the side to move: {game:?}"
+            ),
+        ));
+    }
     if game.outcome().is_some() {
         return Ok(());
     }
     let mut moves = G::Moves::default();
     game.generate(&mut moves);
+    for &m in moves.as_slice() {
+        let mut child = game.clone();
+        child.make(m);
+        if child.side_to_move() == game.side_to_move() {
+            return Err(Failure::new(
+                FailureKind::ForcingMismatch,
+                0,
+                format!(
+                    "{m} does not pass the turn in {game:?} (forcing knowledge needs alternating turns)"
+                ),
+            ));
+        }
+    }
     let winning = moves.as_slice().iter().any(|&m| wins_at_once(game, m));
     match game.winning_move() {
         Some(m) if !moves.as_slice().contains(&m) || !wins_at_once(game, m) => {

@@ -1,11 +1,14 @@
 //! The small traits a game implements to be searched by the gametree crates.
 //!
 //! This crate is the bottom of the gametree workspace: it holds the
-//! vocabulary ([`Player`], [`Outcome`], [`Score`]) and the traits that every
-//! game implements ([`Game`]) or may implement ([`Evaluate`], [`MoveIndex`],
-//! [`PackMove`], [`Tactical`], [`Forcing`], [`OrderHint`], [`ProofHints`], and
-//! [`IndexSpace`] /
-//! [`Predecessors`] for retrograde analysis). Search crates (`alphabeta`,
+//! vocabulary ([`Player`], [`Outcome`], [`Score`], [`Limits`]) and the one
+//! trait every game implements, [`Game`]: the rules (legal moves,
+//! make/unmake, outcome, hash) and, optionally, the game's **knowledge**
+//! (evaluation, tactical moves and hints, immediate wins, a bound on the
+//! remaining length, proof-number hints, move numbers), declared once in
+//! [`Game::KNOWLEDGE`] and used by every searcher without further calls.
+//! [`IndexSpace`], [`Predecessors`] and [`IndexMoves`] number a game's
+//! positions for retrograde analysis. Search crates (`alphabeta`,
 //! `pns-conspiracy`, `retrograde`) depend on these traits and never on a
 //! concrete game; games depend on this crate and never on a search crate.
 //!
@@ -13,17 +16,18 @@
 //! [`perft`] (count the leaves of the move tree, to compare with published
 //! numbers) and the [`check`] oracles (make/unmake restores the position,
 //! the incremental hash equals the hash computed from scratch, `try_make`
-//! accepts exactly the generated moves) that unit tests, fuzzers and
-//! `cargo xtask verify` all run.
+//! accepts exactly the generated moves, forcing knowledge equals a two-ply
+//! search) that unit tests, fuzzers and `cargo xtask verify` all run.
 //!
 //! # Implementing a game
 //!
 //! A pile of stones; each player in turn removes one or two; whoever takes
-//! the last stone wins.
+//! the last stone wins. Only the rules: every solver of the workspace can
+//! solve it.
 //!
 //! ```
 //! use arrayvec::ArrayVec;
-//! use game::{Game, Outcome, Player, perft};
+//! use game::{Game, Limits, Outcome, Player, Score, perft};
 //!
 //! #[derive(Clone, Debug, PartialEq, Eq)]
 //! struct Nim { stones: u32, to_move: Player }
@@ -45,7 +49,6 @@
 //!         (self.stones == 0).then_some(Outcome::Loss)
 //!     }
 //!     fn hash(&self) -> u64 { u64::from(self.stones) << 1 | self.to_move.index() as u64 }
-//!     fn recompute_hash(&self) -> u64 { self.hash() }
 //! }
 //!
 //! let mut nim = Nim { stones: 4, to_move: Player::First };
@@ -54,8 +57,21 @@
 //! assert_eq!(nim.stones, 4);
 //! // The oracles every game must pass:
 //! game::check::playout(&nim, &mut [1u64, 0, 0].into_iter(), 10)?;
+//!
+//! // Solved by alpha-beta: take one stone, and win in 3 plies.
+//! let mut solver = alphabeta::AlphaBeta::<Nim>::new(alphabeta::Config::default())?;
+//! let solved = solver.solve(&mut nim, &Limits::none());
+//! assert_eq!(solved.value, Score::win_in(3));
+//! assert_eq!(solved.best, Some(1));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! A game that knows more says so in [`Game::KNOWLEDGE`] and overrides the
+//! matching methods: an evaluation for depth-limited search, tactical moves
+//! ([`Game::move_hint`]) for move ordering and quiescence, immediate wins and
+//! non-losing moves ([`Game::winning_move`], [`Game::non_losing_moves`]) to
+//! end nodes early, [`Game::remaining_plies`] to prove draws, one-to-one
+//! [`Game::move_number`]s for history tables.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -67,14 +83,17 @@ mod enumerate;
 mod limits;
 mod perft;
 mod score;
+mod solve;
 
 pub use enumerate::{Counted, IndexMoves, IndexSpace, Predecessors};
 pub use limits::Limits;
 pub use perft::{perft, perft_divide};
 pub use score::Score;
+pub use solve::{Progress, Solution, Solver, Stop};
 
 use arrayvec::ArrayVec;
 use core::fmt;
+use core::hash::Hash;
 
 /// One of the two players. `First` moves first from the initial position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -235,12 +254,21 @@ impl<M: fmt::Display + fmt::Debug> core::error::Error for IllegalMove<M> {}
 /// A two-player, zero-sum, perfect-information game position that can be
 /// searched.
 ///
-/// Contract (checked by the [`check`] oracles):
+/// A game implements the **rules** (the required methods) and may declare
+/// **knowledge** (the provided methods, each with a sound default, switched
+/// on by [`Game::KNOWLEDGE`]): an evaluation, tactical moves and quiet-move
+/// hints, immediate wins and non-losing moves, a bound on the remaining
+/// length, proof-number hints and a move numbering. Every searcher of the
+/// workspace uses what the game declares, with no further call; a game that
+/// declares nothing can still be solved by every solver.
+///
+/// Contract of the rules (checked by the [`check`] oracles):
 /// * [`generate`](Game::generate) replaces the buffer's contents with the
-///   legal moves, each once. A position where the game is over generates no
-///   moves, except where a game's convention says otherwise (chess generates
-///   moves in a position drawn by the fifty-move rule or by repetition, as
-///   perft counts them); searches call [`outcome`](Game::outcome) first.
+///   legal moves, each once, in an order that depends only on the position.
+///   A position where the game is over generates no moves, except where a
+///   game's convention says otherwise (chess generates moves in a position
+///   drawn by the fifty-move rule or by repetition, as perft counts them);
+///   searches call [`outcome`](Game::outcome) first.
 /// * [`make`](Game::make) plays a **legal** move (a precondition: use
 ///   [`try_make`](Game::try_make) for untrusted moves) and returns the token
 ///   that [`unmake`](Game::unmake) needs to restore the position exactly,
@@ -249,9 +277,24 @@ impl<M: fmt::Display + fmt::Debug> core::error::Error for IllegalMove<M> {}
 ///   [`recompute_hash`](Game::recompute_hash).
 /// * [`outcome`](Game::outcome) is `Some` exactly when the game is over, seen
 ///   by the side to move (usually a [`Outcome::Loss`]: the opponent just won).
+///
+/// **Turn order.** Values are always from the point of view of the side to
+/// move ([`side_to_move`](Game::side_to_move)). Turns need not alternate: a
+/// move after which the same player is to move again (a completed box in
+/// Dots-and-Boxes, a last seed in one's own store in Kalah) keeps the
+/// value's sign, and every searcher of the workspace decides the sign of a
+/// child's value by comparing the children's `side_to_move()` with the
+/// parent's, never by ply parity.
+///
+/// **Hashing.** Searchers share results between transpositions through the
+/// hash: two positions with equal hashes are taken to be equal (the
+/// transposition tables verify all 64 bits). Put everything that decides
+/// the future of the game in it: the side to move, rights and counters that
+/// change the legal moves, and, when one type represents several games
+/// (board sizes, `k` in a row), the rules.
 pub trait Game: Clone {
     /// A move. Printing it uses the game's move notation.
-    type Move: Copy + Eq + fmt::Debug + fmt::Display;
+    type Move: Copy + Eq + Hash + fmt::Debug + fmt::Display;
     /// What [`unmake`](Game::unmake) needs beyond the move (`()` for simple
     /// games; captured piece, rights and counters for chess).
     type Undo;
@@ -269,6 +312,17 @@ pub trait Game: Clone {
     fn unmake(&mut self, m: Self::Move, undo: Self::Undo);
     /// `Some` when the game is over, from the side to move's view.
     fn outcome(&self) -> Option<Outcome>;
+    /// The incrementally maintained position hash (usually Zobrist).
+    fn hash(&self) -> u64;
+
+    /// The same hash computed from scratch, for the oracles. The default
+    /// returns [`hash`](Game::hash) (right for a game that computes its
+    /// hash from the position on every call); a game that updates its hash
+    /// in `make`/`unmake` overrides it so that [`check`] can compare the two.
+    fn recompute_hash(&self) -> u64 {
+        self.hash()
+    }
+
     /// Whether a position can occur twice in one game (the game graph has
     /// cycles: chess, Ataxx). Solvers then cannot search depth-first to the
     /// end and prove by iterative deepening instead. The default, `false`,
@@ -288,15 +342,6 @@ pub trait Game: Clone {
     fn outcome_depends_on_history(&self) -> bool {
         false
     }
-    /// The incrementally maintained position hash (usually Zobrist).
-    ///
-    /// When one type represents several games (board sizes, `k` in a row,
-    /// blocked squares), the rules belong in the hash too: searchers keep
-    /// their transposition table from one search to the next, so two
-    /// positions of different games with equal hashes would share entries.
-    fn hash(&self) -> u64;
-    /// The same hash computed from scratch (slow; for the oracles).
-    fn recompute_hash(&self) -> u64;
 
     /// Is `m` legal here? The default generates the moves and looks.
     fn is_legal(&self, m: Self::Move) -> bool {
@@ -318,90 +363,336 @@ pub trait Game: Clone {
             Err(IllegalMove::new(m))
         }
     }
-}
 
-/// A heuristic evaluation for depth-limited search.
-pub trait Evaluate: Game {
-    /// The heuristic value of a non-terminal position for the side to move.
-    /// Must return a heuristic score (`|v| <= Score::MAX_HEURISTIC`; build it
-    /// with [`Score::heuristic`]); searches score terminal positions
-    /// themselves from [`Game::outcome`].
-    fn evaluate(&self) -> Score;
-}
+    // ----- Knowledge: every item below is optional. -----
 
-/// The textbook's move number (`nombre()`): maps a move to `0..COUNT`,
-/// injective or nearly so, for history tables and counter-move tables.
-pub trait MoveIndex: Copy {
-    /// One more than the largest index.
-    const COUNT: usize;
-    /// The move's number, in `0..COUNT`.
-    fn index(self) -> usize;
-}
+    /// Which of the knowledge methods below the game provides. A method
+    /// whose item is off is never called by a searcher (its default stands
+    /// in); a searcher option that needs an item the game lacks (quiescence
+    /// search without tactical moves, say) is refused when the searcher is
+    /// built.
+    ///
+    /// ```
+    /// use game::Knowledge;
+    ///
+    /// const K: Knowledge = Knowledge::NONE.evaluation().tactics();
+    /// assert!(K.has_tactics() && !K.has_forcing());
+    /// ```
+    const KNOWLEDGE: Knowledge = Knowledge::NONE;
 
-/// Packs a move into 16 bits for transposition tables.
-///
-/// `unpack(pack(m)) == Some(m)` for every move; the code `u16::MAX` is
-/// reserved by tables for "no move" and must never be produced. An unpacked
-/// move need not be legal in the position it is used in: searchers check it.
-pub trait PackMove: Copy {
-    /// The move's code, `< u16::MAX`.
-    fn pack(self) -> u16;
-    /// The move a code stands for, or `None` for a code no move produces.
-    fn unpack(code: u16) -> Option<Self>;
-}
+    /// A heuristic value of a non-terminal position for the side to move
+    /// (for depth-limited search; [`Knowledge::evaluation`]). Must return a
+    /// heuristic score (`|v| <= Score::MAX_HEURISTIC`; build it with
+    /// [`Score::heuristic`]); searches score terminal positions themselves
+    /// from [`Game::outcome`]. The default, a draw, makes a depth-limited
+    /// search count material nothing and only see the end of the game.
+    fn evaluate(&self) -> Score {
+        Score::DRAW
+    }
 
-/// Moves worth trying first (captures, promotions, immediate wins, forced
-/// blocks), used by move pickers for ordering and by quiescence search.
-pub trait Tactical: Game {
-    /// `Some(priority)` for a tactical move (higher is tried first, e.g.
-    /// MVV-LVA), `None` for a quiet move.
-    fn tactical_score(&self, m: Self::Move) -> Option<i32>;
+    /// How promising move `m` (legal here) looks before it is searched:
+    /// [`MoveHint::Tactical`] for a move worth trying first and in
+    /// quiescence search (a capture, an immediate win, a forced block;
+    /// [`Knowledge::tactics`]), with its priority (higher first, e.g.
+    /// MVV-LVA); [`MoveHint::Quiet`] for the others, with a static ordering
+    /// hint (higher first; [`Knowledge::order_hints`]; within `-2^14..2^14`).
+    /// The default says every move is quiet and equal.
+    fn move_hint(&self, m: Self::Move) -> MoveHint {
+        let _ = m;
+        MoveHint::Quiet(0)
+    }
 
-    /// Writes only the tactical moves into `out`. The default filters
-    /// [`Game::generate`]; games override it with a faster generator.
+    /// Writes only the tactical moves into `out` (for quiescence search).
+    /// The default filters [`Game::generate`] by
+    /// [`move_hint`](Game::move_hint); games override it with a faster
+    /// generator.
     fn generate_tactical(&self, out: &mut Self::Moves) {
         self.generate(out);
-        out.retain(|&m| self.tactical_score(m).is_some());
+        out.retain(|&m| self.move_hint(m).is_tactical());
+    }
+
+    /// A move that wins on the spot (after it the game is over and the
+    /// opponent, to move, has lost), if there is one
+    /// ([`Knowledge::forcing`]). With forcing knowledge it must be `Some`
+    /// whenever such a move exists: searchers rely on it to bound values by
+    /// distance.
+    fn winning_move(&self) -> Option<Self::Move> {
+        None
+    }
+
+    /// Writes the legal moves after which the opponent has no immediate win
+    /// (a subset of [`Game::generate`], exactly those;
+    /// [`Knowledge::forcing`]); empty when every move loses at once. Only
+    /// called when [`winning_move`](Game::winning_move) is `None`.
+    ///
+    /// Forcing knowledge also promises that turns alternate and that the
+    /// game ends only with the player who just moved winning, or with a
+    /// draw ([`Game::outcome`] is never [`Outcome::Win`]): searchers bound
+    /// values by distance with it (no win before the side to move's
+    /// next-but-one move when `winning_move` is `None`). [`check::forcing`]
+    /// verifies all of it against a two-ply search.
+    fn non_losing_moves(&self, out: &mut Self::Moves) {
+        self.generate(out);
+    }
+
+    /// An upper bound on the number of plies before the game ends, whatever
+    /// is played ([`Knowledge::length_bound`]; a board game that fills a
+    /// cell per move: its empty cells). Solvers use it to prove draws early
+    /// and to bisect on the values the position can still have. Must hold
+    /// for every position reached; `None` means unknown.
+    fn remaining_plies(&self) -> Option<u32> {
+        None
+    }
+
+    /// Heuristic initial proof and disproof numbers for proof-number search
+    /// ([`Knowledge::proof_hints`]): for the question "can the side to move
+    /// force a win?" at an unexpanded non-terminal node, `(proof, disproof)`
+    /// estimates, each at least 1. The default, `(1, 1)`, is plain
+    /// proof-number search.
+    fn proof_hints(&self) -> (u32, u32) {
+        (1, 1)
+    }
+
+    /// The number of distinct move numbers ([`move_number`](Game::move_number)
+    /// is below it), at most 65,535. The default goes with the default
+    /// numbering.
+    const MOVE_NUMBERS: usize = DEFAULT_MOVE_NUMBERS;
+
+    /// The textbook's move number (`nombre()`): maps a move to
+    /// `0..MOVE_NUMBERS`, for history and counter-move tables and for the
+    /// move a transposition table keeps. Two different moves of one
+    /// position should get different numbers ([`Knowledge::move_numbers`]
+    /// says they always do). The default hashes the move into
+    /// `0..4096`: every game gets history tables and table moves, and two
+    /// moves that share a number only share their ordering statistics.
+    fn move_number(m: Self::Move) -> usize {
+        default_move_number(&m)
     }
 }
 
-/// Immediate threats, for games where "I win now" and "every move but these
-/// loses at once" are cheap to see (connection games). Searchers use it to
-/// end a node without expanding it, and to skip moves that hand the opponent
-/// an immediate win; both keep the exact negamax value (at remaining depth
-/// 2 or more, where plain negamax sees the same thing).
+/// The number of move numbers of the default numbering.
+pub const DEFAULT_MOVE_NUMBERS: usize = 4096;
+
+/// The default move numbering: an FNV-1a hash of the move, reduced to
+/// `0..DEFAULT_MOVE_NUMBERS`.
+#[must_use]
+pub fn default_move_number<M: Hash>(m: &M) -> usize {
+    struct Fnv(u64);
+    impl core::hash::Hasher for Fnv {
+        fn finish(&self) -> u64 {
+            self.0
+        }
+        fn write(&mut self, bytes: &[u8]) {
+            for &b in bytes {
+                self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+    }
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    m.hash(&mut h);
+    let x = h.0;
+    ((x ^ (x >> 32)) as usize) % DEFAULT_MOVE_NUMBERS
+}
+
+/// How promising a move looks before it is searched (see
+/// [`Game::move_hint`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveHint {
+    /// A move worth trying first and in quiescence search, with its
+    /// priority (higher first).
+    Tactical(i32),
+    /// Any other move, with a static ordering hint (higher first).
+    Quiet(i32),
+}
+
+impl MoveHint {
+    /// Is this a tactical move?
+    #[inline]
+    #[must_use]
+    pub const fn is_tactical(self) -> bool {
+        matches!(self, MoveHint::Tactical(_))
+    }
+
+    /// The tactical priority, `None` for a quiet move.
+    #[inline]
+    #[must_use]
+    pub const fn tactical(self) -> Option<i32> {
+        match self {
+            MoveHint::Tactical(p) => Some(p),
+            MoveHint::Quiet(_) => None,
+        }
+    }
+
+    /// The quiet-move hint, clamped to `-2^14..=2^14` (0 for a tactical move).
+    #[inline]
+    #[must_use]
+    pub const fn quiet(self) -> i32 {
+        match self {
+            MoveHint::Tactical(_) => 0,
+            MoveHint::Quiet(h) => {
+                if h > 1 << 14 {
+                    1 << 14
+                } else if h < -(1 << 14) {
+                    -(1 << 14)
+                } else {
+                    h
+                }
+            }
+        }
+    }
+}
+
+/// Which optional knowledge a game provides (see [`Game::KNOWLEDGE`]).
+/// Built from [`Knowledge::NONE`] with the `const` builder methods.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Knowledge {
+    bits: u8,
+}
+
+impl Knowledge {
+    const EVALUATION: u8 = 1;
+    const TACTICS: u8 = 2;
+    const ORDER_HINTS: u8 = 4;
+    const FORCING: u8 = 8;
+    const LENGTH_BOUND: u8 = 16;
+    const PROOF_HINTS: u8 = 32;
+    const MOVE_NUMBERS: u8 = 64;
+
+    /// Nothing beyond the rules.
+    pub const NONE: Knowledge = Knowledge { bits: 0 };
+
+    const fn with(self, bit: u8) -> Knowledge {
+        Knowledge {
+            bits: self.bits | bit,
+        }
+    }
+    const fn has(self, bit: u8) -> bool {
+        self.bits & bit != 0
+    }
+
+    /// [`Game::evaluate`] is a real evaluation.
+    #[must_use]
+    pub const fn evaluation(self) -> Knowledge {
+        self.with(Self::EVALUATION)
+    }
+    /// [`Game::move_hint`] marks tactical moves and
+    /// [`Game::generate_tactical`] lists them.
+    #[must_use]
+    pub const fn tactics(self) -> Knowledge {
+        self.with(Self::TACTICS)
+    }
+    /// [`Game::move_hint`] gives quiet moves a meaningful hint.
+    #[must_use]
+    pub const fn order_hints(self) -> Knowledge {
+        self.with(Self::ORDER_HINTS)
+    }
+    /// [`Game::winning_move`] and [`Game::non_losing_moves`] are exact (and
+    /// turns alternate; see there).
+    #[must_use]
+    pub const fn forcing(self) -> Knowledge {
+        self.with(Self::FORCING)
+    }
+    /// [`Game::remaining_plies`] bounds the game's length.
+    #[must_use]
+    pub const fn length_bound(self) -> Knowledge {
+        self.with(Self::LENGTH_BOUND)
+    }
+    /// [`Game::proof_hints`] gives informed initial proof numbers.
+    #[must_use]
+    pub const fn proof_hints(self) -> Knowledge {
+        self.with(Self::PROOF_HINTS)
+    }
+    /// [`Game::move_number`] gives different moves of a position different
+    /// numbers.
+    #[must_use]
+    pub const fn move_numbers(self) -> Knowledge {
+        self.with(Self::MOVE_NUMBERS)
+    }
+
+    /// Does the game evaluate positions?
+    #[must_use]
+    pub const fn has_evaluation(self) -> bool {
+        self.has(Self::EVALUATION)
+    }
+    /// Does the game mark tactical moves?
+    #[must_use]
+    pub const fn has_tactics(self) -> bool {
+        self.has(Self::TACTICS)
+    }
+    /// Does the game hint at quiet moves?
+    #[must_use]
+    pub const fn has_order_hints(self) -> bool {
+        self.has(Self::ORDER_HINTS)
+    }
+    /// Does the game know immediate wins and non-losing moves?
+    #[must_use]
+    pub const fn has_forcing(self) -> bool {
+        self.has(Self::FORCING)
+    }
+    /// Does the game bound its remaining length?
+    #[must_use]
+    pub const fn has_length_bound(self) -> bool {
+        self.has(Self::LENGTH_BOUND)
+    }
+    /// Does the game give proof-number hints?
+    #[must_use]
+    pub const fn has_proof_hints(self) -> bool {
+        self.has(Self::PROOF_HINTS)
+    }
+    /// Does the game number its moves one-to-one?
+    #[must_use]
+    pub const fn has_move_numbers(self) -> bool {
+        self.has(Self::MOVE_NUMBERS)
+    }
+}
+
+impl fmt::Display for Knowledge {
+    /// The items, e.g. `evaluation, tactics, forcing`, or `none`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names = [
+            (Self::EVALUATION, "evaluation"),
+            (Self::TACTICS, "tactics"),
+            (Self::ORDER_HINTS, "order hints"),
+            (Self::FORCING, "forcing"),
+            (Self::LENGTH_BOUND, "length bound"),
+            (Self::PROOF_HINTS, "proof hints"),
+            (Self::MOVE_NUMBERS, "move numbers"),
+        ];
+        let mut first = true;
+        for (bit, name) in names {
+            if self.has(bit) {
+                if !first {
+                    f.write_str(", ")?;
+                }
+                f.write_str(name)?;
+                first = false;
+            }
+        }
+        if first {
+            f.write_str("none")?;
+        }
+        Ok(())
+    }
+}
+
+/// The sign a child's value takes in its parent: `child_value` is from the
+/// point of view of the child's side to move, the result from the parent's.
+/// The value flips when the side to move changed, and keeps its sign when
+/// the same player moves again.
 ///
-/// Contract beyond the two methods: the game ends only with the player who
-/// just moved winning, or with a draw ([`Game::outcome`] is never
-/// [`Outcome::Win`]). Searchers rely on it to bound values by distance
-/// (no win before the side to move's next-but-one move when
-/// [`winning_move`](Self::winning_move) is `None`).
-pub trait Forcing: Game {
-    /// A move that wins on the spot (the game ends with the side to move
-    /// winning), if there is one.
-    fn winning_move(&self) -> Option<Self::Move>;
-
-    /// Writes the legal moves after which the opponent has no immediate win
-    /// (a subset of [`Game::generate`]); empty when every move loses at
-    /// once. Only called when [`winning_move`](Self::winning_move) is `None`.
-    fn non_losing_moves(&self, out: &mut Self::Moves);
-}
-
-/// A static move-ordering hint: how promising a move looks before it is
-/// searched (e.g. the number of threats it creates in a connection game).
-/// Searchers try moves with higher hints first among the quiet moves, with
-/// the history heuristic as a tie-break.
-pub trait OrderHint: Game {
-    /// Higher is tried first. Should be cheap and within `-2^15..2^15`.
-    fn order_hint(&self, m: Self::Move) -> i32;
-}
-
-/// Heuristic initial proof and disproof numbers for proof-number search.
-pub trait ProofHints: Game {
-    /// For the question "can the side to move force a win?" at an unexpanded
-    /// non-terminal node: `(proof, disproof)` estimates, each at least 1.
-    /// The default, `(1, 1)`, is plain proof-number search.
-    fn proof_hints(&self) -> (u32, u32) {
-        (1, 1)
+/// ```
+/// use game::{Player, Score, from_child};
+///
+/// let v = Score::win_in(3);
+/// assert_eq!(from_child(Player::First, Player::Second, v), -v);
+/// assert_eq!(from_child(Player::First, Player::First, v), v); // moves again
+/// ```
+#[inline]
+#[must_use]
+pub fn from_child(parent: Player, child: Player, child_value: Score) -> Score {
+    if parent == child {
+        child_value
+    } else {
+        -child_value
     }
 }

@@ -69,13 +69,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Optional traits
+//! # Knowledge
 //!
-//! [`MoveIndex`](game::MoveIndex) numbers single moves by destination and
-//! jumps by origin and direction (834 numbers); [`PackMove`](game::PackMove)
-//! uses the same numbers; [`Evaluate`](game::Evaluate) is material (100 per
-//! stone); [`Tactical`](game::Tactical) marks captures, scored by the stones
-//! they gain.
+//! The move numbering ([`Move::number`]) numbers single moves by
+//! destination and jumps by origin and direction (834 numbers); the
+//! evaluation is material (100 per stone); the tactical moves are the
+//! captures, scored by the stones they gain.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

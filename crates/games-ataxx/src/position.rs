@@ -3,7 +3,7 @@
 use std::sync::LazyLock;
 
 use arrayvec::ArrayVec;
-use game::{Evaluate, Game, Outcome, Player, Score, Tactical};
+use game::{Game, Knowledge, MoveHint, Outcome, Player, Score};
 use zobrist::ZobristTable;
 
 use crate::bitboard::{ALL, JUMPS, SINGLES, dilate};
@@ -416,23 +416,27 @@ impl Game for Position {
             us >> from & 1 == 1 && JUMPS[from as usize] >> to & 1 == 1
         }
     }
-}
 
-/// Material: 100 per stone more than the opponent.
-impl Evaluate for Position {
+    const KNOWLEDGE: Knowledge = Knowledge::NONE.evaluation().tactics().move_numbers();
+
+    /// Material: 100 per stone more than the opponent.
     fn evaluate(&self) -> Score {
         let us = self.count(self.side) as i32;
         let them = self.count(self.side.opponent()) as i32;
         Score::heuristic(100 * (us - them))
     }
-}
 
-/// Captures are tactical: a move that flips stones, scored by the material
-/// it gains (flips, plus one for the new stone of a single move).
-impl Tactical for Position {
-    fn tactical_score(&self, m: Move) -> Option<i32> {
+    /// Captures are tactical: a move that flips stones, scored by the
+    /// material it gains (flips, plus one for the new stone of a single
+    /// move).
+    #[inline]
+    fn move_hint(&self, m: Move) -> MoveHint {
         let flips = self.flips(m) as i32;
-        (flips > 0).then_some(flips + i32::from(m.is_single()))
+        if flips > 0 {
+            MoveHint::Tactical(flips + i32::from(m.is_single()))
+        } else {
+            MoveHint::Quiet(0)
+        }
     }
 
     /// Only moves to empty squares next to an opponent stone, in the order
@@ -463,5 +467,13 @@ impl Tactical for Position {
                 out.push(Move::jump_unchecked(from, to));
             }
         }
+    }
+
+    /// [`Move::number`].
+    const MOVE_NUMBERS: usize = Move::NUMBERS;
+
+    #[inline]
+    fn move_number(m: Move) -> usize {
+        m.number()
     }
 }

@@ -3,8 +3,6 @@
 use core::fmt;
 use core::str::FromStr;
 
-use game::{MoveIndex, PackMove};
-
 use crate::bitboard::{JUMP_DIRS, jump_dir};
 
 /// One of the 49 squares, `a1` (0) to `g7` (48): index `rank * 7 + file`.
@@ -277,37 +275,36 @@ impl FromStr for Move {
     }
 }
 
-/// Indices: single moves `0..49` by destination, jumps `49 + from * 16 +
-/// direction` (the 16 directions at distance 2), the pass `833`.
-impl MoveIndex for Move {
-    const COUNT: usize = 49 + 49 * 16 + 1;
+impl Move {
+    /// The number of move numbers: 49 singles, 49 × 16 jumps, the pass.
+    pub const NUMBERS: usize = 49 + 49 * 16 + 1;
+
+    /// The move's number (the game's move numbering): single moves `0..49`
+    /// by destination, jumps `49 + from * 16 + direction` (the 16
+    /// directions at distance 2), the pass `833`. One-to-one.
     #[inline]
-    fn index(self) -> usize {
+    #[must_use]
+    pub fn number(self) -> usize {
         if self.is_pass() {
-            Self::COUNT - 1
+            Self::NUMBERS - 1
         } else if self.is_single() {
             self.to as usize
         } else {
             49 + self.from as usize * 16 + jump_dir(self.from, self.to)
         }
     }
-}
 
-/// Codes are the [`MoveIndex`] numbers (`0..834`).
-impl PackMove for Move {
-    #[inline]
-    fn pack(self) -> u16 {
-        self.index() as u16
-    }
-    fn unpack(code: u16) -> Option<Self> {
-        let code = code as usize;
-        if code < 49 {
-            Some(Move::single(Square(code as u8)))
-        } else if code == Self::COUNT - 1 {
+    /// The move with number `n`, if there is one (for building moves from
+    /// untrusted numbers, e.g. in fuzzing).
+    #[must_use]
+    pub fn from_number(n: usize) -> Option<Move> {
+        if n < 49 {
+            Some(Move::single(Square(n as u8)))
+        } else if n == Self::NUMBERS - 1 {
             Some(Move::PASS)
-        } else if code < Self::COUNT {
-            let from = Square(((code - 49) / 16) as u8);
-            let (df, dr) = JUMP_DIRS[(code - 49) % 16];
+        } else if n < Self::NUMBERS {
+            let from = Square(((n - 49) / 16) as u8);
+            let (df, dr) = JUMP_DIRS[(n - 49) % 16];
             let to = Square::from_coords(
                 from.file().wrapping_add_signed(df),
                 from.rank().wrapping_add_signed(dr),

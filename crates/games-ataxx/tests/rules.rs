@@ -1,7 +1,7 @@
 //! Ataxx rules against published perft numbers, a brute-force move
 //! generator, and the `game::check` oracles.
 
-use game::{Game, MoveIndex, Outcome, PackMove, Player, Tactical};
+use game::{Game, Outcome, Player};
 use games_ataxx::{Cell, FenError, Move, Moves, PUBLISHED, Position, Square, divide, perft};
 use rand_core::Rng;
 use rand_pcg::Pcg64;
@@ -202,8 +202,8 @@ fn random_playouts_against_brute_force() {
             pos.generate(&mut moves);
             let mut mine = moves.as_slice().to_vec();
             let mut brute = brute_moves(&pos);
-            mine.sort_by_key(|m| m.index());
-            brute.sort_by_key(|m| m.index());
+            mine.sort_by_key(|m| m.number());
+            brute.sort_by_key(|m| m.number());
             assert_eq!(mine, brute, "game {game_no} {pos}");
             assert_eq!(pos.count_moves(), brute.len() as u64);
             assert_eq!(pos.to_fen().parse::<Position>().unwrap(), pos);
@@ -214,11 +214,11 @@ fn random_playouts_against_brute_force() {
             assert!(pos.outcome().is_none());
             let m = moves.as_slice()[(choices.next().unwrap() % moves.len() as u64) as usize];
             let expected = brute_after(&pos, m);
-            assert_eq!(pos.flips(m) > 0, pos.tactical_score(m).is_some());
+            assert_eq!(pos.flips(m) > 0, pos.move_hint(m).is_tactical());
             let mut tactical = Moves::default();
             pos.generate_tactical(&mut tactical);
             let mut filtered = moves.clone();
-            filtered.retain(|m| pos.tactical_score(*m).is_some());
+            filtered.retain(|m| pos.move_hint(*m).is_tactical());
             assert_eq!(tactical, filtered, "{pos}");
             pos.make(m);
             assert_eq!(pos, expected, "after {m}");
@@ -239,8 +239,8 @@ fn check_oracles() {
         for _ in 0..200 {
             game::check::position(&pos, 0).unwrap();
             for _ in 0..8 {
-                let code = (rng.next_u64() % 900) as u16;
-                if let Some(m) = Move::unpack(code) {
+                let code = (rng.next_u64() % 900) as usize;
+                if let Some(m) = Move::from_number(code) {
                     game::check::try_make_agrees(&pos, m).unwrap();
                 }
             }
@@ -255,8 +255,8 @@ fn check_oracles() {
 }
 
 #[test]
-fn move_index_and_pack_are_bijective() {
-    let mut seen = vec![false; Move::COUNT];
+fn move_numbers_are_bijective() {
+    let mut seen = vec![false; Move::NUMBERS];
     let mut all = vec![Move::PASS];
     for a in 0..49 {
         let a = Square::new(a).unwrap();
@@ -268,17 +268,17 @@ fn move_index_and_pack_are_bijective() {
         }
     }
     for &m in &all {
-        let i = m.index();
-        assert!(i < Move::COUNT);
+        let i = m.number();
+        assert!(i < Move::NUMBERS);
         assert!(!seen[i], "{m} collides");
         seen[i] = true;
-        assert_eq!(Move::unpack(m.pack()), Some(m));
+        assert_eq!(Move::from_number(i), Some(m));
         assert_eq!(m.to_string().parse::<Move>().unwrap(), m);
     }
     // 49 singles + 1 pass + 480 jumps (ordered pairs at distance 2).
     assert_eq!(all.len(), 49 + 1 + 480);
-    let valid = (0..=u16::MAX)
-        .filter(|&c| Move::unpack(c).is_some())
+    let valid = (0..=usize::from(u16::MAX))
+        .filter(|&c| Move::from_number(c).is_some())
         .count();
     assert_eq!(valid, all.len());
 }
@@ -375,7 +375,7 @@ fn game_over_conditions() {
 fn tactical_orders_captures() {
     let p: Position = "7/7/7/3o3/2o1o2/3x3/7 x 0 1".parse().unwrap();
     let single: Move = "d3".parse().unwrap();
-    assert_eq!(p.tactical_score(single), Some(4)); // 3 flips + the new stone
+    assert_eq!(p.move_hint(single), game::MoveHint::Tactical(4)); // 3 flips + the new stone
     let mut caps = Moves::default();
     p.generate_tactical(&mut caps);
     assert!(caps.as_slice().iter().all(|&m| p.flips(m) > 0));

@@ -2,7 +2,7 @@
 //! (captures and promotions ordered by MVV-LVA) for quiescence search.
 
 use arrayvec::ArrayVec;
-use game::{Evaluate, Score, Tactical};
+use game::Score;
 
 use crate::movegen::ListSink;
 use crate::mv::Move;
@@ -103,7 +103,8 @@ impl Position {
         score
     }
 
-    /// The MVV-LVA priority of a capture or promotion (see [`Tactical`]).
+    /// The MVV-LVA priority of a capture or promotion (the tactical priority
+    /// of [`game::Game::move_hint`]).
     #[must_use]
     pub fn mvv_lva(&self, m: Move) -> Option<i32> {
         let from = m.orig_idx();
@@ -131,28 +132,21 @@ impl Position {
     }
 }
 
-impl Evaluate for Position {
+impl Position {
     /// Material plus piece-square bonuses, for the side to move, in
     /// centipawns ([`Score::heuristic`]).
-    fn evaluate(&self) -> Score {
+    pub(crate) fn material_evaluation(&self) -> Score {
         let v = self.evaluate_white();
         Score::heuristic(if self.side.index() == 0 { v } else { -v })
     }
 }
 
-impl Tactical for Position {
-    /// Captures (en passant included) and promotions: ten times the victim's
-    /// value minus a tenth of the attacker's (most valuable victim, least
-    /// valuable attacker), plus ten times the promotion's gain.
-    fn tactical_score(&self, m: Move) -> Option<i32> {
-        self.mvv_lva(m)
-    }
-
+impl Position {
     /// A dedicated generator that only produces the legal captures and
     /// promotions (no quiet move is generated and filtered). In check it
     /// yields only the tactical evasions: a quiescence search should search
     /// every move when [`Position::in_check`] holds.
-    fn generate_tactical(&self, out: &mut ArrayVec<Move, 256>) {
+    pub(crate) fn captures_and_promotions(&self, out: &mut ArrayVec<Move, 256>) {
         out.clear();
         self.generate_into::<true>(&mut ListSink(out));
     }
@@ -215,13 +209,16 @@ mod tests {
         p.generate_tactical(&mut fast);
         let mut all = ArrayVec::<Move, 256>::new();
         p.generate(&mut all);
-        MoveBuffer::retain(&mut all, |&m| p.tactical_score(m).is_some());
+        MoveBuffer::retain(&mut all, |&m| p.move_hint(m).is_tactical());
         assert_eq!(fast.as_slice(), all.as_slice());
         // PxQ beats QxP.
         let p: Position = "4k3/8/8/3q4/4P3/8/1p6/Q3K3 w - - 0 1".parse().unwrap();
         let pxq = p.parse_uci("e4d5").unwrap();
         let qxp = p.parse_uci("a1b2").unwrap();
-        assert!(p.tactical_score(pxq) > p.tactical_score(qxp));
-        assert_eq!(p.tactical_score(p.parse_uci("e1f2").unwrap()), None);
+        assert!(p.move_hint(pxq).tactical() > p.move_hint(qxp).tactical());
+        assert_eq!(
+            p.move_hint(p.parse_uci("e1f2").unwrap()),
+            game::MoveHint::Quiet(0)
+        );
     }
 }

@@ -3,9 +3,9 @@
 //! evaluation and tactical moves for alpha-beta with quiescence, and
 //! pawnless-endgame indexing for retrograde analysis.
 //!
-//! [`Position`] implements [`game::Game`] (plus [`game::Evaluate`],
-//! [`game::Tactical`]; [`Move`] implements [`game::MoveIndex`] and
-//! [`game::PackMove`]), so every searcher of the workspace plays chess.
+//! [`Position`] implements [`game::Game`] with its knowledge (an
+//! evaluation, captures and promotions as tactical moves, one-to-one move
+//! numbers), so every searcher of the workspace plays chess.
 //! [`Endgame`] implements [`game::IndexSpace`] and [`game::Predecessors`]
 //! for the retrograde solver.
 //!

@@ -3,8 +3,6 @@
 use core::fmt;
 use core::str::FromStr;
 
-use game::{MoveIndex, PackMove};
-
 use crate::types::{Role, Square};
 
 /// A chess move: origin, destination and promotion piece.
@@ -161,6 +159,32 @@ impl fmt::Display for UciError {
 
 impl std::error::Error for UciError {}
 
+impl Move {
+    /// `from × 64 + to`, plus `4096 ×` the promotion code (0 none, 1 knight
+    /// .. 4 queen): one-to-one, below `5 × 4096` (the game's move number).
+    #[inline]
+    #[must_use]
+    pub const fn number(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The move whose [`number`](Move::number) is `n`, if a move has it
+    /// (distinct squares and a promotion code `0..=4`): for building moves
+    /// from untrusted numbers, e.g. in fuzzing.
+    #[must_use]
+    pub const fn from_number(n: usize) -> Option<Move> {
+        if n >= 5 * 4096 {
+            return None;
+        }
+        let m = Move(n as u16);
+        if m.orig_idx() != m.to_idx() {
+            Some(m)
+        } else {
+            None
+        }
+    }
+}
+
 impl FromStr for Move {
     type Err = UciError;
     /// Parses UCI notation without a position: checks the syntax only.
@@ -189,29 +213,6 @@ impl FromStr for Move {
     }
 }
 
-impl MoveIndex for Move {
-    /// `from × 64 + to`, plus `4096 ×` the promotion code (0 none, 1 knight
-    /// .. 4 queen): injective.
-    const COUNT: usize = 5 * 4096;
-    #[inline]
-    fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl PackMove for Move {
-    #[inline]
-    fn pack(self) -> u16 {
-        self.0
-    }
-    /// Accepts exactly the codes [`pack`](PackMove::pack) produces: distinct
-    /// squares and a promotion code `0..=4`.
-    fn unpack(code: u16) -> Option<Move> {
-        let m = Move(code);
-        (code >> 12 <= 4 && m.orig_idx() != m.to_idx()).then_some(m)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,8 +222,7 @@ mod tests {
         for s in ["e2e4", "e7e8q", "a7b8n", "h2h1r", "c2c1b", "e1g1"] {
             let m: Move = s.parse().unwrap();
             assert_eq!(m.to_string(), s);
-            assert_eq!(Move::unpack(m.pack()), Some(m));
-            assert!(m.index() < Move::COUNT);
+            assert!(m.number() < 5 * 4096);
         }
         let kind = |s: &str| s.parse::<Move>().unwrap_err().kind();
         assert_eq!(kind("e2e"), UciErrorKind::Length);
@@ -236,15 +236,15 @@ mod tests {
     }
 
     #[test]
-    fn unpack_accepts_exactly_packed_codes() {
+    fn from_number_accepts_exactly_move_numbers() {
         let mut n = 0;
-        for code in 0..=u16::MAX {
-            if let Some(m) = Move::unpack(code) {
-                assert_eq!(m.pack(), code);
+        for code in 0..=usize::from(u16::MAX) {
+            if let Some(m) = Move::from_number(code) {
+                assert_eq!(m.number(), code);
                 n += 1;
             }
         }
         assert_eq!(n, 5 * 64 * 63);
-        assert_eq!(Move::unpack(u16::MAX), None);
+        assert_eq!(Move::from_number(usize::from(u16::MAX)), None);
     }
 }

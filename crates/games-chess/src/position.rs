@@ -4,7 +4,7 @@ use core::fmt;
 use std::sync::LazyLock;
 
 use arrayvec::ArrayVec;
-use game::{Game, Outcome, Player};
+use game::{Game, Knowledge, MoveHint, Outcome, Player, Score};
 use zobrist::{Extra, ZobristTable};
 
 use crate::attacks::{Bitboard, KING, KNIGHT, PAWN, tables};
@@ -662,5 +662,43 @@ impl Game for Position {
             return false;
         }
         self.legal_moves().contains(&m)
+    }
+
+    const KNOWLEDGE: Knowledge = Knowledge::NONE.evaluation().tactics().move_numbers();
+
+    /// Material plus piece-square bonuses, for the side to move, in
+    /// centipawns ([`Score::heuristic`]).
+    #[inline]
+    fn evaluate(&self) -> Score {
+        self.material_evaluation()
+    }
+
+    /// Captures (en passant included) and promotions are tactical: ten
+    /// times the victim's value minus a tenth of the attacker's (most
+    /// valuable victim, least valuable attacker), plus ten times the
+    /// promotion's gain. Quiet moves get no hint.
+    #[inline]
+    fn move_hint(&self, m: Move) -> MoveHint {
+        match self.mvv_lva(m) {
+            Some(s) => MoveHint::Tactical(s),
+            None => MoveHint::Quiet(0),
+        }
+    }
+
+    /// A dedicated generator that only produces the legal captures and
+    /// promotions (no quiet move is generated and filtered). In check it
+    /// yields only the tactical evasions: a quiescence search should search
+    /// every move when [`Position::in_check`] holds.
+    #[inline]
+    fn generate_tactical(&self, out: &mut ArrayVec<Move, 256>) {
+        self.captures_and_promotions(out);
+    }
+
+    /// [`Move::number`]: `from × 64 + to`, plus `4096 ×` the promotion code.
+    const MOVE_NUMBERS: usize = 5 * 4096;
+
+    #[inline]
+    fn move_number(m: Move) -> usize {
+        m.number()
     }
 }

@@ -298,13 +298,12 @@ fn oracles_on_random_playouts() {
 
 #[test]
 fn try_make_agrees_on_arbitrary_moves() {
-    use game::PackMove;
     let mut rng = Pcg64::new(7, 7);
     for fen in FENS {
         let mut p = pos(fen);
         for _ in 0..40 {
             for _ in 0..50 {
-                if let Some(m) = Move::unpack(rng.next_u64() as u16 & 0x7fff) {
+                if let Some(m) = Move::from_number(rng.next_u64() as usize % (5 * 4096)) {
                     check::try_make_agrees(&p, m).unwrap();
                 }
             }

@@ -37,11 +37,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .tactical_ordering(false)
         .tt_bytes(kib << 10)
         .etc(etc);
-    let mut solver = AlphaBeta::<Board>::new(config)?
-        .with_tactics()
-        .with_forcing()
-        .with_order_hints()
-        .with_length_bound(|b| b.empty_cells() as u32);
+    let mut solver = AlphaBeta::<Board>::new(config)?;
     let (mut nodes, mut wrong) = (0u64, 0usize);
     let cpu0 = thread_cpu_ns();
     let t0 = Instant::now();

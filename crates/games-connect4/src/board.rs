@@ -5,7 +5,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::LazyLock;
 
 use arrayvec::ArrayVec;
-use game::{Game, MoveIndex, Outcome, PackMove, Player};
+use game::{Game, Knowledge, MoveHint, Outcome, Player, Score};
 use zobrist::ZobristTable;
 
 use crate::Size;
@@ -98,25 +98,6 @@ impl fmt::Display for Column {
     /// The notation character, e.g. `4` for the middle column of 7 × 6.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.to_char())
-    }
-}
-
-impl MoveIndex for Column {
-    const COUNT: usize = Size::MAX_WIDTH;
-    #[inline]
-    fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl PackMove for Column {
-    #[inline]
-    fn pack(self) -> u16 {
-        u16::from(self.0)
-    }
-    #[inline]
-    fn unpack(code: u16) -> Option<Column> {
-        Column::new(usize::from(code))
     }
 }
 
@@ -534,6 +515,78 @@ impl Game for Board {
     fn is_legal(&self, m: Column) -> bool {
         self.can_play(m) && !self.is_over()
     }
+
+    const KNOWLEDGE: Knowledge = Knowledge::NONE
+        .evaluation()
+        .tactics()
+        .order_hints()
+        .forcing()
+        .length_bound()
+        .proof_hints()
+        .move_numbers();
+
+    /// Threats: the side to move's threat value minus the opponent's
+    /// (good-parity threats count triple), minus a little for each opponent
+    /// threat the side to move must block now.
+    #[inline]
+    fn evaluate(&self) -> Score {
+        self.threat_evaluation()
+    }
+
+    /// A move that connects four is tactical with priority 2, one that
+    /// blocks a cell where the opponent would connect four with priority 1;
+    /// a quiet move's hint is the number of threats the side to move owns
+    /// after it, times 64, plus a centre bonus that breaks ties (63 for the
+    /// centre column, one less per step of the centre-first order).
+    #[inline]
+    fn move_hint(&self, m: Column) -> MoveHint {
+        match self.tactical_priority(m) {
+            Some(p) => MoveHint::Tactical(p),
+            None => MoveHint::Quiet(self.threat_hint(m)),
+        }
+    }
+
+    /// The immediate wins (centre first), then the forced blocks (centre
+    /// first); nothing when the game is over.
+    #[inline]
+    fn generate_tactical(&self, out: &mut Moves) {
+        self.tactical_columns(out);
+    }
+
+    /// A column that connects four now (the leftmost), if any.
+    #[inline]
+    fn winning_move(&self) -> Option<Column> {
+        self.first_winning_column()
+    }
+
+    /// [`Board::non_losing_moves`] as columns, centre first.
+    #[inline]
+    fn non_losing_moves(&self, out: &mut Moves) {
+        self.non_losing_columns_into(out);
+    }
+
+    /// The empty cells.
+    #[inline]
+    fn remaining_plies(&self) -> Option<u32> {
+        Some(self.empty_cells() as u32)
+    }
+
+    /// For "can the side to move win?": an immediate win is proven in one
+    /// move, a position with no move that survives the opponent's reply is
+    /// disproven in one; otherwise `(1, n)` with `n` the number of
+    /// non-losing moves.
+    #[inline]
+    fn proof_hints(&self) -> (u32, u32) {
+        self.threat_proof_hints()
+    }
+
+    const MOVE_NUMBERS: usize = Size::MAX_WIDTH;
+
+    /// The column's index.
+    #[inline]
+    fn move_number(m: Column) -> usize {
+        usize::from(m.0)
+    }
 }
 
 #[cfg(test)]
@@ -573,14 +626,12 @@ mod tests {
         for i in 0..32 {
             let c = Column::new(i).unwrap();
             assert_eq!(Column::from_char(c.to_char()), Some(c));
-            assert_eq!(Column::unpack(c.pack()), Some(c));
-            assert!(c.pack() < u16::MAX);
+            assert_eq!(Board::move_number(c), i);
+            assert!(Board::move_number(c) < Board::MOVE_NUMBERS);
         }
         assert_eq!(Column::new(32), None);
         assert_eq!(Column::from_char('0'), None);
         assert_eq!(Column::from_char('x'), None);
-        assert_eq!(Column::unpack(32), None);
-        assert_eq!(Column::unpack(u16::MAX), None);
         assert_eq!(Column::new(3).unwrap().to_string(), "4");
     }
 }

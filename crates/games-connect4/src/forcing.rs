@@ -1,16 +1,15 @@
-//! [`Forcing`] and [`OrderHint`]: the Connect Four knowledge a generic
+//! Immediate wins, non-losing moves and the threat-count hint: the Connect
+//! Four knowledge a generic
 //! alpha-beta searcher needs to solve positions quickly (immediate wins,
 //! moves that do not hand the opponent a win, threat-count ordering).
-
-use game::{Forcing, OrderHint};
 
 use crate::board::{centre_rank, shl};
 use crate::{Board, Column, Moves};
 
-impl Forcing for Board {
+impl Board {
     /// A column that connects four now (the leftmost), if any.
     #[inline]
-    fn winning_move(&self) -> Option<Column> {
+    pub(crate) fn first_winning_column(&self) -> Option<Column> {
         let wins = self.winning_moves();
         // The (dearer) end-of-game test only when there is a win to report.
         if wins == 0 || self.is_over() {
@@ -21,7 +20,7 @@ impl Forcing for Board {
 
     /// [`Board::non_losing_moves`] as columns, centre first.
     #[inline]
-    fn non_losing_moves(&self, out: &mut Moves) {
+    pub(crate) fn non_losing_columns_into(&self, out: &mut Moves) {
         let cells = Board::non_losing_moves(self);
         if cells != 0 && self.is_over() {
             out.clear();
@@ -31,14 +30,14 @@ impl Forcing for Board {
     }
 }
 
-impl OrderHint for Board {
+impl Board {
     /// The number of threats the side to move owns after the move
     /// ([`Board::threats_after`]), times 64, plus a centre bonus that breaks
     /// ties (63 for the centre column, one less per step of the centre-first
     /// order), so that equal threat counts are tried centre first whatever
     /// the picker's selection order.
     #[inline]
-    fn order_hint(&self, m: Column) -> i32 {
+    pub(crate) fn threat_hint(&self, m: Column) -> i32 {
         let (c, w) = (m.index(), self.size().width());
         let s = self.size().stride();
         // The landing cell: the column's bit of `possible` (none when full).
@@ -83,6 +82,6 @@ mod tests {
         let mut moves = Moves::new();
         b.generate(&mut moves);
         assert_eq!(moves.len(), 7);
-        assert!(moves.as_slice().iter().all(|&m| b.order_hint(m) >= 0));
+        assert!(moves.as_slice().iter().all(|&m| b.threat_hint(m) >= 0));
     }
 }

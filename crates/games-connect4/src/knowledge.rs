@@ -5,7 +5,7 @@
 //! Every function here is checked against a brute-force version (try each
 //! move, look at the result) in `tests/knowledge.rs`.
 
-use game::{Evaluate, ProofHints, Score, Tactical};
+use game::Score;
 
 use crate::board::{Board, Column, Moves, centre_order, shl};
 
@@ -375,13 +375,13 @@ impl Board {
     }
 }
 
-impl Evaluate for Board {
+impl Board {
     /// Threats: the side to move's threat value minus the opponent's (see
     /// the weights in the source: good-parity threats count triple), minus
     /// a little for each opponent threat the side to move must block now.
     /// A decisive position is not recognised here; searches score it from
     /// [`game::Game::outcome`] and immediate wins from the move list.
-    fn evaluate(&self) -> Score {
+    pub(crate) fn threat_evaluation(&self) -> Score {
         let first_to_move = self.plies & 1 == 0;
         let mine = self.threat_value(self.own_threats(), first_to_move);
         let opp_threats = self.opponent_threats();
@@ -391,12 +391,12 @@ impl Evaluate for Board {
     }
 }
 
-impl Tactical for Board {
+impl Board {
     /// `Some(2)` for a move that connects four, `Some(1)` for one that
     /// blocks a cell where the opponent would connect four, `None` for a
     /// quiet move (or a column that cannot be played).
     #[inline]
-    fn tactical_score(&self, m: Column) -> Option<i32> {
+    pub(crate) fn tactical_priority(&self, m: Column) -> Option<i32> {
         if !self.can_play(m) {
             return None;
         }
@@ -412,7 +412,7 @@ impl Tactical for Board {
 
     /// The immediate wins (centre first), then the forced blocks (centre
     /// first); nothing when the game is over.
-    fn generate_tactical(&self, out: &mut Moves) {
+    pub(crate) fn tactical_columns(&self, out: &mut Moves) {
         out.clear();
         if self.is_over() {
             return;
@@ -428,13 +428,13 @@ impl Tactical for Board {
     }
 }
 
-impl ProofHints for Board {
+impl Board {
     /// For "can the side to move win?": an immediate win is proven in one
     /// move (`(1, 1_000_000)`); a position with no move that survives the
     /// opponent's reply is disproven in one (`(1_000_000, 1)`); otherwise
     /// `(1, n)` with `n` the number of non-losing moves (an OR node needs
     /// one of them to win and all of them refuted to lose).
-    fn proof_hints(&self) -> (u32, u32) {
+    pub(crate) fn threat_proof_hints(&self) -> (u32, u32) {
         const MANY: u32 = 1_000_000;
         if self.can_win_now() {
             return (1, MANY);
@@ -453,6 +453,7 @@ pub fn non_losing_columns(board: &Board, out: &mut Moves) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use game::Game;
 
     #[test]
     fn simple_threats() {
@@ -464,8 +465,8 @@ mod tests {
             b.non_losing_moves(),
             b.possible() & !b.opponent_threats() >> 1
         );
-        let t = b.tactical_score(Column::new(2).unwrap());
-        assert_eq!(t, Some(2));
+        let t = b.move_hint(Column::new(2).unwrap());
+        assert_eq!(t, game::MoveHint::Tactical(2));
         let mut m = Moves::new();
         b.generate_tactical(&mut m);
         assert_eq!(

@@ -4,14 +4,15 @@
 //! strong solver needs, as fast bitboard functions.
 //!
 //! * [`Board`] implements [`game::Game`] (moves are [`Column`]s, generated
-//!   centre first), [`game::Evaluate`] (threat count with the zugzwang
-//!   parity rule), [`game::Tactical`] (immediate wins, then forced blocks),
-//!   [`game::ProofHints`], [`game::Forcing`] (immediate win, non-losing
-//!   moves) and [`game::OrderHint`] (threat count after the move); its moves
-//!   implement [`game::MoveIndex`] and [`game::PackMove`]. (The inherent
-//!   [`Board::non_losing_moves`] returns a bitboard; the trait method of the
-//!   same name fills a move list: call it as
-//!   `Forcing::non_losing_moves(&board, &mut moves)` on a concrete board.)
+//!   centre first) with every item of knowledge: an evaluation (threat
+//!   count with the zugzwang parity rule), tactical moves (immediate wins,
+//!   then forced blocks) and the threat count after a quiet move as its
+//!   hint, immediate wins and non-losing moves, the empty cells as a length
+//!   bound, proof-number hints and the column as the move number: every
+//!   searcher of the workspace solves Connect Four at full strength with no
+//!   further setup. (The inherent [`Board::non_losing_moves`] returns a
+//!   bitboard; the trait method of the same name fills a move list: call it
+//!   as `Game::non_losing_moves(&board, &mut moves)` on a concrete board.)
 //! * [`Board::key`] is a provably unique 64-bit key,
 //!   [`Game::hash`](game::Game::hash) the same key through a bijective mix
 //!   (as unique, with well-mixed bits for tables) xored with a constant per

@@ -16,9 +16,7 @@ fn size(w: usize, h: usize) -> Size {
 
 /// The alpha-beta solver in solve mode (shortest win, longest loss).
 fn solver() -> AlphaBeta<Board> {
-    AlphaBeta::<Board>::new(Config::default())
-        .unwrap()
-        .with_tactics()
+    AlphaBeta::<Board>::new(Config::default()).unwrap()
 }
 
 fn solve(searcher: &mut AlphaBeta<Board>, b: &mut Board) -> Value {

@@ -6,7 +6,7 @@ mod common;
 use std::collections::{HashMap, HashSet};
 
 use common::{Naive, Rng};
-use game::{Evaluate, Game, Outcome, Player, Score, Tactical, check, perft};
+use game::{Game, Outcome, Player, Score, check, perft};
 use games_connect4::{Board, Column, Moves, Size, perft_bitboard};
 
 /// Sizes exercised: the standard board, the small solved ones, and the
@@ -112,12 +112,18 @@ fn compare(b: &Board, n: &mut Naive) {
     let mut filtered: Vec<Column> = moves
         .iter()
         .copied()
-        .filter(|&m| b.tactical_score(m).is_some())
+        .filter(|&m| b.move_hint(m).tactical().is_some())
         .collect();
     let mut fast = tactical.to_vec();
-    let first_block = fast.iter().position(|&m| b.tactical_score(m) == Some(1));
+    let first_block = fast
+        .iter()
+        .position(|&m| b.move_hint(m).tactical() == Some(1));
     if let Some(i) = first_block {
-        assert!(fast[i..].iter().all(|&m| b.tactical_score(m) == Some(1)));
+        assert!(
+            fast[i..]
+                .iter()
+                .all(|&m| b.move_hint(m).tactical() == Some(1))
+        );
     }
     fast.sort_unstable();
     filtered.sort_unstable();

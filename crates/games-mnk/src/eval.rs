@@ -1,6 +1,6 @@
 //! Pattern/threat evaluation, tactical moves and proof-number hints.
 
-use game::{Evaluate, Forcing, Game, OrderHint, Player, ProofHints, Score, Tactical};
+use game::{Game, Player, Score};
 
 use crate::board::{Bits, STRIDE};
 use crate::position::{DIRECTIONS, Mnk, Move, Moves};
@@ -86,8 +86,8 @@ impl Mnk {
 /// when the side to move can complete a line, or a large malus when it
 /// cannot and the opponent has two or more completion squares. Relative to
 /// the side to move, clamped to a heuristic score.
-impl Evaluate for Mnk {
-    fn evaluate(&self) -> Score {
+impl Mnk {
+    pub(crate) fn pattern_evaluation(&self) -> Score {
         let pat = self.patterns();
         let us = self.side.index();
         let them = 1 - us;
@@ -103,8 +103,8 @@ impl Evaluate for Mnk {
 
 /// Immediate wins (priority 2) come first, then forced blocks: the squares
 /// where the opponent would complete a line (priority 1).
-impl Tactical for Mnk {
-    fn tactical_score(&self, m: Move) -> Option<i32> {
+impl Mnk {
+    pub(crate) fn tactical_priority(&self, m: Move) -> Option<i32> {
         if !self.is_legal(m) {
             None
         } else if self.makes_line(m, self.side) {
@@ -117,7 +117,7 @@ impl Tactical for Mnk {
     }
 
     /// Wins first, then blocks, each in square order.
-    fn generate_tactical(&self, out: &mut Moves) {
+    pub(crate) fn tactical_moves(&self, out: &mut Moves) {
         out.clear();
         if self.won {
             return;
@@ -142,8 +142,8 @@ const SURE: u32 = 64;
 /// proved in one move `(1, SURE)`; one that cannot, facing two or more
 /// completion squares of the opponent, is almost surely lost `(SURE, 1)`;
 /// otherwise `(1, 1)`.
-impl ProofHints for Mnk {
-    fn proof_hints(&self) -> (u32, u32) {
+impl Mnk {
+    pub(crate) fn threat_proof_hints(&self) -> (u32, u32) {
         let side: Player = self.side;
         if self.winning_moves(side).next().is_some() {
             (1, SURE)
@@ -155,8 +155,8 @@ impl ProofHints for Mnk {
     }
 }
 
-impl Forcing for Mnk {
-    fn winning_move(&self) -> Option<Move> {
+impl Mnk {
+    pub(crate) fn first_winning_move(&self) -> Option<Move> {
         if self.outcome().is_some() {
             return None;
         }
@@ -166,7 +166,7 @@ impl Forcing for Mnk {
     /// A stone never helps the opponent, so: every move when the opponent
     /// has no winning square, the block when it has one, nothing when it
     /// has two or more.
-    fn non_losing_moves(&self, out: &mut Moves) {
+    pub(crate) fn non_losing_into(&self, out: &mut Moves) {
         self.generate(out);
         let mut threats = self.winning_moves(self.side_to_move().opponent());
         match (threats.next(), threats.next()) {
@@ -177,10 +177,10 @@ impl Forcing for Mnk {
     }
 }
 
-impl OrderHint for Mnk {
+impl Mnk {
     /// Stones next to the square (either colour, own counted double): play
     /// where the fight is.
-    fn order_hint(&self, mv: Move) -> i32 {
+    pub(crate) fn neighbour_hint(&self, mv: Move) -> i32 {
         let me = self.side_to_move();
         let (c, r) = (i32::from(mv.column()), i32::from(mv.row()));
         let mut score = 0;

@@ -11,7 +11,7 @@
 //!
 //! Every board lives on a 19 × 19 layout of 384-bit bitboards (`[u64; 6]`),
 //! square `row * 19 + column`, so one [`Move`] type, one Zobrist table and
-//! one [`MoveIndex`](game::MoveIndex) cover every size. Making a move costs
+//! one move numbering ([`Game::move_number`](game::Game::move_number)) cover every size. Making a move costs
 //! a few bit operations plus the win test, which walks only the four lines
 //! through the new stone. Nothing is allocated per node: the move list is
 //! an [`ArrayVec`](arrayvec::ArrayVec) of 361.
@@ -31,7 +31,7 @@
 //! # Example
 //!
 //! ```
-//! use game::{Game, Outcome, Tactical};
+//! use game::{Game, Outcome};
 //! use games_mnk::{Mnk, Move, Moves};
 //!
 //! // Tic-tac-toe: x b2, o a1, x c2, o b1.
@@ -55,15 +55,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Optional traits
+//! # Knowledge
 //!
-//! [`Evaluate`](game::Evaluate) scores windows of `k` squares that only one
-//! player occupies, by how close they are to a line, plus threats (a
-//! completion square for the side to move, two for the opponent).
-//! [`Tactical`](game::Tactical): immediate wins first, then forced blocks.
-//! [`ProofHints`](game::ProofHints): cheap threat-based initial numbers.
-//! [`MoveIndex`](game::MoveIndex) and [`PackMove`](game::PackMove): the
-//! square number on the 19 × 19 layout.
+//! The game declares every item of [`game::Knowledge`]: an evaluation that
+//! scores windows of `k` squares that only one player occupies, by how
+//! close they are to a line, plus threats (a completion square for the side
+//! to move, two for the opponent); tactical moves (immediate wins first,
+//! then forced blocks) and a quiet-move hint (stones nearby); immediate wins
+//! and non-losing moves; the empty squares as a length bound; cheap
+//! threat-based proof numbers; the square number on the 19 × 19 layout as
+//! the move number.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

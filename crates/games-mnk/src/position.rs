@@ -5,7 +5,7 @@ use core::str::FromStr;
 use std::sync::LazyLock;
 
 use arrayvec::ArrayVec;
-use game::{Game, MoveIndex, Outcome, PackMove, Player};
+use game::{Game, Knowledge, MoveHint, Outcome, Player, Score};
 use zobrist::{Extra, ZobristTable};
 
 use crate::board::{Bits, SQUARES, STRIDE};
@@ -124,27 +124,6 @@ impl FromStr for Move {
         }
         let row: u8 = digits.parse().map_err(|_| bad())?;
         Move::new(column as u8 - b'a', row - 1).ok_or_else(bad)
-    }
-}
-
-/// Indices `row * 19 + column`, `0..361`, whatever the board size.
-impl MoveIndex for Move {
-    const COUNT: usize = SQUARES;
-    #[inline]
-    fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-/// The code is the [`MoveIndex`] number.
-impl PackMove for Move {
-    #[inline]
-    fn pack(self) -> u16 {
-        self.0
-    }
-    #[inline]
-    fn unpack(code: u16) -> Option<Move> {
-        ((code as usize) < SQUARES).then_some(Move(code))
     }
 }
 
@@ -397,5 +376,73 @@ impl Game for Mnk {
     #[inline]
     fn is_legal(&self, mv: Move) -> bool {
         !self.won && self.empty.get(mv.sq())
+    }
+
+    const KNOWLEDGE: Knowledge = Knowledge::NONE
+        .evaluation()
+        .tactics()
+        .order_hints()
+        .forcing()
+        .length_bound()
+        .proof_hints()
+        .move_numbers();
+
+    /// Patterns and threats (see the crate documentation).
+    #[inline]
+    fn evaluate(&self) -> Score {
+        self.pattern_evaluation()
+    }
+
+    /// Immediate wins are tactical with priority 2, forced blocks (the
+    /// squares where the opponent would complete a line) with priority 1; a
+    /// quiet move's hint counts the stones next to its square (own stones
+    /// double): play where the fight is.
+    #[inline]
+    fn move_hint(&self, m: Move) -> MoveHint {
+        match self.tactical_priority(m) {
+            Some(p) => MoveHint::Tactical(p),
+            None => MoveHint::Quiet(self.neighbour_hint(m)),
+        }
+    }
+
+    /// Wins first, then blocks, each in square order.
+    #[inline]
+    fn generate_tactical(&self, out: &mut Moves) {
+        self.tactical_moves(out);
+    }
+
+    #[inline]
+    fn winning_move(&self) -> Option<Move> {
+        self.first_winning_move()
+    }
+
+    /// A stone never helps the opponent, so: every move when the opponent
+    /// has no winning square, the block when it has one, nothing when it
+    /// has two or more.
+    #[inline]
+    fn non_losing_moves(&self, out: &mut Moves) {
+        self.non_losing_into(out);
+    }
+
+    /// The empty squares (none once the game is won).
+    #[inline]
+    fn remaining_plies(&self) -> Option<u32> {
+        Some(if self.won { 0 } else { self.empty.count() })
+    }
+
+    /// Cheap threat-based hints: a side to move that can complete a line is
+    /// proved in one move; one that cannot, facing two or more completion
+    /// squares of the opponent, is almost surely lost; otherwise `(1, 1)`.
+    #[inline]
+    fn proof_hints(&self) -> (u32, u32) {
+        self.threat_proof_hints()
+    }
+
+    /// Indices `row * 19 + column`, `0..361`, whatever the board size.
+    const MOVE_NUMBERS: usize = SQUARES;
+
+    #[inline]
+    fn move_number(m: Move) -> usize {
+        m.0 as usize
     }
 }

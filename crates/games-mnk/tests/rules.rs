@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use alphabeta::alpha_beta_solve;
-use game::{Evaluate, Game, MoveIndex, Outcome, PackMove, Player, ProofHints, Score, Tactical};
+use game::{Game, Outcome, Player, Score};
 use games_mnk::{Mnk, Move, Moves, ParseErrorKind};
 use games_tictactoe::TicTacToe;
 use rand_core::Rng;
@@ -121,21 +121,21 @@ fn random_playouts_against_naive_grid() {
                 } else {
                     None
                 };
-                assert_eq!(g.tactical_score(mv), expected, "{g} {mv}");
+                assert_eq!(g.move_hint(mv).tactical(), expected, "{g} {mv}");
             }
             let mut tactical = Moves::default();
             g.generate_tactical(&mut tactical);
             let scores: Vec<i32> = tactical
                 .as_slice()
                 .iter()
-                .map(|&m| g.tactical_score(m).unwrap())
+                .map(|&m| g.move_hint(m).tactical().unwrap())
                 .collect();
             assert!(scores.windows(2).all(|w| w[0] >= w[1]), "wins first");
             assert_eq!(
                 tactical.len(),
                 moves
                     .iter()
-                    .filter(|&&m| g.tactical_score(m).is_some())
+                    .filter(|&&m| g.move_hint(m).tactical().is_some())
                     .count()
             );
             game::check::forcing(&g).unwrap();
@@ -150,18 +150,16 @@ fn random_playouts_against_naive_grid() {
 }
 
 #[test]
-fn moves_index_pack_and_text() {
+fn move_numbers_and_text() {
     let mut seen = HashSet::new();
     for r in 0..19 {
         for c in 0..19 {
             let mv = Move::new(c, r).unwrap();
-            assert!(mv.index() < Move::COUNT);
-            assert!(seen.insert(mv.index()));
-            assert_eq!(Move::unpack(mv.pack()), Some(mv));
+            assert!(Mnk::move_number(mv) < Mnk::MOVE_NUMBERS);
+            assert!(seen.insert(Mnk::move_number(mv)));
             assert_eq!(mv.to_string().parse::<Move>().unwrap(), mv);
         }
     }
-    assert_eq!(Move::unpack(361), None);
     assert_eq!(Move::new(19, 0), None);
     assert_eq!("h8".parse::<Move>().unwrap(), Move::new(7, 7).unwrap());
     for bad in ["", "h", "8", "h0", "h08", "t1", "a20", "a-1", "é1", "h8x"] {
@@ -352,7 +350,7 @@ fn solve_wdl(
     g.generate_tactical(&mut tactical);
     let mut moves = Moves::default();
     match tactical.as_slice().first() {
-        Some(&m) if g.tactical_score(m) == Some(2) => return 1,
+        Some(&m) if g.move_hint(m).tactical() == Some(2) => return 1,
         Some(&m) => moves.push(m), // forced block: nothing else can avoid the loss
         None => g.generate(&mut moves),
     }
@@ -421,11 +419,7 @@ fn threat_solver_agrees_with_alphabeta() {
 /// ordering), weak and strong solving, and the threat solver above.
 #[test]
 fn known_result_444_draw() {
-    let searcher = || {
-        alphabeta::AlphaBeta::<Mnk>::new(alphabeta::Config::default())
-            .unwrap()
-            .with_tactics()
-    };
+    let searcher = || alphabeta::AlphaBeta::<Mnk>::new(alphabeta::Config::default()).unwrap();
     let mut g = Mnk::new(4, 4, 4).unwrap();
     let weak = searcher().solve_weak(&mut g, &game::Limits::none());
     assert_eq!(weak.outcome, Some(Outcome::Draw));

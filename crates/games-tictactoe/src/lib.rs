@@ -39,9 +39,7 @@ use std::str::FromStr;
 use std::sync::LazyLock;
 
 use arrayvec::ArrayVec;
-use game::{
-    Evaluate, Forcing, Game, MoveIndex, OrderHint, Outcome, PackMove, Player, Score, Tactical,
-};
+use game::{Game, Knowledge, MoveHint, Outcome, Player, Score};
 use zobrist::ZobristTable;
 
 pub mod index;
@@ -129,22 +127,6 @@ impl FromStr for Square {
             [d @ b'0'..=b'8'] => Ok(Square(d - b'0')),
             _ => Err(ParseError::new(ParseErrorKind::BadSquare)),
         }
-    }
-}
-
-impl MoveIndex for Square {
-    const COUNT: usize = 9;
-    fn index(self) -> usize {
-        usize::from(self.0)
-    }
-}
-
-impl PackMove for Square {
-    fn pack(self) -> u16 {
-        u16::from(self.0)
-    }
-    fn unpack(code: u16) -> Option<Square> {
-        u8::try_from(code).ok().and_then(Square::new)
     }
 }
 
@@ -360,9 +342,15 @@ impl Game for TicTacToe {
     fn is_legal(&self, m: Square) -> bool {
         m.0 < 9 && (self.x | self.o) & m.bit() == 0 && self.outcome().is_none()
     }
-}
 
-impl Evaluate for TicTacToe {
+    const KNOWLEDGE: Knowledge = Knowledge::NONE
+        .evaluation()
+        .tactics()
+        .order_hints()
+        .forcing()
+        .length_bound()
+        .move_numbers();
+
     /// Lines still open for the side to move minus lines still open for the
     /// opponent.
     fn evaluate(&self) -> Score {
@@ -370,35 +358,26 @@ impl Evaluate for TicTacToe {
         let open = |blockers: u16| LINES.iter().filter(|&&l| l & blockers == 0).count() as i32;
         Score::heuristic(open(them) - open(me))
     }
-}
 
-impl Tactical for TicTacToe {
-    /// Immediate wins (priority 2), then blocks of the opponent's win (1).
-    fn tactical_score(&self, m: Square) -> Option<i32> {
+    /// Immediate wins (tactical, priority 2), then blocks of the opponent's
+    /// win (1); a quiet move's hint is the number of lines through its
+    /// square that the opponent has not blocked (centre 4, corners 3, edges
+    /// 2 on an empty board).
+    fn move_hint(&self, m: Square) -> MoveHint {
         let (me, them) = (self.mover_mask(), self.other_mask());
         if Self::completions(me, them) & m.bit() != 0 {
-            Some(2)
+            MoveHint::Tactical(2)
         } else if Self::completions(them, me) & m.bit() != 0 {
-            Some(1)
+            MoveHint::Tactical(1)
         } else {
-            None
+            let open = LINES
+                .iter()
+                .filter(|&&l| l & m.bit() != 0 && l & them == 0)
+                .count();
+            MoveHint::Quiet(open as i32)
         }
     }
-}
 
-impl OrderHint for TicTacToe {
-    /// The number of lines through the square that the opponent has not
-    /// blocked (centre 4, corners 3, edges 2 on an empty board).
-    fn order_hint(&self, m: Square) -> i32 {
-        let them = self.other_mask();
-        LINES
-            .iter()
-            .filter(|&&l| l & m.bit() != 0 && l & them == 0)
-            .count() as i32
-    }
-}
-
-impl Forcing for TicTacToe {
     fn winning_move(&self) -> Option<Square> {
         if self.outcome().is_some() {
             return None;
@@ -417,6 +396,18 @@ impl Forcing for TicTacToe {
             1 => out.retain(|m| m.bit() == threats),
             _ => out.clear(),
         }
+    }
+
+    /// The empty squares.
+    fn remaining_plies(&self) -> Option<u32> {
+        Some(9 - (self.x | self.o).count_ones())
+    }
+
+    const MOVE_NUMBERS: usize = 9;
+
+    /// The square number.
+    fn move_number(m: Square) -> usize {
+        usize::from(m.0)
     }
 }
 

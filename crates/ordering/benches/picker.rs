@@ -5,7 +5,7 @@
 
 use arrayvec::ArrayVec;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use game::{Game, MoveIndex, Player, Tactical};
+use game::{Game, Player};
 use ordering::{History, MovePicker, Policy};
 use std::hint::black_box;
 
@@ -26,7 +26,7 @@ impl Rng {
 
 struct Setup {
     game: Toy,
-    history: History<Mv>,
+    history: History<Toy>,
     tt: Option<Mv>,
     killers: [Mv; 2],
     counter: Option<Mv>,
@@ -85,7 +85,7 @@ fn full_sort(s: &Setup, moves: &mut Moves, take: usize) -> u32 {
         .map(|&m| {
             let key = if Some(m) == s.tt {
                 5 << 40
-            } else if let Some(t) = s.game.tactical_score(m) {
+            } else if let Some(t) = s.game.move_hint(m).tactical() {
                 (4 << 40) + i64::from(t)
             } else if let Some(i) = s.killers.iter().position(|&k| k == m) {
                 (3 << 40) - i as i64

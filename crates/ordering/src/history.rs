@@ -4,7 +4,7 @@ use alloc::boxed::Box;
 use alloc::vec;
 use core::fmt;
 use core::marker::PhantomData;
-use game::{MoveIndex, Player};
+use game::{Game, Player};
 
 use crate::tuning::{
     ADDITIVE_BONUS_MAX, ADDITIVE_LIMIT, DECAY_DIVISOR, GRAVITY_BONUS_MAX,
@@ -104,22 +104,22 @@ const fn clamp(x: i64, limit: i64) -> i64 {
     }
 }
 
-/// The history table: a score per (side, [`MoveIndex`] of the move), raised
+/// The history table: a score per (side, [`Game::move_number`] of the move), raised
 /// when a quiet move causes a cutoff and lowered (the malus) for the quiet
 /// moves that were tried before it and failed to.
 ///
 /// The [`MovePicker`](crate::MovePicker) orders the quiet moves by this score.
-/// The table holds `2 · M::COUNT` scores allocated once by
+/// The table holds `2 · G::MOVE_NUMBERS` scores allocated once by
 /// [`History::new`]; updates never allocate and never overflow: every score
 /// stays within `±policy.limit()`.
 ///
 /// ```
 /// use game::Player;
-/// use games_tictactoe::Square;
+/// use games_tictactoe::{Square, TicTacToe};
 /// use ordering::{History, Policy};
 ///
 /// let sq = |i| Square::new(i).unwrap();
-/// let mut history = History::<Square>::new(Policy::Gravity);
+/// let mut history = History::<TicTacToe>::new(Policy::Gravity);
 /// // At depth 3, square 4 refuted the opponent after squares 0 and 2 failed.
 /// history.on_cutoff(Player::First, sq(4), [sq(0), sq(2), sq(4)], 3);
 /// assert!(history.score(Player::First, sq(4)) > 0);
@@ -129,20 +129,20 @@ const fn clamp(x: i64, limit: i64) -> i64 {
 /// assert_eq!(history.score(Player::First, sq(4)), Policy::Gravity.bonus(3) / 2);
 /// ```
 #[derive(Clone)]
-pub struct History<M> {
+pub struct History<G: Game> {
     table: Box<[i32]>,
     policy: Policy,
     malus: bool,
-    moves: PhantomData<fn(M)>,
+    moves: PhantomData<fn(G)>,
 }
 
-impl<M: MoveIndex> History<M> {
-    /// A zeroed table of `2 · M::COUNT` scores with the given bonus policy
+impl<G: Game> History<G> {
+    /// A zeroed table of `2 · G::MOVE_NUMBERS` scores with the given bonus policy
     /// and the malus on; its only allocation.
     #[must_use]
     pub fn new(policy: Policy) -> Self {
         History {
-            table: vec![0; 2 * M::COUNT].into_boxed_slice(),
+            table: vec![0; 2 * G::MOVE_NUMBERS.max(1)].into_boxed_slice(),
             policy,
             malus: true,
             moves: PhantomData,
@@ -170,34 +170,22 @@ impl<M: MoveIndex> History<M> {
     }
 
     #[inline]
-    fn slot(side: Player, m: M) -> usize {
-        let index = m.index();
-        assert!(
-            index < M::COUNT,
-            "MoveIndex::index returned {index}, not below COUNT = {}",
-            M::COUNT
-        );
-        side.index() * M::COUNT + index
+    fn slot(side: Player, m: G::Move) -> usize {
+        // A numbering that breaks its bound only shares slots.
+        let index = G::move_number(m) % G::MOVE_NUMBERS.max(1);
+        side.index() * G::MOVE_NUMBERS.max(1) + index
     }
 
     /// The score of `m` for `side`; higher is tried earlier.
-    ///
-    /// # Panics
-    ///
-    /// If `m.index() >= M::COUNT` (a broken [`MoveIndex`]).
     #[inline]
     #[must_use]
-    pub fn score(&self, side: Player, m: M) -> i32 {
+    pub fn score(&self, side: Player, m: G::Move) -> i32 {
         self.table[Self::slot(side, m)]
     }
 
     /// Rewards `m` for `side` with the policy's bonus at remaining `depth`.
-    ///
-    /// # Panics
-    ///
-    /// If `m.index() >= M::COUNT` (a broken [`MoveIndex`]).
     #[inline]
-    pub fn reward(&mut self, side: Player, m: M, depth: u32) {
+    pub fn reward(&mut self, side: Player, m: G::Move, depth: u32) {
         let bonus = self.policy.bonus(depth);
         self.add(side, m, bonus);
     }
@@ -205,18 +193,14 @@ impl<M: MoveIndex> History<M> {
     /// Penalises `m` for `side` by the policy's bonus at remaining `depth`
     /// (whether or not the malus is on: that switch only affects
     /// [`on_cutoff`](History::on_cutoff)).
-    ///
-    /// # Panics
-    ///
-    /// If `m.index() >= M::COUNT` (a broken [`MoveIndex`]).
     #[inline]
-    pub fn penalize(&mut self, side: Player, m: M, depth: u32) {
+    pub fn penalize(&mut self, side: Player, m: G::Move, depth: u32) {
         let bonus = self.policy.bonus(depth);
         self.add(side, m, -bonus);
     }
 
     #[inline]
-    fn add(&mut self, side: Player, m: M, delta: i32) {
+    fn add(&mut self, side: Player, m: G::Move, delta: i32) {
         let slot = Self::slot(side, m);
         self.table[slot] = self.policy.apply(self.table[slot], delta);
     }
@@ -227,19 +211,13 @@ impl<M: MoveIndex> History<M> {
     /// before `best`; `best` itself may be included, it is skipped).
     /// [`MovePicker::quiets_tried`](crate::MovePicker::quiets_tried) gives
     /// exactly that list without allocating.
-    ///
-    /// # Panics
-    ///
-    /// If a move's index is `>= M::COUNT` (a broken [`MoveIndex`]).
     pub fn on_cutoff(
         &mut self,
         side: Player,
-        best: M,
-        tried: impl IntoIterator<Item = M>,
+        best: G::Move,
+        tried: impl IntoIterator<Item = G::Move>,
         depth: u32,
-    ) where
-        M: PartialEq,
-    {
+    ) {
         let bonus = self.policy.bonus(depth);
         self.add(side, best, bonus);
         if self.malus {
@@ -274,7 +252,7 @@ impl<M: MoveIndex> History<M> {
     }
 }
 
-impl<M> fmt::Debug for History<M> {
+impl<G: Game> fmt::Debug for History<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("History")
             .field("policy", &self.policy)

@@ -7,7 +7,7 @@
 //!
 //! * [`Killers`] — per ply, the last `K` (default 2) quiet moves that caused
 //!   a cutoff; a new killer replaces the oldest, never a duplicate.
-//! * [`History`] — a score per (side, [`game::MoveIndex`]) raised on every
+//! * [`History`] — a score per (side, [`game::Game::move_number`]) raised on every
 //!   cutoff, with three bonus [`Policy`]s: the textbook's `4^depth`,
 //!   `depth²`, and the bounded "gravity" update; a malus for the quiet moves
 //!   tried before the cutoff; decay between searches. No update sequence
@@ -15,7 +15,7 @@
 //! * [`CounterMoves`] — the reply that last refuted the previous move.
 //! * [`MovePicker`] — yields the moves of a generated list lazily, in
 //!   stages: the transposition-table move, the tactical moves (through
-//!   [`game::Tactical`], for games that have it), the killers, the
+//!   [`game::Game::move_hint`], for games that have tactical knowledge), the killers, the
 //!   counter-move, then the rest by history. It yields exactly the moves of
 //!   the list, each once, and allocates nothing.
 //!
@@ -34,8 +34,8 @@
 //! use ordering::{CounterMoves, History, Killers, MovePicker, Policy};
 //!
 //! let mut killers: Killers<Square> = Killers::new(16);
-//! let mut history = History::<Square>::new(Policy::Gravity);
-//! let mut counters = CounterMoves::<Square>::new();
+//! let mut history = History::<TicTacToe>::new(Policy::Gravity);
+//! let mut counters = CounterMoves::<TicTacToe>::new();
 //!
 //! let (ply, depth, previous) = (1, 7, Square::new(4).unwrap()); // X played the centre
 //! let mut game: TicTacToe = "....X....".parse()?;
@@ -89,7 +89,7 @@ pub mod tuning;
 pub use counter::CounterMoves;
 pub use history::{History, Policy};
 pub use killers::Killers;
-pub use picker::{MovePicker, NoHistory, QuietOrder, Stage, TacticalFn};
+pub use picker::{MovePicker, NoHistory, QuietOrder, Stage};
 
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]

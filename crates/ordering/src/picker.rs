@@ -2,15 +2,10 @@
 
 use arrayvec::ArrayVec;
 use core::fmt;
-use game::{Game, MoveBuffer, MoveIndex, Player, Tactical};
+use game::{Game, MoveBuffer, Player};
 
 use crate::History;
 use crate::tuning::QUIET_SELECTIONS_BEFORE_SORT;
-
-/// A tactical scoring function: `Some(priority)` for a tactical move
-/// (higher first), `None` for a quiet one. [`Tactical::tactical_score`] is
-/// one.
-pub type TacticalFn<G> = fn(&G, <G as Game>::Move) -> Option<i32>;
 
 /// Where the quiet moves get their order from: a [`History`] table, or
 /// [`NoHistory`] for generation order.
@@ -25,9 +20,9 @@ pub trait QuietOrder<M> {
     }
 }
 
-impl<M: MoveIndex> QuietOrder<M> for History<M> {
+impl<G: Game> QuietOrder<G::Move> for History<G> {
     #[inline]
-    fn quiet_score(&self, side: Player, m: M) -> i32 {
+    fn quiet_score(&self, side: Player, m: G::Move) -> i32 {
         self.score(side, m)
     }
 }
@@ -80,9 +75,8 @@ enum Step {
 /// A staged, lazy move picker over a game's move buffer.
 ///
 /// Stages, in order: the TT move; the tactical moves by
-/// `tactical_score` (only for a picker made with
-/// [`new_tactical`](MovePicker::new_tactical) or
-/// [`with_tactical_fn`](MovePicker::with_tactical_fn)); the killers; the
+/// the game's [`Game::move_hint`] (only for a picker made with
+/// [`new_tactical`](MovePicker::new_tactical)); the killers; the
 /// counter-move; the rest by [`QuietOrder`] score (history). Suggested
 /// moves (TT move, killers, counter-move) are yielded only when they are in
 /// the buffer and not yielded yet, so a stale or even illegal suggestion is
@@ -117,7 +111,7 @@ enum Step {
 ///
 /// let sq = |i| Square::new(i).unwrap();
 /// let board: TicTacToe = "X.X.OO...".parse()?; // X to move: 1 wins, 3 blocks
-/// let mut history = History::<Square>::new(Policy::Gravity);
+/// let mut history = History::<TicTacToe>::new(Policy::Gravity);
 /// history.reward(Player::First, sq(8), 5);
 /// let mut moves = <TicTacToe as Game>::Moves::default();
 /// board.generate(&mut moves);
@@ -143,7 +137,7 @@ pub struct MovePicker<G: Game, const K: usize = 2, const N: usize = { crate::tun
     tt_move: Option<G::Move>,
     killers: ArrayVec<G::Move, K>,
     counter: Option<G::Move>,
-    tactical: Option<TacticalFn<G>>,
+    tactical: bool,
     step: Step,
     /// The stage of the last yielded move.
     stage: Stage,
@@ -169,16 +163,16 @@ pub struct MovePicker<G: Game, const K: usize = 2, const N: usize = { crate::tun
 }
 
 impl<G: Game, const K: usize, const N: usize> MovePicker<G, K, N> {
-    /// A picker without a tactical stage (for games that do not implement
-    /// [`Tactical`], or to measure ordering without it), with an optional
-    /// TT move.
+    /// A picker without a tactical stage (for games without tactical
+    /// knowledge, or to measure ordering without it), with an optional TT
+    /// move.
     #[must_use]
     pub fn new(tt_move: Option<G::Move>) -> Self {
         MovePicker {
             tt_move,
             killers: ArrayVec::new(),
             counter: None,
-            tactical: None,
+            tactical: false,
             step: Step::TtMove,
             stage: Stage::TtMove,
             cursor: 0,
@@ -196,24 +190,14 @@ impl<G: Game, const K: usize, const N: usize> MovePicker<G, K, N> {
         }
     }
 
-    /// A picker whose tactical stage orders moves by `score` (`None`:
-    /// quiet).
+    /// A picker whose tactical stage tries the moves that the game's
+    /// [`Game::move_hint`] marks tactical first, highest priority first.
     #[must_use]
-    pub fn with_tactical_fn(tt_move: Option<G::Move>, score: TacticalFn<G>) -> Self {
+    pub fn new_tactical(tt_move: Option<G::Move>) -> Self {
         MovePicker {
-            tactical: Some(score),
+            tactical: true,
             ..Self::new(tt_move)
         }
-    }
-
-    /// A picker whose tactical stage uses the game's
-    /// [`Tactical::tactical_score`].
-    #[must_use]
-    pub fn new_tactical(tt_move: Option<G::Move>) -> Self
-    where
-        G: Tactical,
-    {
-        Self::with_tactical_fn(tt_move, <G as Tactical>::tactical_score)
     }
 
     /// Sets the killers to try, in order (e.g. [`Killers::get`](crate::Killers::get));
@@ -249,7 +233,7 @@ impl<G: Game, const K: usize, const N: usize> MovePicker<G, K, N> {
     /// Was the last yielded move quiet (not tactical)? The searcher updates
     /// killers, history and counter-moves only for quiet cutoff moves. A TT
     /// move counts as tactical when the picker has a tactical function that
-    /// scores it.
+    /// marks it tactical.
     #[must_use]
     pub fn last_is_quiet(&self) -> bool {
         match self.stage {
@@ -300,18 +284,18 @@ impl<G: Game, const K: usize, const N: usize> MovePicker<G, K, N> {
                         && let Some(m) = self.bring(list, tt)
                     {
                         self.tt_yielded = true;
-                        self.tt_tactical = self.tactical.is_some_and(|f| f(game, m).is_some());
+                        self.tt_tactical = self.tactical && game.move_hint(m).is_tactical();
                         return self.yield_as(Stage::TtMove, m);
                     }
                 }
                 Step::ScoreTactical => {
                     self.step = Step::Tactical;
                     self.tactical_end = self.cursor;
-                    if let Some(f) = self.tactical {
+                    if self.tactical {
                         self.base = self.cursor;
                         self.scores.clear();
                         for k in self.cursor..list.len() {
-                            if let Some(s) = f(game, list[k]) {
+                            if let Some(s) = game.move_hint(list[k]).tactical() {
                                 list.swap(self.tactical_end, k);
                                 if self.scores.len() < N {
                                     self.scores.push(s);
@@ -323,9 +307,10 @@ impl<G: Game, const K: usize, const N: usize> MovePicker<G, K, N> {
                 }
                 Step::Tactical => {
                     if self.cursor < self.tactical_end {
-                        let f = self.tactical.expect("tactical moves imply a tactical fn");
                         let end = self.tactical_end;
-                        let m = self.select(list, end, |m| f(game, m).unwrap_or(i32::MIN));
+                        let m = self.select(list, end, |m| {
+                            game.move_hint(m).tactical().unwrap_or(i32::MIN)
+                        });
                         return self.yield_as(Stage::Tactical, m);
                     }
                     self.step = Step::Killers;
@@ -471,7 +456,7 @@ impl<G: Game, const K: usize, const N: usize> fmt::Debug for MovePicker<G, K, N>
             .field("tt_move", &self.tt_move)
             .field("killers", &self.killers.as_slice())
             .field("counter", &self.counter)
-            .field("tactical", &self.tactical.is_some())
+            .field("tactical", &self.tactical)
             .field("stage", &self.stage)
             .field("yielded", &self.cursor)
             .finish_non_exhaustive()

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::Mv;
+use common::{Mv, Toy};
 use game::Player;
 use ordering::{CounterMoves, Killers};
 use proptest::prelude::*;
@@ -95,7 +95,7 @@ proptest! {
     fn counter_moves_match_a_map(
         ops in proptest::collection::vec((any::<bool>(), 0..20u16, 0..20u16, 0..10u8), 0..100),
     ) {
-        let mut counters = CounterMoves::<Mv>::new();
+        let mut counters = CounterMoves::<Toy>::new();
         let mut model = HashMap::new();
         for (first, previous, reply, action) in ops {
             let side = if first { Player::First } else { Player::Second };

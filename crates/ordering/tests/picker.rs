@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Moves, Mv, Toy};
-use game::{Game, MoveIndex, Player};
+use game::{Game, Player};
 use ordering::{History, MovePicker, NoHistory, Policy, QuietOrder, Stage};
 use proptest::prelude::*;
 
@@ -220,7 +220,7 @@ proptest! {
         c in case(40, 48),
         updates in proptest::collection::vec((0..48u16, 0..20u32, any::<bool>()), 0..60),
     ) {
-        let mut history = History::<Mv>::new(Policy::Gravity);
+        let mut history = History::<Toy>::new(Policy::Gravity);
         for (m, depth, good) in updates {
             if good { history.reward(c.side, Mv(m), depth) } else { history.penalize(c.side, Mv(m), depth) }
         }

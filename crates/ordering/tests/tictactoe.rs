@@ -1,13 +1,13 @@
 //! The picker on every reachable tic-tac-toe position, with the game's own
-//! `Tactical` (wins, then blocks): it yields exactly the generated moves,
+//! tactical moves (wins, then blocks): it yields exactly the generated moves,
 //! the tactical ones first by priority, whatever the suggestions.
 
-use game::{Game, Tactical};
+use game::Game;
 use games_tictactoe::{Square, TicTacToe};
 use ordering::{History, MovePicker, Policy, Stage};
 use std::collections::HashSet;
 
-fn visit(game: &mut TicTacToe, seen: &mut HashSet<u64>, history: &mut History<Square>) -> usize {
+fn visit(game: &mut TicTacToe, seen: &mut HashSet<u64>, history: &mut History<TicTacToe>) -> usize {
     if !seen.insert(game.hash()) {
         return 0;
     }
@@ -33,13 +33,18 @@ fn visit(game: &mut TicTacToe, seen: &mut HashSet<u64>, history: &mut History<Sq
             Stage::TtMove => assert_eq!(Some(m), tt),
             Stage::Tactical => {
                 let s = game
-                    .tactical_score(m)
+                    .move_hint(m)
+                    .tactical()
                     .expect("a quiet move in the tactical stage");
                 assert!(s <= last_tactical, "tactical moves out of order in {game}");
                 last_tactical = s;
             }
             Stage::Killers | Stage::CounterMove | Stage::Quiet => {
-                assert_eq!(game.tactical_score(m), None, "{m} is tactical in {game}");
+                assert_eq!(
+                    game.move_hint(m).tactical(),
+                    None,
+                    "{m} is tactical in {game}"
+                );
             }
             Stage::Done => unreachable!(),
         }

@@ -11,7 +11,7 @@ use alphabeta::{AlphaBeta, Config};
 use criterion::{
     BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime,
 };
-use game::{Evaluate, Game, Limits, MoveIndex, Outcome, PackMove};
+use game::{Game, Limits, Outcome};
 use games_connect4::{Board, Size};
 use games_mnk::Mnk;
 use games_tictactoe::TicTacToe;
@@ -21,25 +21,29 @@ type Solver<G> = (&'static str, fn(&mut G) -> (Option<Outcome>, u64));
 
 fn solvers<G>(with_cns: bool) -> Vec<Solver<G>>
 where
-    G: Evaluate + Send,
-    G::Move: PackMove + MoveIndex + Send + Sync,
+    G: Game + Send,
+    G::Move: Send + Sync,
 {
     let mut v: Vec<Solver<G>> = vec![
         ("pns", |g| {
             let s = Pns::default().solve(g, &Limits::none());
-            (s.outcome, s.nodes())
+            (s.outcome, s.nodes)
         }),
         ("pn2", |g| {
             let s = Pns::pn2().solve(g, &Limits::none());
-            (s.outcome, s.nodes())
+            (s.outcome, s.nodes)
         }),
         ("dfpn", |g| {
-            let s = DfPn::new(DfPnConfig::new().with_epsilon(0.0)).solve(g, &Limits::none());
-            (s.outcome, s.nodes())
+            let s = DfPn::new(DfPnConfig::new().epsilon(0.0))
+                .unwrap()
+                .solve(g, &Limits::none());
+            (s.outcome, s.nodes)
         }),
         ("dfpn_1+eps", |g| {
-            let s = DfPn::default().solve(g, &Limits::none());
-            (s.outcome, s.nodes())
+            let s = DfPn::new(DfPnConfig::new())
+                .unwrap()
+                .solve(g, &Limits::none());
+            (s.outcome, s.nodes)
         }),
         ("alphabeta_solve", |g| {
             let mut a = AlphaBeta::<G>::new(Config::default()).expect("table");
@@ -50,6 +54,7 @@ where
     if with_cns {
         v.push(("cns_inf", |g| {
             let r = Conspiracy::new(ConspiracyConfig::new())
+                .unwrap()
                 .search(g, &Limits::none())
                 .expect("win/draw/loss values");
             (r.outcome(), r.nodes)
@@ -60,8 +65,8 @@ where
 
 fn run<G>(group: &mut BenchmarkGroup<'_, WallTime>, name: &str, positions: &[G], with_cns: bool)
 where
-    G: Evaluate + Send,
-    G::Move: PackMove + MoveIndex + Send + Sync,
+    G: Game + Send,
+    G::Move: Send + Sync,
 {
     for (solver, solve) in solvers::<G>(with_cns) {
         let mut nodes = 0;

@@ -4,10 +4,11 @@
 //! solver, retrograde analysis, or a plain negamax), and replays every proof
 //! tree with [`verify`].
 
+use std::cell::RefCell;
 use std::error::Error;
 use std::fmt;
 
-use game::{Evaluate, Game, Limits, Outcome, Score};
+use game::{Game, Limits, Outcome, Score};
 
 use crate::cns::{Conspiracy, ConspiracyConfig, ValueSet};
 use crate::common::{Answer, Question, Report};
@@ -112,7 +113,7 @@ fn solve_verified<G: Game>(
 ///
 /// A [`Disagreement`] naming the first solver that answered differently,
 /// stopped on a limit, or produced a proof tree that does not verify.
-pub fn solvers_agree<G: Evaluate>(
+pub fn solvers_agree<G: Game>(
     game: &mut G,
     expected: Outcome,
     limits: &Limits,
@@ -140,12 +141,13 @@ pub fn proof_solvers_agree<G: Game>(
     let mut stats = AgreeStats::default();
     let pns = Pns::default();
     let pn2 = Pns::pn2();
-    let dfpn = DfPn::new(DfPnConfig::new().with_table_bytes(64 << 10));
+    let dfpn =
+        RefCell::new(DfPn::new(DfPnConfig::new().table_bytes(64 << 10)).expect("a 64 KiB table"));
     each_agrees(
         &[
             (0, "pns", &|g, q, l| pns.prove(g, q, l)),
             (1, "pn2", &|g, q, l| pn2.prove(g, q, l)),
-            (2, "df-pn", &|g, q, l| dfpn.prove(g, q, l)),
+            (2, "df-pn", &|g, q, l| dfpn.borrow_mut().prove(g, q, l)),
         ],
         game,
         expected,
@@ -198,11 +200,13 @@ pub fn bounded_solvers_agree<G: Game>(
 ) -> Result<AgreeStats, Disagreement> {
     let mut stats = AgreeStats::default();
     let pn2 = Pns::pn2();
-    let dfpn = DfPn::new(DfPnConfig::new().with_table_bytes(dfpn_table_bytes));
+    let dfpn = DfPn::new(DfPnConfig::new().table_bytes(dfpn_table_bytes))
+        .map_err(|e| Disagreement::new("df-pn", e.to_string()))?;
+    let dfpn = RefCell::new(dfpn);
     each_agrees(
         &[
             (1, "pn2", &|g, q, l| pn2.prove(g, q, l)),
-            (2, "df-pn", &|g, q, l| dfpn.prove(g, q, l)),
+            (2, "df-pn", &|g, q, l| dfpn.borrow_mut().prove(g, q, l)),
         ],
         game,
         expected,
@@ -218,13 +222,13 @@ pub fn bounded_solvers_agree<G: Game>(
 /// # Errors
 ///
 /// A [`Disagreement`] when it finds another value or stops on a limit.
-pub fn cns_agrees<G: Evaluate>(
+pub fn cns_agrees<G: Game>(
     game: &mut G,
     expected: Outcome,
     limits: &Limits,
 ) -> Result<u64, Disagreement> {
     let cns = Conspiracy::new(ConspiracyConfig::new())
-        .search(game, limits)
+        .and_then(|c| c.search(game, limits))
         .map_err(|e| Disagreement::new("cns", e.to_string()))?;
     if cns.outcome() != Some(expected) {
         return Err(Disagreement::new(
@@ -250,17 +254,17 @@ pub fn cns_agrees<G: Evaluate>(
 ///
 /// A [`Disagreement`] when the value differs, the range did not close, or
 /// the search failed.
-pub fn cns_matches_negamax<G: Evaluate>(
+pub fn cns_matches_negamax<G: Game>(
     game: &mut G,
     depth: u32,
     heuristic: std::ops::RangeInclusive<i32>,
     expected: Score,
     limits: &Limits,
 ) -> Result<u64, Disagreement> {
-    let config = ConspiracyConfig::new().with_values(ValueSet::depth_limited(heuristic, depth));
+    let config = ConspiracyConfig::new().values(ValueSet::depth_limited(heuristic, depth));
     let limits = limits.clone().with_depth(depth);
     let report = Conspiracy::new(config)
-        .search(game, &limits)
+        .and_then(|c| c.search(game, &limits))
         .map_err(|e| Disagreement::new("cns", e.to_string()))?;
     if report.stop.is_some() || report.low != report.high || report.value != expected {
         return Err(Disagreement::new(

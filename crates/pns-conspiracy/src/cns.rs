@@ -1,13 +1,11 @@
 //! Conspiracy-number search (McAllester 1988; Schaeffer 1990).
 
-use std::error::Error;
-use std::fmt;
 use std::mem::size_of;
 use std::time::Duration;
 
-use game::{Evaluate, Limits, MoveBuffer, Outcome, Score};
+use game::{Game, Limits, MoveBuffer, Outcome, Score, Solution, Solver};
 
-use crate::common::{Budget, INFINITE, Number, Progress, Stop, TableUse, add};
+use crate::common::{Budget, Error, INFINITE, Number, Progress, Stop, TableUse, add};
 
 /// The values conspiracy-number search distinguishes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,7 +16,7 @@ pub enum ValueSet {
     Outcomes,
     /// An explicit list of scores: a finished game `ply` plies below the
     /// root scores [`Score::terminal`]`(outcome, ply)`, any other leaf its
-    /// [`Evaluate::evaluate`]. Every leaf value must be in the list, which
+    /// [`Game::evaluate`]. Every leaf value must be in the list, which
     /// must be sorted, without duplicates and symmetric under negation.
     Scores(Vec<Score>),
 }
@@ -80,57 +78,55 @@ impl ConspiracyConfig {
     /// current value has a conspiracy number below CT. [`INFINITE`] (the
     /// default) searches until the value is certain.
     #[must_use]
-    pub fn with_threshold(mut self, threshold: Number) -> ConspiracyConfig {
+    pub fn threshold(mut self, threshold: Number) -> ConspiracyConfig {
         self.threshold = threshold.max(1);
         self
     }
 
     /// The values distinguished.
     #[must_use]
-    pub fn with_values(mut self, values: ValueSet) -> ConspiracyConfig {
+    pub fn values(mut self, values: ValueSet) -> ConspiracyConfig {
         self.values = values;
         self
     }
 
-    /// Stops the search ([`Stop::Memory`]) when the tree would use more than `bytes`.
+    /// Stops the search ([`Stop::Memory`]) when the tree would use more
+    /// than `bytes` (`None`: no limit).
     #[must_use]
-    pub fn with_memory(mut self, bytes: usize) -> ConspiracyConfig {
-        self.memory = Some(bytes);
+    pub fn memory(mut self, bytes: Option<usize>) -> ConspiracyConfig {
+        self.memory = bytes;
         self
     }
 
-    /// Calls the progress callback every `expansions` expansions.
+    /// Calls the progress callback every `expansions` expansions (default
+    /// 65,536; 0 is read as 1).
     #[must_use]
-    pub fn with_progress_interval(mut self, expansions: u64) -> ConspiracyConfig {
+    pub fn progress_interval(mut self, expansions: u64) -> ConspiracyConfig {
         self.progress_interval = expansions.max(1);
         self
     }
-}
 
-/// What is wrong with a conspiracy-number search's value set.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ConspiracyError {
-    /// The value list is empty, unsorted, has duplicates or is not
-    /// symmetric under negation.
-    BadValueSet,
-    /// A leaf scored a value that is not in the list.
-    ValueNotInSet(Score),
-}
-
-impl fmt::Display for ConspiracyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ConspiracyError::BadValueSet => {
-                f.write_str("value set must be non-empty, sorted, distinct and symmetric")
-            }
-            ConspiracyError::ValueNotInSet(s) => {
-                write!(f, "leaf value {s} is not in the value set")
-            }
-        }
+    /// The threshold.
+    #[must_use]
+    pub fn get_threshold(&self) -> Number {
+        self.threshold
+    }
+    /// The values.
+    #[must_use]
+    pub fn get_values(&self) -> &ValueSet {
+        &self.values
+    }
+    /// The memory bound.
+    #[must_use]
+    pub fn get_memory(&self) -> Option<usize> {
+        self.memory
+    }
+    /// The progress interval.
+    #[must_use]
+    pub fn get_progress_interval(&self) -> u64 {
+        self.progress_interval
     }
 }
-
-impl Error for ConspiracyError {}
 
 /// The result of a conspiracy-number search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -209,7 +205,7 @@ impl<M> ConspiracyReport<M> {
 ///
 /// Memory: an arena of nodes plus `2 × |values|` numbers per node, grown per
 /// expansion (inherent to a best-first search); bounded by
-/// [`ConspiracyConfig::with_memory`].
+/// [`ConspiracyConfig::memory`].
 #[derive(Clone, Debug, Default)]
 pub struct Conspiracy {
     config: ConspiracyConfig,
@@ -221,6 +217,8 @@ struct Node<M> {
     parent: u32,
     first: u32,
     len: u32,
+    /// Did the move to this node pass the turn?
+    flip: bool,
     value: u32,
 }
 
@@ -228,6 +226,7 @@ struct Tree<M> {
     nodes: Vec<Node<M>>,
     numbers: Vec<Number>,
     k: usize,
+    scratch: Vec<Number>,
 }
 
 impl<M: Copy> Tree<M> {
@@ -237,13 +236,14 @@ impl<M: Copy> Tree<M> {
     fn down(&self, n: usize) -> &[Number] {
         &self.numbers[n * 2 * self.k + self.k..(n + 1) * 2 * self.k]
     }
-    fn push_leaf(&mut self, mv: Option<M>, parent: u32, value: usize, certain: bool) {
+    fn push_leaf(&mut self, mv: Option<M>, parent: u32, flip: bool, value: usize, certain: bool) {
         let c = if certain { INFINITE } else { 1 };
         self.nodes.push(Node {
             mv,
             parent,
             first: 0,
             len: 0,
+            flip,
             value: value as u32,
         });
         let k = self.k;
@@ -259,23 +259,38 @@ impl<M: Copy> Tree<M> {
         }
         let k = self.k;
         let children = node.first as usize..(node.first + node.len) as usize;
+        // A child's value index seen from this node.
+        let nodes = &self.nodes;
+        let seen = |c: usize, v: usize| if nodes[c].flip { k - 1 - v } else { v };
         let value = children
             .clone()
-            .map(|c| k - 1 - self.nodes[c].value as usize)
+            .map(|c| seen(c, nodes[c].value as usize))
             .max()
             .unwrap_or(0);
-        self.nodes[n].value = value as u32;
+        // Ups then downs, in a buffer kept between updates (no allocation
+        // per node once it has grown to `2k`).
+        let mut fresh = core::mem::take(&mut self.scratch);
+        fresh.clear();
+        fresh.resize(2 * k, 0);
         for v in 0..k {
-            let nv = k - 1 - v;
             let mut up = INFINITE;
             let mut down = 0;
             for c in children.clone() {
-                up = up.min(self.down(c)[nv]);
-                down = add(down, self.up(c)[nv]);
+                let cv = seen(c, v);
+                if self.nodes[c].flip {
+                    up = up.min(self.down(c)[cv]);
+                    down = add(down, self.up(c)[cv]);
+                } else {
+                    up = up.min(self.up(c)[cv]);
+                    down = add(down, self.down(c)[cv]);
+                }
             }
-            self.numbers[n * 2 * k + v] = up;
-            self.numbers[n * 2 * k + k + v] = down;
+            fresh[v] = up;
+            fresh[k + v] = down;
         }
+        self.nodes[n].value = value as u32;
+        self.numbers[n * 2 * k..(n + 1) * 2 * k].copy_from_slice(&fresh);
+        self.scratch = fresh;
     }
     fn bytes(&self) -> usize {
         self.nodes.capacity() * size_of::<Node<M>>() + self.numbers.capacity() * size_of::<Number>()
@@ -284,9 +299,19 @@ impl<M: Copy> Tree<M> {
 
 impl Conspiracy {
     /// A searcher with the given configuration.
-    #[must_use]
-    pub fn new(config: ConspiracyConfig) -> Conspiracy {
-        Conspiracy { config }
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadValueSet`] when the value set is empty, unsorted, has
+    /// duplicates or is not symmetric under negation.
+    pub fn new(config: ConspiracyConfig) -> Result<Conspiracy, Error> {
+        let grid = config.values.grid();
+        let k = grid.len();
+        let symmetric = (0..k).all(|i| grid[i] == -grid[k - 1 - i]);
+        if k == 0 || !grid.windows(2).all(|w| w[0] < w[1]) || !symmetric {
+            return Err(Error::BadValueSet);
+        }
+        Ok(Conspiracy { config })
     }
 
     /// The configuration.
@@ -301,13 +326,12 @@ impl Conspiracy {
     ///
     /// # Errors
     ///
-    /// [`ConspiracyError`] when the value set is malformed or a leaf's value
-    /// is not in it.
-    pub fn search<G: Evaluate>(
+    /// [`Error::ValueNotInSet`] when a leaf's value is not in the value set.
+    pub fn search<G: Game>(
         &self,
         game: &mut G,
         limits: &Limits,
-    ) -> Result<ConspiracyReport<G::Move>, ConspiracyError> {
+    ) -> Result<ConspiracyReport<G::Move>, Error> {
         self.search_with(game, limits, &mut |_| {})
     }
 
@@ -316,25 +340,18 @@ impl Conspiracy {
     /// # Errors
     ///
     /// As [`search`](Conspiracy::search).
-    pub fn search_with<G: Evaluate>(
+    pub fn search_with<G: Game>(
         &self,
         game: &mut G,
         limits: &Limits,
         progress: &mut dyn FnMut(&Progress),
-    ) -> Result<ConspiracyReport<G::Move>, ConspiracyError> {
+    ) -> Result<ConspiracyReport<G::Move>, Error> {
         let grid = self.config.values.grid();
         let k = grid.len();
-        let symmetric = (0..k).all(|i| grid[i] == -grid[k - 1 - i]);
-        if k == 0 || !grid.windows(2).all(|w| w[0] < w[1]) || !symmetric {
-            return Err(ConspiracyError::BadValueSet);
-        }
         let outcomes = self.config.values == ValueSet::Outcomes;
-        let index = |s: Score| {
-            grid.binary_search(&s)
-                .map_err(|_| ConspiracyError::ValueNotInSet(s))
-        };
+        let index = |s: Score| grid.binary_search(&s).map_err(|_| Error::ValueNotInSet(s));
         // The value of a leaf and whether it is final.
-        let leaf = |game: &G, ply: u32, repeated: bool| -> Result<(usize, bool), ConspiracyError> {
+        let leaf = |game: &G, ply: u32, repeated: bool| -> Result<(usize, bool), Error> {
             let at_limit = limits.depth.is_some_and(|d| ply >= d);
             let over = if repeated {
                 Some(Outcome::Draw)
@@ -381,9 +398,10 @@ impl Conspiracy {
             nodes: Vec::new(),
             numbers: Vec::new(),
             k,
+            scratch: Vec::new(),
         };
         let (v0, c0) = leaf(game, 0, false)?;
-        tree.push_leaf(None, u32::MAX, v0, c0);
+        tree.push_leaf(None, u32::MAX, false, v0, c0);
         let ct = self.config.threshold;
         let mut undos: Vec<G::Undo> = Vec::new();
         let mut hashes: Vec<u64> = Vec::new();
@@ -413,22 +431,32 @@ impl Conspiracy {
             hashes.push(game.hash());
             while tree.nodes[cur].len > 0 {
                 let n = tree.nodes[cur];
-                let nt = k - 1 - target;
                 let children = n.first as usize..(n.first + n.len) as usize;
+                // What raising (lowering) this node asks of a child: the
+                // opposite, at the mirrored value, when the move passed the
+                // turn; the same otherwise.
+                let ask = |c: usize| {
+                    if tree.nodes[c].flip {
+                        (!raise, k - 1 - target)
+                    } else {
+                        (raise, target)
+                    }
+                };
+                let count = |c: usize| {
+                    let (r, t) = ask(c);
+                    if r { tree.up(c)[t] } else { tree.down(c)[t] }
+                };
                 let c = if raise {
-                    children.min_by_key(|&c| tree.down(c)[nt])
+                    children.min_by_key(|&c| count(c))
                 } else {
-                    children
-                        .filter(|&c| tree.up(c)[nt] > 0)
-                        .min_by_key(|&c| tree.up(c)[nt])
+                    children.filter(|&c| count(c) > 0).min_by_key(|&c| count(c))
                 }
                 .expect("a node with a finite positive count has a conspiring child");
                 let mv = tree.nodes[c].mv.expect("children carry their move");
                 undos.push(game.make(mv));
                 hashes.push(game.hash());
+                (raise, target) = ask(c);
                 cur = c;
-                raise = !raise;
-                target = nt;
             }
             if !budget.expand(tree.bytes(), tree.nodes.len() as u64) {
                 hashes.pop();
@@ -461,18 +489,20 @@ impl Conspiracy {
                 }
             } else {
                 let first = tree.nodes.len() as u32;
+                let side = game.side_to_move();
                 for &mv in moves.as_slice() {
                     let undo = game.make(mv);
+                    let flip = game.side_to_move() != side;
                     let repeated = hashes.contains(&game.hash());
                     let l = leaf(game, ply + 1, repeated);
                     game.unmake(mv, undo);
                     match l {
                         Ok((value, certain)) => {
-                            tree.push_leaf(Some(mv), cur as u32, value, certain)
+                            tree.push_leaf(Some(mv), cur as u32, flip, value, certain)
                         }
                         Err(e) => {
                             result = Err(e);
-                            tree.push_leaf(Some(mv), cur as u32, 0, true);
+                            tree.push_leaf(Some(mv), cur as u32, flip, 0, true);
                         }
                     }
                 }
@@ -498,7 +528,15 @@ impl Conspiracy {
         let (low, v, high) = range(&tree);
         let root = tree.nodes[0];
         let best_move = (root.first..root.first + root.len)
-            .find(|&c| k - 1 - tree.nodes[c as usize].value as usize == v)
+            .find(|&c| {
+                let child = tree.nodes[c as usize];
+                let seen = if child.flip {
+                    k - 1 - child.value as usize
+                } else {
+                    child.value as usize
+                };
+                seen == v
+            })
             .and_then(|c| tree.nodes[c as usize].mv);
         Ok(ConspiracyReport {
             value: grid[v],
@@ -522,5 +560,36 @@ impl Conspiracy {
             },
             elapsed: budget.start.elapsed(),
         })
+    }
+}
+
+impl<G: Game> Solver<G> for Conspiracy {
+    /// [`Conspiracy::search`] as a [`Solution`]: the outcome once the range
+    /// has closed (threshold ∞ over [`ValueSet::Outcomes`] solves the
+    /// position), with the move to a child of the root's value. A search
+    /// error (a leaf value outside the value set) reads as no outcome.
+    fn solve(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
+        let start = std::time::Instant::now();
+        if let Some(o) = game.outcome() {
+            return Solution::terminal(o);
+        }
+        match self.search(game, limits) {
+            Ok(r) => {
+                let outcome = r.outcome();
+                Solution {
+                    outcome,
+                    score: None,
+                    best: r.best_move,
+                    line: r.best_move.into_iter().collect(),
+                    nodes: r.nodes,
+                    stopped: if outcome.is_some() { None } else { r.stop },
+                    elapsed: start.elapsed(),
+                }
+            }
+            Err(_) => Solution {
+                elapsed: start.elapsed(),
+                ..Solution::default()
+            },
+        }
     }
 }

@@ -4,7 +4,8 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use game::{Limits, Outcome};
+use game::{Limits, Outcome, Solution};
+pub use game::{Progress, Stop};
 
 /// A proof or disproof number. [`INFINITE`] means "can never be proven".
 pub type Number = u64;
@@ -53,8 +54,8 @@ impl Question {
 
 /// Is a finished game a success for a side to move that needs a win
 /// (`needs_win`) or only a draw? In the negamax form the requirement flips
-/// at every ply: if the root side needs a win, its opponent succeeds with a
-/// draw, and the other way round.
+/// whenever the turn passes (see [`child_needs_win`]): if the root side
+/// needs a win, its opponent succeeds with a draw, and the other way round.
 #[inline]
 pub(crate) fn success(outcome: Outcome, needs_win: bool) -> bool {
     if needs_win {
@@ -62,6 +63,26 @@ pub(crate) fn success(outcome: Outcome, needs_win: bool) -> bool {
     } else {
         outcome != Outcome::Loss
     }
+}
+
+/// A child's `(φ, δ)` as its parent combines them: `(contribution to the
+/// parent's φ, a minimum; contribution to the parent's δ, a sum)`. When the
+/// move passed the turn (`flip`), the child's disproof proves the parent
+/// (`φ(n) = min δ(c)`, `δ(n) = Σ φ(c)`, the negamax form); when the same
+/// player moves again, the child's numbers are the parent's
+/// (`φ(n) = min φ(c)`, `δ(n) = Σ δ(c)`).
+#[inline]
+pub(crate) fn as_parent(flip: bool, (phi, delta): (Number, Number)) -> (Number, Number) {
+    if flip { (delta, phi) } else { (phi, delta) }
+}
+
+/// What a child's side to move needs when its parent's needs `needs_win`:
+/// the opposite requirement when the move passed the turn (if the parent
+/// needs a win, the opponent succeeds with a draw), the same one when the
+/// same player moves again.
+#[inline]
+pub(crate) fn child_needs_win(needs_win: bool, flip: bool) -> bool {
+    needs_win != flip
 }
 
 /// The `(φ, δ)` pair of a solved node, from its side to move's view.
@@ -74,29 +95,57 @@ pub(crate) fn solved(success: bool) -> (Number, Number) {
     }
 }
 
-/// Why a search stopped before answering.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Stop {
-    /// The node budget of [`Limits::nodes`] was spent.
-    Nodes,
-    /// The time budget of [`Limits::time`] ran out.
-    Time,
-    /// The cancel flag of [`Limits::cancel`] was raised.
-    Cancelled,
-    /// The explicit tree reached the configured memory limit.
-    Memory,
+/// Why a solver could not be built or a search could not run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A memory size below the least the searcher can work with.
+    TooSmall {
+        /// What was asked for.
+        bytes: usize,
+        /// The least size.
+        min: usize,
+    },
+    /// A memory size that cannot be addressed on this machine.
+    TooLarge {
+        /// What was asked for.
+        bytes: usize,
+        /// The largest size.
+        max: usize,
+    },
+    /// The allocator refused the memory.
+    AllocationFailed {
+        /// What was asked for.
+        bytes: usize,
+    },
+    /// A [`ValueSet`](crate::ValueSet) that is empty, unsorted or not
+    /// symmetric under negation.
+    BadValueSet,
+    /// A leaf value that the [`ValueSet`](crate::ValueSet) does not hold.
+    ValueNotInSet(game::Score),
 }
 
-impl fmt::Display for Stop {
+impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Stop::Nodes => "node limit",
-            Stop::Time => "time limit",
-            Stop::Cancelled => "cancelled",
-            Stop::Memory => "memory limit",
-        })
+        match self {
+            Error::TooSmall { bytes, min } => {
+                write!(f, "{bytes} bytes is too small (min {min})")
+            }
+            Error::TooLarge { bytes, max } => {
+                write!(f, "{bytes} bytes is too large (max {max})")
+            }
+            Error::AllocationFailed { bytes } => {
+                write!(f, "could not allocate {bytes} bytes")
+            }
+            Error::BadValueSet => f.write_str(
+                "the value set must be non-empty, sorted, without duplicates and symmetric under negation",
+            ),
+            Error::ValueNotInSet(s) => write!(f, "the leaf value {s} is not in the value set"),
+        }
     }
 }
+
+impl std::error::Error for Error {}
 
 /// The answer of one proof-number search to its [`Question`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -156,46 +205,15 @@ pub struct Report<M> {
     pub elapsed: Duration,
 }
 
-/// The game-theoretic value of a position found by two searches
-/// ("win?" then, if not, "at least a draw?").
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solution<M> {
-    /// The value for the side to move, or `None` if a limit stopped a search.
-    pub outcome: Option<Outcome>,
-    /// The report of the "can the side to move win?" search.
-    pub win: Report<M>,
-    /// The report of the "at least a draw?" search, when it was needed.
-    pub draw: Option<Report<M>>,
-}
-
-impl<M> Solution<M> {
-    /// Positions expanded by both searches together.
-    #[must_use]
-    pub fn nodes(&self) -> u64 {
-        self.win.nodes + self.draw.as_ref().map_or(0, |d| d.nodes)
-    }
-
-    /// Time spent by both searches together.
-    #[must_use]
-    pub fn elapsed(&self) -> Duration {
-        self.win.elapsed + self.draw.as_ref().map_or(Duration::ZERO, |d| d.elapsed)
-    }
-}
-
-/// Combines the two answers of a win/draw/loss solve.
-pub(crate) fn solve_with<M>(mut search: impl FnMut(Question) -> Report<M>) -> Solution<M> {
+/// Combines the two answers of a win/draw/loss solve ("can the side to
+/// move win?", then, if not, "can it draw?") into a [`Solution`]: the best
+/// move is the one that proved the win or the draw (none for a loss, where
+/// every move loses).
+pub(crate) fn solve_with<M: Copy>(mut search: impl FnMut(Question) -> Report<M>) -> Solution<M> {
     let win = search(Question::Win);
-    match win.answer {
-        Answer::Proven => Solution {
-            outcome: Some(Outcome::Win),
-            win,
-            draw: None,
-        },
-        Answer::Unknown(_) => Solution {
-            outcome: None,
-            win,
-            draw: None,
-        },
+    let (outcome, last, nodes, elapsed) = match win.answer {
+        Answer::Proven => (Some(Outcome::Win), win, 0, Duration::ZERO),
+        Answer::Unknown(_) => (None, win, 0, Duration::ZERO),
         Answer::Disproven => {
             let draw = search(Question::AtLeastDraw);
             let outcome = match draw.answer {
@@ -203,25 +221,25 @@ pub(crate) fn solve_with<M>(mut search: impl FnMut(Question) -> Report<M>) -> So
                 Answer::Disproven => Some(Outcome::Loss),
                 Answer::Unknown(_) => None,
             };
-            Solution {
-                outcome,
-                win,
-                draw: Some(draw),
-            }
+            (outcome, draw, win.nodes, win.elapsed)
         }
+    };
+    let best = match outcome {
+        Some(Outcome::Win | Outcome::Draw) => last.best_move,
+        _ => None,
+    };
+    Solution {
+        outcome,
+        score: None,
+        best,
+        line: best.into_iter().collect(),
+        nodes: nodes + last.nodes,
+        stopped: match last.answer {
+            Answer::Unknown(stop) => Some(stop),
+            _ => None,
+        },
+        elapsed: elapsed + last.elapsed,
     }
-}
-
-/// A snapshot handed to a progress callback every
-/// `progress_interval` expansions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Progress {
-    /// Positions expanded so far.
-    pub nodes: u64,
-    /// Time spent so far.
-    pub elapsed: Duration,
-    /// Tree nodes held or table entries stored so far.
-    pub stored: u64,
 }
 
 /// Limit bookkeeping shared by the searches: counts expansions, checks the

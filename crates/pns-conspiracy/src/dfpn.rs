@@ -3,20 +3,21 @@
 
 use std::mem::size_of;
 
-use game::{Game, Limits, MoveBuffer, Outcome};
+use game::{Game, Limits, MoveBuffer, Outcome, Player, Solution, Solver};
 
 use crate::common::{
-    Budget, INFINITE, Number, Progress, Question, Report, Solution, TableUse, add, answer_of,
-    solve_with, solved, success,
+    Budget, Error, INFINITE, Number, Progress, Question, Report, TableUse, add, answer_of,
+    as_parent, child_needs_win, solve_with, solved, success,
 };
-use crate::pns::{Hints, claim_of};
+use crate::pns::{claim_of, initial};
 use crate::proof::Strategy;
 
 /// Configuration of [`DfPn`], built by value.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DfPnConfig {
     table_bytes: usize,
     epsilon: f64,
+    proof_hints: bool,
     progress_interval: u64,
 }
 
@@ -27,21 +28,23 @@ impl Default for DfPnConfig {
 }
 
 impl DfPnConfig {
-    /// A 16 MiB table and ε = 1/4.
+    /// A 16 MiB table, ε = 1/4, the game's proof hints.
     #[must_use]
     pub fn new() -> DfPnConfig {
         DfPnConfig {
             table_bytes: 16 << 20,
             epsilon: 0.25,
+            proof_hints: true,
             progress_interval: 1 << 16,
         }
     }
 
     /// The transposition table's size in bytes (rounded down to a power of
-    /// two number of 4-entry buckets, at least one bucket). This is df-pn's
-    /// whole memory: it never grows during a search.
+    /// two number of 4-entry buckets of 96 bytes, at least one bucket).
+    /// This is df-pn's whole memory: it is allocated when the searcher is
+    /// built and never grows.
     #[must_use]
-    pub fn with_table_bytes(mut self, bytes: usize) -> DfPnConfig {
+    pub fn table_bytes(mut self, bytes: usize) -> DfPnConfig {
         self.table_bytes = bytes;
         self
     }
@@ -51,7 +54,7 @@ impl DfPnConfig {
     /// stays longer in one subtree. `0` gives plain df-pn. Negative or
     /// non-finite values are taken as `0`.
     #[must_use]
-    pub fn with_epsilon(mut self, epsilon: f64) -> DfPnConfig {
+    pub fn epsilon(mut self, epsilon: f64) -> DfPnConfig {
         self.epsilon = if epsilon.is_finite() && epsilon > 0.0 {
             epsilon
         } else {
@@ -60,11 +63,41 @@ impl DfPnConfig {
         self
     }
 
-    /// Calls the progress callback every `expansions` expansions (default 65,536).
+    /// Start unexpanded nodes at the game's [`Game::proof_hints`] when it
+    /// declares them (on by default), or at `(1, 1)`.
     #[must_use]
-    pub fn with_progress_interval(mut self, expansions: u64) -> DfPnConfig {
+    pub fn proof_hints(mut self, on: bool) -> DfPnConfig {
+        self.proof_hints = on;
+        self
+    }
+
+    /// Calls the progress callback every `expansions` expansions (default
+    /// 65,536; 0 is read as 1).
+    #[must_use]
+    pub fn progress_interval(mut self, expansions: u64) -> DfPnConfig {
         self.progress_interval = expansions.max(1);
         self
+    }
+
+    /// The table's size in bytes.
+    #[must_use]
+    pub fn get_table_bytes(&self) -> usize {
+        self.table_bytes
+    }
+    /// ε.
+    #[must_use]
+    pub fn get_epsilon(&self) -> f64 {
+        self.epsilon
+    }
+    /// Proof hints on?
+    #[must_use]
+    pub fn get_proof_hints(&self) -> bool {
+        self.proof_hints
+    }
+    /// The progress interval.
+    #[must_use]
+    pub fn get_progress_interval(&self) -> u64 {
+        self.progress_interval
     }
 }
 
@@ -91,9 +124,10 @@ impl DfPnConfig {
 /// [`prove`](DfPn::prove) is checked by [`verify`](crate::verify), which
 /// rejects lines that repeat, so a wrong answer cannot pass as a verified
 /// one. (Kishimoto and Müller's full GHI solution is not implemented.)
-#[derive(Clone, Debug, Default)]
+#[derive(Debug)]
 pub struct DfPn {
     config: DfPnConfig,
+    table: Table,
 }
 
 /// A table entry: `[key, φ << 32 | δ, work]` (φ and δ packed to 32 bits,
@@ -120,6 +154,10 @@ fn unpack(n: u32) -> Number {
 
 const BUCKET: usize = 4;
 
+/// The largest table: 2^40 bytes (a terabyte).
+const MAX_TABLE_BYTES: usize = 1 << 40;
+
+#[derive(Debug)]
 struct Table {
     entries: Vec<Entry>,
     mask: usize,
@@ -129,20 +167,40 @@ struct Table {
 }
 
 impl Table {
-    fn new(bytes: usize) -> Table {
-        let buckets = (bytes / (BUCKET * size_of::<Entry>())).max(1);
+    fn new(bytes: usize) -> Result<Table, Error> {
+        let bucket = BUCKET * size_of::<Entry>();
+        if bytes < bucket {
+            return Err(Error::TooSmall { bytes, min: bucket });
+        }
+        if bytes > MAX_TABLE_BYTES {
+            return Err(Error::TooLarge {
+                bytes,
+                max: MAX_TABLE_BYTES,
+            });
+        }
+        let buckets = bytes / bucket;
         let buckets = if buckets.is_power_of_two() {
             buckets
         } else {
             buckets.next_power_of_two() / 2
         };
-        Table {
-            entries: vec![[0; 3]; buckets * BUCKET],
+        let mut entries = Vec::new();
+        entries
+            .try_reserve_exact(buckets * BUCKET)
+            .map_err(|_| Error::AllocationFailed { bytes })?;
+        entries.resize(buckets * BUCKET, [0; 3]);
+        Ok(Table {
+            entries,
             mask: buckets - 1,
             used: 0,
             stores: 0,
             replacements: 0,
-        }
+        })
+    }
+
+    fn clear(&mut self) {
+        self.entries.fill([0; 3]);
+        self.used = 0;
     }
 
     fn bucket(&self, key: u64) -> std::ops::Range<usize> {
@@ -197,6 +255,8 @@ struct Child {
     phi: Number,
     delta: Number,
     fixed: bool,
+    /// Did the move to this child pass the turn?
+    flip: bool,
 }
 
 impl Child {
@@ -227,7 +287,8 @@ struct Searcher<'t, G: Game> {
     children: Vec<Child>,
     hashes: Vec<u64>,
     epsilon: f64,
-    hints: Hints<G>,
+    hints: bool,
+    game: core::marker::PhantomData<fn(&G)>,
 }
 
 impl<G: Game> Searcher<'_, G> {
@@ -239,7 +300,7 @@ impl<G: Game> Searcher<'_, G> {
         } else {
             self.table
                 .get(game.hash() ^ self.salt)
-                .unwrap_or_else(|| self.hints.get(game))
+                .unwrap_or_else(|| initial(game, self.hints))
         }
     }
 
@@ -267,7 +328,10 @@ impl<G: Game> Searcher<'_, G> {
     ) -> (Number, Number) {
         let key = game.hash() ^ self.salt;
         if !budget.expand(self.table.bytes(), self.table.stores) {
-            return self.table.get(key).unwrap_or_else(|| self.hints.get(game));
+            return self
+                .table
+                .get(key)
+                .unwrap_or_else(|| initial(game, self.hints));
         }
         let start = budget.nodes;
         let mut moves = G::Moves::default();
@@ -281,15 +345,18 @@ impl<G: Game> Searcher<'_, G> {
         // This node's frame of the children stack: each child's hash, last
         // known numbers, and whether they are final (game over or repetition).
         let frame = self.children.len();
+        let side = game.side_to_move();
         for &mv in moves.as_slice() {
             let undo = game.make(mv);
+            let flip = game.side_to_move() != side;
             let fixed = game.outcome().is_some() || self.hashes.contains(&game.hash());
-            let (cp, cd) = self.child_value(game, !needs_win);
+            let (cp, cd) = self.child_value(game, child_needs_win(needs_win, flip));
             self.children.push(Child {
                 hash: game.hash() ^ self.salt,
                 phi: cp,
                 delta: cd,
                 fixed,
+                flip,
             });
             game.unmake(mv, undo);
         }
@@ -306,26 +373,37 @@ impl<G: Game> Searcher<'_, G> {
                 {
                     child.merge(read);
                 }
-                let (cp, cd) = (child.phi, child.delta);
-                delta = add(delta, cp);
-                if cd < best_delta || i == 0 {
+                // The child's numbers as this node combines them: `proves`
+                // enters the node's φ (a minimum), `sums` its δ (a sum).
+                let (proves, sums) = as_parent(child.flip, (child.phi, child.delta));
+                delta = add(delta, sums);
+                if proves < best_delta || i == 0 {
                     second = best_delta;
-                    best_delta = cd;
-                    best_phi = cp;
+                    best_delta = proves;
+                    best_phi = sums;
                     best = i;
-                } else if cd < second {
-                    second = cd;
+                } else if proves < second {
+                    second = proves;
                 }
             }
             let phi = best_delta;
             if phi >= th_phi || delta >= th_delta || budget.stop.is_some() {
                 break (phi, delta);
             }
-            let child_th_phi = th_delta - delta + best_phi;
-            let child_th_delta = th_phi.min(self.widen(second));
+            // Thresholds of the best child in this node's orientation, then
+            // in its own: swapped back when the move passed the turn.
+            let th_sums = th_delta - delta + best_phi;
+            let th_proves = th_phi.min(self.widen(second));
+            let flip = self.children[frame + best].flip;
+            let (child_th_phi, child_th_delta) = if flip {
+                (th_sums, th_proves)
+            } else {
+                (th_proves, th_sums)
+            };
             let mv = moves.as_slice()[best];
             let undo = game.make(mv);
-            let (cp, cd) = self.mid(game, !needs_win, child_th_phi, child_th_delta, budget);
+            let child_needs = child_needs_win(needs_win, flip);
+            let (cp, cd) = self.mid(game, child_needs, child_th_phi, child_th_delta, budget);
             game.unmake(mv, undo);
             self.children[frame + best].merge((cp, cd));
         };
@@ -352,16 +430,18 @@ impl<G: Game> Searcher<'_, G> {
 
     /// Writes the proof tree below a solved position into `strategy`. At a
     /// prover node it takes the first child whose numbers (from the table,
-    /// or re-solved when the table lost them) show it lost for its side to
-    /// move; at an opponent node it takes every child.
+    /// or re-solved when the table lost them) show it won for the prover;
+    /// at an opponent node it takes every child.
     fn extract(
         &mut self,
         game: &mut G,
         needs_win: bool,
-        prover_to_move: bool,
+        prover: Player,
         strategy: &mut Strategy<G::Move>,
         budget: &mut Budget<'_>,
     ) -> u32 {
+        let prover_to_move = game.side_to_move() == prover;
+        let side = game.side_to_move();
         let mut moves = G::Moves::default();
         if game.outcome().is_none() {
             game.generate(&mut moves);
@@ -374,9 +454,10 @@ impl<G: Game> Searcher<'_, G> {
         if prover_to_move {
             for &mv in moves.as_slice() {
                 let undo = game.make(mv);
-                let (_, cd) = self.solved_value(game, !needs_win, budget);
+                let flip = game.side_to_move() != side;
+                let v = self.solved_value(game, child_needs_win(needs_win, flip), budget);
                 game.unmake(mv, undo);
-                if cd == 0 {
+                if as_parent(flip, v).0 == 0 {
                     picked.push(mv);
                     break;
                 }
@@ -387,7 +468,9 @@ impl<G: Game> Searcher<'_, G> {
         let me = strategy.add_node(picked.as_slice());
         for (i, &mv) in picked.as_slice().iter().enumerate() {
             let undo = game.make(mv);
-            let c = self.extract(game, !needs_win, !prover_to_move, strategy, budget);
+            let flip = game.side_to_move() != side;
+            let child_needs = child_needs_win(needs_win, flip);
+            let c = self.extract(game, child_needs, prover, strategy, budget);
             game.unmake(mv, undo);
             strategy.set_child(me, i, c);
         }
@@ -397,10 +480,17 @@ impl<G: Game> Searcher<'_, G> {
 }
 
 impl DfPn {
-    /// A searcher with the given configuration.
-    #[must_use]
-    pub fn new(config: DfPnConfig) -> DfPn {
-        DfPn { config }
+    /// A searcher with the given configuration; allocates its table.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooSmall`] below one bucket, [`Error::TooLarge`] above a
+    /// terabyte, [`Error::AllocationFailed`] when the memory is refused.
+    pub fn new(config: DfPnConfig) -> Result<DfPn, Error> {
+        Ok(DfPn {
+            table: Table::new(config.table_bytes)?,
+            config,
+        })
     }
 
     /// The configuration.
@@ -409,33 +499,33 @@ impl DfPn {
         &self.config
     }
 
-    /// Answers `question` about `game` (restored afterwards) within `limits`
-    /// (nodes = expansions, time, cancel; the depth limit is ignored). The
-    /// table is allocated (zeroed) for this search and dropped after it, so
-    /// size it to the problem: for many small searches a large table costs
-    /// more to clear than to search.
-    pub fn search<G: Game>(
-        &self,
-        game: &mut G,
-        question: Question,
-        limits: &Limits,
-    ) -> Report<G::Move> {
-        self.search_with(game, question, limits, Hints::none(), &mut |_| {})
+    /// Forgets every table entry. Results stay correct without it: entries
+    /// are kept between searches, keyed by the question and the root's side
+    /// to move, and only the node counts depend on what is kept.
+    pub fn clear(&mut self) {
+        self.table.clear();
     }
 
-    /// [`search`](DfPn::search) with initial numbers from `hints` and a
-    /// `progress` callback.
-    pub fn search_with<G: Game>(
-        &self,
+    /// Answers `question` about `game` (restored afterwards) within `limits`
+    /// (nodes = expansions, time, cancel; the depth limit is ignored).
+    pub fn search<G: Game>(
+        &mut self,
         game: &mut G,
         question: Question,
         limits: &Limits,
-        hints: Hints<G>,
+    ) -> Report<G::Move> {
+        self.search_with(game, question, limits, &mut |_| {})
+    }
+
+    /// [`search`](DfPn::search) with a `progress` callback.
+    pub fn search_with<G: Game>(
+        &mut self,
+        game: &mut G,
+        question: Question,
+        limits: &Limits,
         progress: &mut dyn FnMut(&Progress),
     ) -> Report<G::Move> {
-        let mut table = Table::new(self.config.table_bytes);
-        self.run(game, question, limits, hints, progress, false, &mut table)
-            .0
+        self.run(game, question, limits, progress, false).0
     }
 
     /// Searches and, when the question is answered, extracts the proof tree
@@ -443,65 +533,51 @@ impl DfPn {
     /// table, re-solving any position the table has lost. Check it with
     /// [`verify`](crate::verify).
     pub fn prove<G: Game>(
-        &self,
+        &mut self,
         game: &mut G,
         question: Question,
         limits: &Limits,
     ) -> (Report<G::Move>, Option<Strategy<G::Move>>) {
-        let mut table = Table::new(self.config.table_bytes);
-        self.run(
-            game,
-            question,
-            limits,
-            Hints::none(),
-            &mut |_| {},
-            true,
-            &mut table,
-        )
+        self.run(game, question, limits, &mut |_| {}, true)
     }
 
     /// The value of `game` for its side to move by two searches, which
-    /// share one table (keys are salted by the question).
-    pub fn solve<G: Game>(&self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
-        let mut table = Table::new(self.config.table_bytes);
-        solve_with(|q| {
-            self.run(
-                game,
-                q,
-                limits,
-                Hints::none(),
-                &mut |_| {},
-                false,
-                &mut table,
-            )
-            .0
-        })
+    /// share the table (keys are salted by the question). The
+    /// [`Solution`] has no exact score and the first move of the proof as
+    /// its line.
+    pub fn solve<G: Game>(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
+        if let Some(o) = game.outcome() {
+            return Solution::terminal(o);
+        }
+        solve_with(|q| self.run(game, q, limits, &mut |_| {}, false).0)
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn run<G: Game>(
-        &self,
+        &mut self,
         game: &mut G,
         question: Question,
         limits: &Limits,
-        hints: Hints<G>,
         progress: &mut dyn FnMut(&Progress),
         with_strategy: bool,
-        table: &mut Table,
     ) -> (Report<G::Move>, Option<Strategy<G::Move>>) {
+        let table = &mut self.table;
         let mut budget = Budget::new(limits, progress, self.config.progress_interval, None);
         let (stores, replacements) = (table.stores, table.replacements);
         let mut searcher = Searcher {
             table,
-            salt: if question.needs_win() {
-                0
-            } else {
-                0x9e37_79b9_7f4a_7c15
+            // What a position's numbers mean depends on the question and
+            // on which side the root's player is: both go into the key.
+            salt: match (question.needs_win(), game.side_to_move()) {
+                (true, Player::First) => 0,
+                (false, Player::First) => 0x9e37_79b9_7f4a_7c15,
+                (true, Player::Second) => 0x2545_f491_4f6c_dd1d,
+                (false, Player::Second) => 0xd6e8_feb8_6659_fd93,
             },
             children: Vec::new(),
             hashes: Vec::new(),
             epsilon: self.config.epsilon,
-            hints,
+            hints: self.config.proof_hints,
+            game: core::marker::PhantomData,
         };
         let needs_win = question.needs_win();
         let (phi, delta) = match game.outcome() {
@@ -512,11 +588,13 @@ impl DfPn {
         if phi == 0 {
             let mut moves = G::Moves::default();
             game.generate(&mut moves);
+            let side = game.side_to_move();
             for &mv in moves.as_slice() {
                 let undo = game.make(mv);
-                let (_, cd) = searcher.child_value(game, !needs_win);
+                let flip = game.side_to_move() != side;
+                let v = searcher.child_value(game, child_needs_win(needs_win, flip));
                 game.unmake(mv, undo);
-                if cd == 0 {
+                if as_parent(flip, v).0 == 0 {
                     best_move = Some(mv);
                     break;
                 }
@@ -541,10 +619,22 @@ impl DfPn {
             let none = Limits::none();
             let mut quiet = |_: &Progress| {};
             let mut unlimited = Budget::new(&none, &mut quiet, u64::MAX, None);
-            let mut strategy = Strategy::new(claim_of(game, question, phi == 0));
-            searcher.extract(game, needs_win, phi == 0, &mut strategy, &mut unlimited);
+            let claim = claim_of(game, question, phi == 0);
+            let mut strategy = Strategy::new(claim);
+            searcher.extract(game, needs_win, claim.prover, &mut strategy, &mut unlimited);
             strategy
         });
         (report, strategy)
+    }
+}
+
+impl<G: Game> Solver<G> for DfPn {
+    /// [`DfPn::solve`].
+    fn solve(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
+        DfPn::solve(self, game, limits)
+    }
+
+    fn clear(&mut self) {
+        DfPn::clear(self);
     }
 }

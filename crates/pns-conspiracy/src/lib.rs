@@ -2,7 +2,7 @@
 //! any [`game::Game`].
 //!
 //! * [`Pns`]: best-first proof-number search (Allis 1994) over an explicit
-//!   tree, and PN² (Breuker) with [`PnsConfig::with_second_level`].
+//!   tree, and PN² (Breuker) with [`PnsConfig::second_level`].
 //! * [`DfPn`]: depth-first proof-number search (Nagai 2002) with a
 //!   transposition table sized in bytes, replacement by work, and the 1+ε
 //!   trick (Pawlewicz and Lew).
@@ -25,8 +25,8 @@
 //!
 //! ```
 //! use arrayvec::ArrayVec;
-//! use game::{Evaluate, Game, Limits, Outcome, Player, Score};
-//! use pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, Pns, Question, verify};
+//! use game::{Game, Limits, Outcome, Player};
+//! use pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, Question, verify};
 //!
 //! // Take one or two stones; whoever takes the last stone wins.
 //! #[derive(Clone, Debug)]
@@ -44,10 +44,6 @@
 //!     fn unmake(&mut self, m: u32, _: ()) { self.stones += m; self.to_move = self.to_move.opponent(); }
 //!     fn outcome(&self) -> Option<Outcome> { (self.stones == 0).then_some(Outcome::Loss) }
 //!     fn hash(&self) -> u64 { u64::from(self.stones) << 1 | self.to_move.index() as u64 }
-//!     fn recompute_hash(&self) -> u64 { self.hash() }
-//! }
-//! impl Evaluate for Nim {
-//!     fn evaluate(&self) -> Score { Score::DRAW }
 //! }
 //!
 //! // Multiples of three are lost for the side to move.
@@ -57,9 +53,9 @@
 //! verify(&mut nim, &proof.unwrap())?; // replayed against the rules
 //!
 //! nim.stones = 9;
-//! let solution = DfPn::default().solve(&mut nim, &Limits::none());
+//! let solution = DfPn::new(DfPnConfig::new())?.solve(&mut nim, &Limits::none());
 //! assert_eq!(solution.outcome, Some(Outcome::Loss));
-//! let cns = Conspiracy::new(ConspiracyConfig::new()).search(&mut nim, &Limits::none())?;
+//! let cns = Conspiracy::new(ConspiracyConfig::new())?.search(&mut nim, &Limits::none())?;
 //! assert_eq!(cns.outcome(), Some(Outcome::Loss));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -73,8 +69,8 @@ mod dfpn;
 mod pns;
 mod proof;
 
-pub use cns::{Conspiracy, ConspiracyConfig, ConspiracyError, ConspiracyReport, ValueSet};
-pub use common::{Answer, INFINITE, Number, Progress, Question, Report, Solution, Stop, TableUse};
+pub use cns::{Conspiracy, ConspiracyConfig, ConspiracyReport, ValueSet};
+pub use common::{Answer, Error, INFINITE, Number, Progress, Question, Report, Stop, TableUse};
 pub use dfpn::{DfPn, DfPnConfig};
-pub use pns::{Hints, Pns, PnsConfig, SecondLevel};
+pub use pns::{Pns, PnsConfig, SecondLevel};
 pub use proof::{Claim, Strategy, VerifyError, VerifyErrorKind, VerifyStats, verify};

@@ -3,50 +3,25 @@
 
 use std::mem::size_of;
 
-use game::{Game, Limits, MoveBuffer, Outcome, ProofHints};
+use game::{Game, Limits, MoveBuffer, Outcome, Solution, Solver};
 
+use crate::common::Error;
 use crate::common::{
-    Budget, INFINITE, Number, Progress, Question, Report, Solution, TableUse, add, answer_of,
-    solve_with, solved, success,
+    Budget, INFINITE, Number, Progress, Question, Report, TableUse, add, answer_of, as_parent,
+    child_needs_win, solve_with, solved, success,
 };
 use crate::proof::{Claim, Strategy};
 
-/// Heuristic initial proof and disproof numbers for unexpanded nodes: none
-/// (every new node gets `(1, 1)`), or the game's [`ProofHints`].
-#[derive(Debug)]
-pub struct Hints<G>(fn(&G) -> (u32, u32));
-
-impl<G> Clone for Hints<G> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<G> Copy for Hints<G> {}
-
-impl<G> Hints<G> {
-    /// Plain proof-number search: every new node starts at `(1, 1)`.
-    #[must_use]
-    pub fn none() -> Hints<G> {
-        Hints(|_| (1, 1))
-    }
-
-    /// Numbers from a function of the position (each clamped to at least 1).
-    #[must_use]
-    pub fn from_fn(f: fn(&G) -> (u32, u32)) -> Hints<G> {
-        Hints(f)
-    }
-
-    pub(crate) fn get(self, game: &G) -> (Number, Number) {
-        let (p, d) = (self.0)(game);
+/// The initial `(φ, δ)` of an unexpanded, unsolved position: the game's
+/// [`Game::proof_hints`] when it declares them and `hints` is on, else
+/// `(1, 1)`.
+#[inline]
+pub(crate) fn initial<G: Game>(game: &G, hints: bool) -> (Number, Number) {
+    if hints && G::KNOWLEDGE.has_proof_hints() {
+        let (p, d) = game.proof_hints();
         (Number::from(p.max(1)), Number::from(d.max(1)))
-    }
-}
-
-impl<G: ProofHints> Hints<G> {
-    /// The game's own [`ProofHints::proof_hints`].
-    #[must_use]
-    pub fn from_game() -> Hints<G> {
-        Hints(G::proof_hints)
+    } else {
+        (1, 1)
     }
 }
 
@@ -78,44 +53,83 @@ impl Default for SecondLevel {
 }
 
 /// Configuration of [`Pns`], built by value.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PnsConfig {
     second_level: Option<SecondLevel>,
     memory: Option<usize>,
+    proof_hints: bool,
     progress_interval: u64,
 }
 
+impl Default for PnsConfig {
+    fn default() -> Self {
+        PnsConfig::new()
+    }
+}
+
 impl PnsConfig {
-    /// Plain best-first PNS, no memory limit.
+    /// Plain best-first PNS with the game's proof hints, no memory limit.
     #[must_use]
     pub fn new() -> PnsConfig {
         PnsConfig {
             second_level: None,
             memory: None,
+            proof_hints: true,
             progress_interval: 1 << 16,
         }
     }
 
-    /// Turns the search into PN² with the given inner budget.
+    /// PN² with the given inner budget, or plain PNS (`None`).
     #[must_use]
-    pub fn with_second_level(mut self, second: SecondLevel) -> PnsConfig {
-        self.second_level = Some(second);
+    pub fn second_level(mut self, second: Option<SecondLevel>) -> PnsConfig {
+        self.second_level = second;
         self
     }
 
     /// Stops the search (answer unknown, [`Stop::Memory`](crate::Stop::Memory))
-    /// when the explicit trees would use more than `bytes`.
+    /// when the explicit trees would use more than `bytes` (`None`: no
+    /// limit).
     #[must_use]
-    pub fn with_memory(mut self, bytes: usize) -> PnsConfig {
-        self.memory = Some(bytes);
+    pub fn memory(mut self, bytes: Option<usize>) -> PnsConfig {
+        self.memory = bytes;
         self
     }
 
-    /// Calls the progress callback every `expansions` expansions (default 65,536).
+    /// Start unexpanded nodes at the game's [`Game::proof_hints`] when it
+    /// declares them (on by default), or at `(1, 1)`.
     #[must_use]
-    pub fn with_progress_interval(mut self, expansions: u64) -> PnsConfig {
+    pub fn proof_hints(mut self, on: bool) -> PnsConfig {
+        self.proof_hints = on;
+        self
+    }
+
+    /// Calls the progress callback every `expansions` expansions (default
+    /// 65,536; 0 is read as 1).
+    #[must_use]
+    pub fn progress_interval(mut self, expansions: u64) -> PnsConfig {
         self.progress_interval = expansions.max(1);
         self
+    }
+
+    /// The second level, if PN².
+    #[must_use]
+    pub fn get_second_level(&self) -> Option<SecondLevel> {
+        self.second_level
+    }
+    /// The memory bound.
+    #[must_use]
+    pub fn get_memory(&self) -> Option<usize> {
+        self.memory
+    }
+    /// Proof hints on?
+    #[must_use]
+    pub fn get_proof_hints(&self) -> bool {
+        self.proof_hints
+    }
+    /// The progress interval.
+    #[must_use]
+    pub fn get_progress_interval(&self) -> u64 {
+        self.progress_interval
     }
 }
 
@@ -133,7 +147,7 @@ impl PnsConfig {
 /// children: every expansion appends one node per legal move. This growth is
 /// inherent to best-first PNS (the whole tree is the search's state); the
 /// arena grows geometrically, so there is no allocation per node otherwise,
-/// and [`PnsConfig::with_memory`] bounds it. PN² keeps a second arena for
+/// and [`PnsConfig::memory`] bounds it. PN² keeps a second arena for
 /// the inner searches and reuses it.
 ///
 /// **Cycles.** A child whose position already lies on the path from the root
@@ -150,6 +164,8 @@ struct Node<M> {
     parent: u32,
     first: u32,
     len: u32,
+    /// Did the move to this node pass the turn?
+    flip: bool,
     phi: Number,
     delta: Number,
 }
@@ -180,7 +196,7 @@ impl<G: Game> Engine<G> {
         needs_win: bool,
         budget: &mut Budget<'_>,
         hashes: &mut Vec<u64>,
-        hints: Hints<G>,
+        hints: bool,
         mut second: Option<(&mut Engine<G>, SecondLevel)>,
         max_expansions: u64,
         extra_bytes: usize,
@@ -189,16 +205,19 @@ impl<G: Game> Engine<G> {
         self.undos.clear();
         let (phi, delta) = match game.outcome() {
             Some(o) => solved(success(o, needs_win)),
-            None => hints.get(game),
+            None => initial(game, hints),
         };
         self.tree.push(Node {
             mv: None,
             parent: u32::MAX,
             first: 0,
             len: 0,
+            flip: false,
             phi,
             delta,
         });
+        // What the side to move at `cur` needs, along the path.
+        let mut path_needs: Vec<bool> = vec![needs_win];
         hashes.push(game.hash());
         let mut cur = 0usize;
         let mut expansions = 0u64;
@@ -207,17 +226,23 @@ impl<G: Game> Engine<G> {
             while self.tree[cur].len > 0 {
                 let n = self.tree[cur];
                 let children = n.first as usize..(n.first + n.len) as usize;
+                let proves = |c: usize| {
+                    let c = self.tree[c];
+                    as_parent(c.flip, (c.phi, c.delta)).0
+                };
                 let c = children
                     .clone()
-                    .find(|&c| self.tree[c].delta == n.phi)
+                    .find(|&c| proves(c) == n.phi)
                     .unwrap_or_else(|| {
                         children
-                            .min_by_key(|&c| self.tree[c].delta)
+                            .min_by_key(|&c| proves(c))
                             .unwrap_or(n.first as usize)
                     });
                 let mv = self.tree[c].mv.expect("children carry their move");
                 self.undos.push(game.make(mv));
                 hashes.push(game.hash());
+                let above = *path_needs.last().expect("the root is on the path");
+                path_needs.push(child_needs_win(above, self.tree[c].flip));
                 cur = c;
             }
             let second_bytes = second.as_ref().map_or(0, |(e, _)| e.bytes());
@@ -228,7 +253,7 @@ impl<G: Game> Engine<G> {
                 break;
             }
             expansions += 1;
-            let node_needs_win = needs_win ^ (self.undos.len() % 2 == 1);
+            let node_needs_win = *path_needs.last().expect("the root is on the path");
             match second.as_mut() {
                 None => self.expand(cur, game, node_needs_win, hashes, hints),
                 Some((inner, params)) => {
@@ -255,6 +280,7 @@ impl<G: Game> Engine<G> {
                             parent: cur as u32,
                             first: 0,
                             len: 0,
+                            flip: child.flip,
                             phi: child.phi,
                             delta: child.delta,
                         });
@@ -278,6 +304,7 @@ impl<G: Game> Engine<G> {
                 let undo = self.undos.pop().expect("path and undo stack agree");
                 game.unmake(mv, undo);
                 hashes.pop();
+                path_needs.pop();
                 cur = self.tree[cur].parent as usize;
             }
         }
@@ -292,14 +319,7 @@ impl<G: Game> Engine<G> {
     }
 
     /// Generates the children of `cur` and gives each its initial numbers.
-    fn expand(
-        &mut self,
-        cur: usize,
-        game: &mut G,
-        needs_win: bool,
-        hashes: &[u64],
-        hints: Hints<G>,
-    ) {
+    fn expand(&mut self, cur: usize, game: &mut G, needs_win: bool, hashes: &[u64], hints: bool) {
         let mut moves = G::Moves::default();
         game.generate(&mut moves);
         if moves.is_empty() {
@@ -310,15 +330,18 @@ impl<G: Game> Engine<G> {
             return;
         }
         let first = self.tree.len() as u32;
+        let side = game.side_to_move();
         for &mv in moves.as_slice() {
             let undo = game.make(mv);
-            let (phi, delta) = child_numbers(game, !needs_win, hashes, hints);
+            let flip = game.side_to_move() != side;
+            let (phi, delta) = child_numbers(game, child_needs_win(needs_win, flip), hashes, hints);
             game.unmake(mv, undo);
             self.tree.push(Node {
                 mv: Some(mv),
                 parent: cur as u32,
                 first: 0,
                 len: 0,
+                flip,
                 phi,
                 delta,
             });
@@ -337,8 +360,9 @@ impl<G: Game> Engine<G> {
         let mut phi = INFINITE;
         let mut delta = 0;
         for c in &self.tree[n.first as usize..(n.first + n.len) as usize] {
-            phi = phi.min(c.delta);
-            delta = add(delta, c.phi);
+            let (p, d) = as_parent(c.flip, (c.phi, c.delta));
+            phi = phi.min(p);
+            delta = add(delta, d);
         }
         self.tree[cur].phi = phi;
         self.tree[cur].delta = delta;
@@ -352,14 +376,14 @@ pub(crate) fn child_numbers<G: Game>(
     game: &G,
     needs_win: bool,
     hashes: &[u64],
-    hints: Hints<G>,
+    hints: bool,
 ) -> (Number, Number) {
     if let Some(o) = game.outcome() {
         solved(success(o, needs_win))
     } else if hashes.contains(&game.hash()) {
         solved(success(Outcome::Draw, needs_win))
     } else {
-        hints.get(game)
+        initial(game, hints)
     }
 }
 
@@ -386,15 +410,24 @@ pub(crate) fn claim_of<G: Game>(game: &G, question: Question, proven: bool) -> C
 
 impl Pns {
     /// A searcher with the given configuration.
-    #[must_use]
-    pub fn new(config: PnsConfig) -> Pns {
-        Pns { config }
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooSmall`] for a memory bound that cannot hold one node.
+    pub fn new(config: PnsConfig) -> Result<Pns, Error> {
+        let min = size_of::<Node<()>>();
+        match config.memory {
+            Some(bytes) if bytes < min => Err(Error::TooSmall { bytes, min }),
+            _ => Ok(Pns { config }),
+        }
     }
 
-    /// PN² with the default [`SecondLevel`].
+    /// PN² with the default [`SecondLevel`] and no memory bound.
     #[must_use]
     pub fn pn2() -> Pns {
-        Pns::new(PnsConfig::new().with_second_level(SecondLevel::default()))
+        Pns {
+            config: PnsConfig::new().second_level(Some(SecondLevel::default())),
+        }
     }
 
     /// The configuration.
@@ -411,20 +444,18 @@ impl Pns {
         question: Question,
         limits: &Limits,
     ) -> Report<G::Move> {
-        self.search_with(game, question, limits, Hints::none(), &mut |_| {})
+        self.search_with(game, question, limits, &mut |_| {})
     }
 
-    /// [`search`](Pns::search) with initial numbers from `hints` and a
-    /// `progress` callback.
+    /// [`search`](Pns::search) with a `progress` callback.
     pub fn search_with<G: Game>(
         &self,
         game: &mut G,
         question: Question,
         limits: &Limits,
-        hints: Hints<G>,
         progress: &mut dyn FnMut(&Progress),
     ) -> Report<G::Move> {
-        self.run(game, question, limits, hints, progress).0
+        self.run(game, question, limits, progress).0
     }
 
     /// Searches and, when the question is answered, extracts the proof tree
@@ -437,7 +468,7 @@ impl Pns {
         question: Question,
         limits: &Limits,
     ) -> (Report<G::Move>, Option<Strategy<G::Move>>) {
-        let (report, engine) = self.run(game, question, limits, Hints::none(), &mut |_| {});
+        let (report, engine) = self.run(game, question, limits, &mut |_| {});
         if report.phi_or_delta_zero() {
             let claim = claim_of(game, question, report.proof == 0);
             let mut strategy = Strategy::new(claim);
@@ -457,8 +488,13 @@ impl Pns {
     }
 
     /// The value of `game` for its side to move by two searches: "can it
-    /// win?" and, if not, "can it draw?".
+    /// win?" and, if not, "can it draw?". The [`Solution`] has no exact
+    /// score (proof-number search finds no distances) and the first move of
+    /// the proof as its line.
     pub fn solve<G: Game>(&self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
+        if let Some(o) = game.outcome() {
+            return Solution::terminal(o);
+        }
         solve_with(|q| self.search(game, q, limits))
     }
 
@@ -467,9 +503,9 @@ impl Pns {
         game: &mut G,
         question: Question,
         limits: &Limits,
-        hints: Hints<G>,
         progress: &mut dyn FnMut(&Progress),
     ) -> (Report<G::Move>, Engine<G>) {
+        let hints = self.config.proof_hints;
         let mut budget = Budget::new(
             limits,
             progress,
@@ -495,7 +531,7 @@ impl Pns {
             .then(|| {
                 engine.tree[root.first as usize..(root.first + root.len) as usize]
                     .iter()
-                    .find(|c| c.delta == 0)
+                    .find(|c| as_parent(c.flip, (c.phi, c.delta)).0 == 0)
                     .and_then(|c| c.mv)
             })
             .flatten();
@@ -551,7 +587,7 @@ fn extract<G: Game>(
             needs_win,
             &mut budget,
             hashes,
-            Hints::none(),
+            false,
             None,
             u64::MAX,
             0,
@@ -567,7 +603,7 @@ fn extract<G: Game>(
         children
             .iter()
             .enumerate()
-            .find(|(_, c)| c.delta == 0)
+            .find(|(_, c)| as_parent(c.flip, (c.phi, c.delta)).0 == 0)
             .map(|(i, c)| (c.mv.expect("child move"), n.first as usize + i))
             .into_iter()
             .collect()
@@ -583,10 +619,25 @@ fn extract<G: Game>(
     hashes.push(game.hash());
     for (i, &(mv, child)) in picked.iter().enumerate() {
         let undo = game.make(mv);
-        let c = extract(engine, child, game, !needs_win, strategy, hashes);
+        let flip = engine.tree[child].flip;
+        let c = extract(
+            engine,
+            child,
+            game,
+            child_needs_win(needs_win, flip),
+            strategy,
+            hashes,
+        );
         game.unmake(mv, undo);
         strategy.set_child(me, i, c);
     }
     hashes.pop();
     me
+}
+
+impl<G: Game> Solver<G> for Pns {
+    /// [`Pns::solve`].
+    fn solve(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
+        Pns::solve(self, game, limits)
+    }
 }

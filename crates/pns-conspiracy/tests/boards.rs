@@ -3,16 +3,16 @@
 //! alpha-beta solver on seeded random positions.
 
 use alphabeta::{AlphaBeta, Config};
-use game::{Evaluate, Game, Limits, MoveBuffer, MoveIndex, Outcome, PackMove, ProofHints};
+use game::{Game, Limits, MoveBuffer, Outcome};
 use games_connect4::{Board, Size};
 use games_mnk::Mnk;
-use pns_conspiracy::{Answer, DfPn, Hints, Pns, Question, agree};
+use pns_conspiracy::{Answer, DfPn, DfPnConfig, Pns, PnsConfig, Question, agree};
 
 /// The alpha-beta solver's value for the side to move.
 fn alpha_beta_outcome<G>(g: &mut G) -> Outcome
 where
-    G: Evaluate + Send,
-    G::Move: PackMove + MoveIndex + Send + Sync,
+    G: Game + Send,
+    G::Move: Send + Sync,
 {
     let mut searcher = AlphaBeta::<G>::new(Config::default()).expect("table");
     searcher.solve(g, &Limits::none()).outcome.expect("solved")
@@ -52,7 +52,7 @@ fn random_positions<G: Game>(
     out
 }
 
-fn check_empty_board<G: Evaluate + ProofHints>(g: &mut G, expected: Outcome, with_cns: bool) {
+fn check_empty_board<G: Game>(g: &mut G, expected: Outcome, with_cns: bool) {
     let t = std::time::Instant::now();
     let stats =
         agree::proof_solvers_agree(g, expected, &Limits::none()).unwrap_or_else(|e| panic!("{e}"));
@@ -60,25 +60,17 @@ fn check_empty_board<G: Evaluate + ProofHints>(g: &mut G, expected: Outcome, wit
         agree::cns_agrees(g, expected, &Limits::none()).unwrap_or_else(|e| panic!("{e}"));
     }
     eprintln!("{stats:?} {:?}", t.elapsed());
-    // With the game's proof hints too.
-    for r in [
-        Pns::default().search_with(
-            g,
-            Question::Win,
-            &Limits::none(),
-            Hints::from_game(),
-            &mut |_| {},
-        ),
-        DfPn::default().search_with(
-            g,
-            Question::Win,
-            &Limits::none(),
-            Hints::from_game(),
-            &mut |_| {},
-        ),
-    ] {
-        assert_eq!(r.answer == Answer::Proven, expected == Outcome::Win);
-        eprintln!("hinted {} nodes", r.nodes);
+    // With and without the game's proof hints.
+    for hints in [true, false] {
+        let pns = Pns::new(PnsConfig::new().proof_hints(hints)).unwrap();
+        let mut dfpn = DfPn::new(DfPnConfig::new().proof_hints(hints)).unwrap();
+        for r in [
+            pns.search(g, Question::Win, &Limits::none()),
+            dfpn.search(g, Question::Win, &Limits::none()),
+        ] {
+            assert_eq!(r.answer == Answer::Proven, expected == Outcome::Win);
+            eprintln!("hints {hints}: {} nodes", r.nodes);
+        }
     }
 }
 

@@ -3,10 +3,10 @@
 //! transpositions, and a cyclic game.
 
 use arrayvec::ArrayVec;
-use game::{Evaluate, Game, Limits, MoveBuffer, Outcome, Player, Score};
+use game::{Game, Knowledge, Limits, MoveBuffer, Outcome, Player, Score};
 use pns_conspiracy::{
-    Answer, Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Hints, Pns, PnsConfig, Question,
-    SecondLevel, Stop, ValueSet, agree, verify,
+    Answer, Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig, Question, SecondLevel,
+    Stop, ValueSet, agree, verify,
 };
 
 /// A subtraction game: take 1..=`max_take` stones; taking the last stone wins.
@@ -46,12 +46,6 @@ impl Game for Take {
     }
     fn recompute_hash(&self) -> u64 {
         self.hash()
-    }
-}
-
-impl Evaluate for Take {
-    fn evaluate(&self) -> Score {
-        Score::heuristic(0)
     }
 }
 
@@ -162,11 +156,19 @@ impl Game for RandomDag {
     fn recompute_hash(&self) -> u64 {
         self.key()
     }
-}
 
-impl Evaluate for RandomDag {
+    const KNOWLEDGE: Knowledge = Knowledge::NONE.evaluation().proof_hints();
+
     fn evaluate(&self) -> Score {
         Score::heuristic((self.key() % 5) as i32 - 2)
+    }
+
+    /// Arbitrary hints: they change the effort, never the answer.
+    fn proof_hints(&self) -> (u32, u32) {
+        (
+            1 + (self.key() % 4) as u32,
+            1 + (self.key() >> 4) as u32 % 4,
+        )
     }
 }
 
@@ -197,7 +199,7 @@ fn negamax<G: Game>(game: &mut G, line: &mut Vec<u64>) -> Outcome {
 }
 
 /// Depth-limited negamax with the leaf scores conspiracy-number search uses.
-fn negamax_depth<G: Evaluate>(game: &mut G, depth: u32, ply: u32) -> Score {
+fn negamax_depth<G: Game>(game: &mut G, depth: u32, ply: u32) -> Score {
     if let Some(o) = game.outcome() {
         return Score::terminal(o, ply);
     }
@@ -274,15 +276,18 @@ fn tiny_table_and_epsilons_stay_correct() {
     for seed in 0..150u64 {
         let mut g = RandomDag::new(seed, 10, 200, false);
         let expected = negamax(&mut g, &mut Vec::new());
-        for (bytes, eps) in [(0, 0.0), (100, 0.25), (4096, 1.0), (1 << 20, 0.0)] {
-            let dfpn = DfPn::new(DfPnConfig::new().with_table_bytes(bytes).with_epsilon(eps));
+        for (bytes, eps) in [(96, 0.0), (100, 0.25), (4096, 1.0), (1 << 20, 0.0)] {
+            let mut dfpn = DfPn::new(DfPnConfig::new().table_bytes(bytes).epsilon(eps)).unwrap();
             let s = dfpn.solve(&mut g, &Limits::none());
             assert_eq!(
                 s.outcome,
                 Some(expected),
                 "seed {seed}, {bytes} bytes, ε {eps}"
             );
-            replaced += s.win.table.replacements;
+            replaced += dfpn
+                .search(&mut g, Question::Win, &Limits::none())
+                .table
+                .replacements;
             for q in [Question::Win, Question::AtLeastDraw] {
                 let (r, proof) = dfpn.prove(&mut g, q, &Limits::none());
                 let proof = proof.expect("answered");
@@ -299,32 +304,27 @@ fn tiny_table_and_epsilons_stay_correct() {
 
 #[test]
 fn hints_change_effort_not_answers() {
-    fn hint(g: &RandomDag) -> (u32, u32) {
-        (1 + (g.key() % 4) as u32, 1 + (g.key() >> 4) as u32 % 4)
-    }
+    let mut efforts = std::collections::HashSet::new();
     for seed in 0..100u64 {
         let mut g = RandomDag::new(seed, 8, 50, false);
         let expected = negamax(&mut g, &mut Vec::new());
         let win = expected == Outcome::Win;
-        for pns in [Pns::default(), Pns::pn2()] {
-            let r = pns.search_with(
-                &mut g,
-                Question::Win,
-                &Limits::none(),
-                Hints::from_fn(hint),
-                &mut |_| {},
-            );
+        for hints in [true, false] {
+            let second = [None, Some(SecondLevel::default())];
+            for second in second {
+                let config = PnsConfig::new().proof_hints(hints).second_level(second);
+                let r = Pns::new(config)
+                    .unwrap()
+                    .search(&mut g, Question::Win, &Limits::none());
+                assert_eq!(r.answer == Answer::Proven, win, "seed {seed}");
+                efforts.insert((seed, hints, r.nodes));
+            }
+            let mut dfpn = DfPn::new(DfPnConfig::new().proof_hints(hints)).unwrap();
+            let r = dfpn.search(&mut g, Question::Win, &Limits::none());
             assert_eq!(r.answer == Answer::Proven, win, "seed {seed}");
         }
-        let r = DfPn::default().search_with(
-            &mut g,
-            Question::Win,
-            &Limits::none(),
-            Hints::from_fn(hint),
-            &mut |_| {},
-        );
-        assert_eq!(r.answer == Answer::Proven, win, "seed {seed}");
     }
+    assert!(efforts.len() > 200, "the hints changed some node counts");
 }
 
 #[test]
@@ -341,7 +341,9 @@ fn cyclic_games_terminate_and_pns_matches_the_path_rule() {
         // df-pn must terminate; a proof tree that verifies must agree.
         let limits = Limits::none().with_nodes(200_000);
         for q in [Question::Win, Question::AtLeastDraw] {
-            let (r, proof) = DfPn::default().prove(&mut g, q, &limits);
+            let (r, proof) = DfPn::new(DfPnConfig::new())
+                .unwrap()
+                .prove(&mut g, q, &limits);
             assert!(
                 !matches!(r.answer, Answer::Unknown(_)),
                 "seed {seed}: {}",
@@ -375,26 +377,35 @@ fn limits_stop_every_search() {
     for r in [
         Pns::default().search(&mut g, Question::Win, &limits),
         Pns::pn2().search(&mut g, Question::Win, &limits),
-        DfPn::default().search(&mut g, Question::Win, &limits),
+        DfPn::new(DfPnConfig::new())
+            .unwrap()
+            .search(&mut g, Question::Win, &limits),
     ] {
         assert_eq!(r.answer, Answer::Unknown(Stop::Cancelled));
     }
-    let r = Conspiracy::default().search(&mut g, &limits).unwrap();
+    let r = Conspiracy::new(ConspiracyConfig::new())
+        .unwrap()
+        .search(&mut g, &limits)
+        .unwrap();
     assert_eq!(r.stop, Some(Stop::Cancelled));
     let timed = Limits::none().with_time(std::time::Duration::ZERO);
-    let r = DfPn::default().search(&mut g, Question::Win, &timed);
+    let r = DfPn::new(DfPnConfig::new())
+        .unwrap()
+        .search(&mut g, Question::Win, &timed);
     assert_eq!(r.answer, Answer::Unknown(Stop::Time));
-    let small = Pns::new(PnsConfig::new().with_memory(4096));
+    let small = Pns::new(PnsConfig::new().memory(Some(4096))).unwrap();
     let r = small.search(&mut g, Question::Win, &Limits::none());
     assert_eq!(r.answer, Answer::Unknown(Stop::Memory));
     let small = Pns::new(
         PnsConfig::new()
-            .with_memory(4096)
-            .with_second_level(SecondLevel::default()),
-    );
+            .memory(Some(4096))
+            .second_level(Some(SecondLevel::default())),
+    )
+    .unwrap();
     let r = small.search(&mut g, Question::Win, &Limits::none());
     assert_eq!(r.answer, Answer::Unknown(Stop::Memory));
-    let r = Conspiracy::new(ConspiracyConfig::new().with_memory(4096))
+    let r = Conspiracy::new(ConspiracyConfig::new().memory(Some(4096)))
+        .unwrap()
         .search(&mut g, &Limits::none())
         .unwrap();
     assert_eq!(r.stop, Some(Stop::Memory));
@@ -409,29 +420,17 @@ fn limits_stop_every_search() {
 fn progress_is_reported() {
     let mut g = RandomDag::new(3, 12, 5_000, false);
     let mut calls = 0;
-    let pns = Pns::new(PnsConfig::new().with_progress_interval(5));
-    let r = pns.search_with(
-        &mut g,
-        Question::Win,
-        &Limits::none(),
-        Hints::none(),
-        &mut |p| {
-            calls += 1;
-            assert!(p.nodes.is_multiple_of(5) && p.stored > 0);
-        },
-    );
+    let pns = Pns::new(PnsConfig::new().progress_interval(5)).unwrap();
+    let r = pns.search_with(&mut g, Question::Win, &Limits::none(), &mut |p| {
+        calls += 1;
+        assert!(p.nodes.is_multiple_of(5) && p.stored > 0);
+    });
     assert_eq!(calls, r.nodes / 5);
     let mut calls = 0;
-    let dfpn = DfPn::new(DfPnConfig::new().with_progress_interval(5));
-    let r = dfpn.search_with(
-        &mut g,
-        Question::Win,
-        &Limits::none(),
-        Hints::none(),
-        &mut |_| {
-            calls += 1;
-        },
-    );
+    let mut dfpn = DfPn::new(DfPnConfig::new().progress_interval(5)).unwrap();
+    let r = dfpn.search_with(&mut g, Question::Win, &Limits::none(), &mut |_| {
+        calls += 1;
+    });
     assert_eq!(calls, r.nodes / 5);
 }
 
@@ -443,10 +442,9 @@ fn cns_ranges_shrink_with_the_threshold() {
         let values = ValueSet::depth_limited(-2..=2, depth);
         let exact = negamax_depth(&mut g, depth, 0);
         for ct in [1, 2, 3, 5, pns_conspiracy::INFINITE] {
-            let config = ConspiracyConfig::new()
-                .with_values(values.clone())
-                .with_threshold(ct);
+            let config = ConspiracyConfig::new().values(values.clone()).threshold(ct);
             let r = Conspiracy::new(config)
+                .unwrap()
                 .search(&mut g, &Limits::depth(depth))
                 .unwrap();
             let i = |s| r.values.binary_search(&s).unwrap();
@@ -468,19 +466,18 @@ fn cns_ranges_shrink_with_the_threshold() {
 
 #[test]
 fn cns_rejects_bad_value_sets() {
-    let mut g = RandomDag::new(1, 6, 30, false);
     let bad = [
         vec![],
         vec![Score::new(1), Score::new(-1)],
         vec![Score::new(-1), Score::new(2)],
     ];
     for v in bad {
-        let c = Conspiracy::new(ConspiracyConfig::new().with_values(ValueSet::Scores(v)));
-        assert!(c.search(&mut g, &Limits::none()).is_err());
+        let c = Conspiracy::new(ConspiracyConfig::new().values(ValueSet::Scores(v)));
+        assert_eq!(c.unwrap_err(), pns_conspiracy::Error::BadValueSet);
     }
     // Evaluations outside the set are an error, not a wrong answer.
-    let c =
-        Conspiracy::new(ConspiracyConfig::new().with_values(ValueSet::depth_limited(-1..=1, 3)));
+    let c = Conspiracy::new(ConspiracyConfig::new().values(ValueSet::depth_limited(-1..=1, 3)))
+        .unwrap();
     let seeds_failing = (0..20u64)
         .filter(|&s| {
             let mut g = RandomDag::new(s, 6, 30, false);

@@ -289,6 +289,15 @@ pub enum BuildError {
         /// The position's index.
         index: u64,
     },
+    /// A move from `index` leaves the same player to move. The one-byte
+    /// values (wins at odd distances, losses at even ones) and the level
+    /// order of both methods need turns that alternate; a game where a
+    /// player may move twice in a row (Dots-and-Boxes) is refused rather
+    /// than given wrong values. Solve such games with a search.
+    TurnKept {
+        /// The parent.
+        index: u64,
+    },
     /// A distance longer than [`Value::MAX_PLIES`].
     TooFar {
         /// The position's index.
@@ -344,6 +353,10 @@ impl fmt::Display for BuildError {
             BuildError::NoMoves { index } => {
                 write!(f, "index {index}: not terminal but has no moves")
             }
+            BuildError::TurnKept { index } => write!(
+                f,
+                "index {index}: a move leaves the same player to move (retrograde analysis needs alternating turns)"
+            ),
             BuildError::TooFar { index } => write!(
                 f,
                 "index {index}: distance longer than {} plies",
@@ -576,8 +589,12 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
             return Err(BuildError::NoMoves { index });
         }
         let mut p = position.clone();
+        let side = position.side_to_move();
         for &m in moves.as_slice() {
             let undo = p.make(m);
+            if p.side_to_move() == side {
+                return Err(BuildError::TurnKept { index });
+            }
             let child = match self.space.index_of(&p) {
                 Some(j) => Ok(j),
                 None => Err(self.exit_value(&p, index)),

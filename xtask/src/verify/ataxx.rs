@@ -106,7 +106,7 @@ pub(crate) fn checks() -> Vec<Check> {
         },
         // depth 4 on the first 150 positions of the full set
         |ctx, i| 1..=if !ctx.quick && i < 150 { 4 } else { 3 },
-        |s| s.with_tactics(),
+        |s| s,
     ));
     rows
 }

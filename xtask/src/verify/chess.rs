@@ -114,9 +114,7 @@ pub(crate) fn checks() -> Vec<Check> {
                     .quiescence(true),
             ];
             for config in configs {
-                let mut s = AlphaBeta::<Position>::new(config)
-                    .expect("default table")
-                    .with_tactics();
+                let mut s = AlphaBeta::<Position>::new(config).expect("default table");
                 for p in &positions {
                     for depth in 1..=ctx.pick(3, 4) {
                         let expected = alphabeta::negamax_quiescence(&mut p.clone(), depth).value;
@@ -197,7 +195,7 @@ pub(crate) fn checks() -> Vec<Check> {
         },
         // depth 4 on the first 200 positions of the full set
         |ctx, i| 1..=if !ctx.quick && i < 200 { 4 } else { 3 },
-        |s| s.with_tactics(),
+        |s| s,
     ));
     rows
 }
@@ -221,9 +219,8 @@ fn dtm_equals_solver(material: &str, samples: usize, seed: u64, t: &mut Tally) {
             return;
         }
     };
-    let mut solver = AlphaBeta::<Position>::new(Config::default().tt_bytes(16 << 20))
-        .expect("16 MiB table")
-        .with_tactics();
+    let mut solver =
+        AlphaBeta::<Position>::new(Config::default().tt_bytes(16 << 20)).expect("16 MiB table");
     let mut r = rng(seed);
     let n = game::IndexSpace::size(&space);
     let mut done = 0;

@@ -8,7 +8,7 @@ use std::ops::RangeInclusive;
 use std::rc::Rc;
 
 use alphabeta::{Report, negamax};
-use game::{Evaluate, Game, MoveBuffer, Score};
+use game::{Game, MoveBuffer, Score};
 use rand_core::Rng;
 use rand_pcg::Pcg64;
 
@@ -76,7 +76,7 @@ pub(crate) struct References<G: Game> {
 /// the move is illegal).
 type ChildValue<M> = (u32, M, Option<Score>);
 
-impl<G: Evaluate> References<G> {
+impl<G: Game> References<G> {
     /// No value computed yet.
     pub(crate) fn new(positions: Vec<G>) -> References<G> {
         let n = positions.len();
@@ -121,7 +121,7 @@ impl<G: Evaluate> References<G> {
 /// restore the position, and return a best move that achieves the value.
 pub(crate) fn equals_negamax<G, F>(positions: &[G], depths: &[u32], search: F) -> Tally
 where
-    G: Evaluate + Display + PartialEq,
+    G: Game + Display + PartialEq,
     F: FnMut(&mut G, u32) -> Report<G::Move>,
 {
     let mut refs = References::new(positions.to_vec());
@@ -136,7 +136,7 @@ pub(crate) fn equals_references<G, F>(
     mut search: F,
 ) -> Tally
 where
-    G: Evaluate + Display + PartialEq,
+    G: Game + Display + PartialEq,
     F: FnMut(&mut G, u32) -> Report<G::Move>,
 {
     let mut tally = Tally::default();
@@ -263,8 +263,8 @@ pub(crate) fn searcher_rows<G>(
     setup: fn(alphabeta::AlphaBeta<G>) -> alphabeta::AlphaBeta<G>,
 ) -> Vec<super::Check>
 where
-    G: Evaluate + Display + PartialEq + Send + 'static,
-    G::Move: game::PackMove + game::MoveIndex + Send + Sync,
+    G: Game + Display + PartialEq + Send + 'static,
+    G::Move: Send + Sync,
 {
     // (quick, game seed) the references were computed for, and them.
     type Shared<G> = Rc<RefCell<Option<((bool, u64), References<G>)>>>;
@@ -299,7 +299,7 @@ where
 /// position.
 pub(crate) fn forcing_playouts<G>(start: &G, seed: u64, playouts: usize, max_plies: usize) -> Tally
 where
-    G: game::Forcing + Debug + Display,
+    G: game::Game + Debug + Display,
 {
     let mut rng = rng(seed);
     let mut tally = Tally::default();

@@ -212,7 +212,7 @@ pub(crate) fn checks() -> Vec<Check> {
         },
         // full: depth 8 on the first 300 positions, 7 on the others
         |ctx, i| 1..=ctx.pick(6, if i < 300 { 8 } else { 7 }),
-        |s| s.with_tactics().with_forcing().with_order_hints(),
+        |s| s,
     ));
     rows
 }

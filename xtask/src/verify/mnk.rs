@@ -53,11 +53,8 @@ pub(crate) fn checks() -> Vec<Check> {
             "3,3,3 every position: AlphaBeta = alpha-beta solve",
             |_| {
                 let (all, _) = reachable(&mnk(3, 3, 3));
-                let mut s = AlphaBeta::<Mnk>::new(Config::default().tt_bytes(4 << 20))
-                    .expect("table")
-                    .with_tactics()
-                    .with_forcing()
-                    .with_order_hints();
+                let mut s =
+                    AlphaBeta::<Mnk>::new(Config::default().tt_bytes(4 << 20)).expect("table");
                 solvers_agree(
                     &all,
                     |g| alpha_beta_solve(g).value,
@@ -77,11 +74,8 @@ pub(crate) fn checks() -> Vec<Check> {
                     ((4, 4, 4), Outcome::Draw),
                 ] {
                     let g = mnk(size.0, size.1, size.2);
-                    let mut s = AlphaBeta::<Mnk>::new(Config::default().tt_bytes(16 << 20))
-                        .expect("table")
-                        .with_tactics()
-                        .with_forcing()
-                        .with_order_hints();
+                    let mut s =
+                        AlphaBeta::<Mnk>::new(Config::default().tt_bytes(16 << 20)).expect("table");
                     let strong = s.solve(&mut g.clone(), &Limits::none());
                     t.compare(&g, None, format!("{expected}"), fmt_outcome(strong.outcome));
                     let weak = s.solve_weak(&mut g.clone(), &Limits::none());
@@ -133,7 +127,7 @@ pub(crate) fn checks() -> Vec<Check> {
             )
         },
         |ctx, _| 1..=ctx.pick(3, 4),
-        |s| s.with_tactics().with_forcing().with_order_hints(),
+        |s| s,
     ));
     rows
 }

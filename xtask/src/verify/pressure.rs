@@ -15,7 +15,7 @@ use std::rc::Rc;
 
 use alphabeta::variants::{Variant, covering_set};
 use alphabeta::{AlphaBeta, Config, TtUse, alpha_beta_solve, negamax_solve};
-use game::{Evaluate, Game, IndexSpace, Limits, MoveIndex, PackMove, Score};
+use game::{Game, IndexSpace, Limits, Score};
 use games_chess::Position;
 use games_connect4::pons::TestSet;
 use games_connect4::{Board, BoardIndex, Size};
@@ -99,8 +99,8 @@ fn spread<T: Clone>(items: &[T], n: usize, pinned: usize) -> Vec<T> {
 /// One row per variant of [`solve_variants`] that the source runs.
 pub(crate) fn rows<G>(source: Source<G>) -> Vec<Check>
 where
-    G: Evaluate + Display + Send + 'static,
-    G::Move: PackMove + MoveIndex + Send + Sync,
+    G: Game + Display + Send + 'static,
+    G::Move: Send + Sync,
 {
     type Shared<G> = Rc<RefCell<Option<(bool, Result<Exact<G>, String>)>>>;
     let shared: Shared<G> = Rc::new(RefCell::new(None));
@@ -134,8 +134,8 @@ where
 /// The three runs of one variant over the positions.
 fn solve_all<G>(source: &Source<G>, config: Config, positions: &Exact<G>, quick: bool) -> Tally
 where
-    G: Evaluate + Display + Send,
-    G::Move: PackMove + MoveIndex + Send + Sync,
+    G: Game + Display + Send,
+    G::Move: Send + Sync,
 {
     let mut t = Tally::default();
     let build = |bytes: usize| {
@@ -218,8 +218,8 @@ pub(crate) fn checks() -> Vec<Check> {
 
 fn rows_for<G>(source: Source<G>) -> Vec<Check>
 where
-    G: Evaluate + Display + Send + 'static,
-    G::Move: PackMove + MoveIndex + Send + Sync,
+    G: Game + Display + Send + 'static,
+    G::Move: Send + Sync,
 {
     rows(source)
 }
@@ -255,7 +255,7 @@ fn tictactoe() -> Source<TicTacToe> {
         count: (1_500, usize::MAX),
         pinned: 0,
         render: score_text,
-        setup: |s| s.with_tactics().with_forcing().with_order_hints(),
+        setup: |s| s,
         runs: every_variant,
     }
 }
@@ -288,7 +288,7 @@ fn mnk() -> Source<Mnk> {
         count: (usize::MAX, usize::MAX),
         pinned: 0,
         render: score_text,
-        setup: |s| s.with_tactics().with_forcing().with_order_hints(),
+        setup: |s| s,
         runs: every_variant,
     }
 }
@@ -335,12 +335,7 @@ fn pons(set: TestSet) -> Source<Board> {
         count,
         pinned,
         render: |b, v| b.pons_score(v).map_or("none".into(), |s| s.to_string()),
-        setup: |s| {
-            s.with_tactics()
-                .with_forcing()
-                .with_order_hints()
-                .with_length_bound(|b| b.empty_cells() as u32)
-        },
+        setup: |s| s,
         // Plain alpha-beta (no table, no ordering, no knowledge) needs
         // about ten seconds per Test_L2_R1 position: end-easy positions only.
         runs: if name == "Test_L3_R1" {
@@ -378,12 +373,7 @@ fn connect4_database() -> Source<Board> {
         count: (60, 600),
         pinned: 0,
         render: score_text,
-        setup: |s| {
-            s.with_tactics()
-                .with_forcing()
-                .with_order_hints()
-                .with_length_bound(|b| b.empty_cells() as u32)
-        },
+        setup: |s| s,
         runs: every_variant,
     }
 }
@@ -422,7 +412,7 @@ fn chess() -> Source<Position> {
         count: (10, 400),
         pinned: 0,
         render: score_text,
-        setup: |s| s.with_tactics(),
+        setup: |s| s,
         runs: every_variant,
     }
 }

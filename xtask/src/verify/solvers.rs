@@ -20,7 +20,7 @@ fn outcome_str(o: Outcome) -> String {
 /// outcome the alpha-beta solver finds.
 fn pns_rows<G>(positions: &[G], mut reference: impl FnMut(&mut G) -> Outcome) -> Tally
 where
-    G: game::Evaluate + std::fmt::Display,
+    G: game::Game + std::fmt::Display,
 {
     let mut t = Tally::default();
     let limits = Limits::none().with_nodes(20_000_000);
@@ -37,8 +37,8 @@ where
 
 fn ab_outcome<G>(searcher: &mut AlphaBeta<G>, g: &mut G) -> Outcome
 where
-    G: game::Evaluate + Send,
-    G::Move: game::PackMove + game::MoveIndex + Send + Sync,
+    G: game::Game + Send,
+    G::Move: Send + Sync,
 {
     searcher
         .solve_weak(g, &Limits::none())
@@ -104,9 +104,7 @@ fn connect4_database(w: usize, h: usize, full: bool, sample: Option<usize>, seed
                 .collect()
         }
     };
-    let mut ab = AlphaBeta::<Board>::new(Config::default())
-        .expect("default table")
-        .with_tactics();
+    let mut ab = AlphaBeta::<Board>::new(Config::default()).expect("default table");
     for i in picked {
         let Some(mut b) = space.position(i) else {
             t.compare(

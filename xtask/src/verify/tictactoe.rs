@@ -10,11 +10,7 @@ use super::{Check, Family, Tally};
 
 /// The alpha-beta solver with all of tic-tac-toe's knowledge.
 fn solver() -> AlphaBeta<TicTacToe> {
-    AlphaBeta::<TicTacToe>::new(Config::default().tt_bytes(1 << 20))
-        .expect("1 MiB table")
-        .with_tactics()
-        .with_forcing()
-        .with_order_hints()
+    AlphaBeta::<TicTacToe>::new(Config::default().tt_bytes(1 << 20)).expect("1 MiB table")
 }
 
 pub(crate) fn checks() -> Vec<Check> {
@@ -144,7 +140,7 @@ pub(crate) fn checks() -> Vec<Check> {
             live.step_by(if ctx.quick { 3 } else { 1 }).collect()
         },
         |_, _| 1..=9,
-        |s| s.with_tactics().with_forcing().with_order_hints(),
+        |s| s,
     ));
     rows.push(Check::new(
         "tictactoe",

@@ -4,7 +4,7 @@
 #![allow(dead_code, unreachable_pub)]
 
 use arrayvec::ArrayVec;
-use game::{Game, MoveIndex, Outcome, Player, Tactical};
+use game::{Game, Knowledge, MoveHint, Outcome, Player};
 use std::fmt;
 
 /// Moves are numbers below [`Mv::COUNT`].
@@ -17,9 +17,11 @@ impl fmt::Display for Mv {
     }
 }
 
-impl MoveIndex for Mv {
-    const COUNT: usize = 512;
-    fn index(self) -> usize {
+impl Mv {
+    /// The number of moves (and of move numbers).
+    pub const COUNT: usize = 512;
+    /// The move's number.
+    pub fn index(self) -> usize {
         usize::from(self.0)
     }
 }
@@ -76,10 +78,19 @@ impl Game for Toy {
     fn recompute_hash(&self) -> u64 {
         self.hash()
     }
-}
 
-impl Tactical for Toy {
-    fn tactical_score(&self, m: Mv) -> Option<i32> {
-        self.tactical[m.index()]
+    const KNOWLEDGE: Knowledge = Knowledge::NONE.tactics().move_numbers();
+
+    fn move_hint(&self, m: Mv) -> MoveHint {
+        match self.tactical[m.index()] {
+            Some(s) => MoveHint::Tactical(s),
+            None => MoveHint::Quiet(0),
+        }
+    }
+
+    const MOVE_NUMBERS: usize = Mv::COUNT;
+
+    fn move_number(m: Mv) -> usize {
+        m.index()
     }
 }

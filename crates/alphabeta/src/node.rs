@@ -1,0 +1,395 @@
+//! The recursive search of one node: mate-distance and length-bound
+//! pruning, the game's forcing knowledge, the table probe, enhanced
+//! transposition cutoffs, the move loop (PVS null windows, any turn order)
+//! and the store.
+
+use game::{Game, MoveBuffer, Score};
+use ordering::{MovePicker, NoHistory};
+use ttable::{Bound, Entry, Table};
+
+use crate::config::{Algorithm, TtUse};
+use crate::order::{HintOrder, LEAN_MAX, LeanOrder, move_code, move_of_code};
+use crate::searcher::MAX_PLY;
+use crate::worker::{TO_END_DEPTH, Worker};
+
+impl<G: Game, T: Table> Worker<'_, G, T> {
+    /// [`Self::search`] without the taint bookkeeping: `self.tainted` is
+    /// `false` on entry and tells on return whether the value may be stored.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn node(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+        ply: u32,
+        mut alpha: Score,
+        mut beta: Score,
+        previous: Option<G::Move>,
+        fail_soft: bool,
+    ) -> Score {
+        let safe = core::mem::take(&mut self.next_safe);
+        self.stats.nodes += 1;
+        if self.stats.nodes & 1023 == 0 {
+            self.check_limits();
+        }
+        if self.stopped {
+            return Score::DRAW;
+        }
+        self.pv.clear(ply as usize);
+        if let Some(o) = game.outcome() {
+            return self.terminal(game, o, ply);
+        }
+        if !self.to_end && depth == 0 {
+            self.horizon = true;
+            return if self.uses.quiescence {
+                self.quiescence(game, ply, 0, alpha, beta)
+            } else {
+                game.evaluate()
+            };
+        }
+        if ply as usize >= MAX_PLY - 1 {
+            // The ply cap: a value of the path's length, not of the position.
+            self.tainted = true;
+            self.horizon = true;
+            return game.evaluate();
+        }
+        // Mate-distance pruning: whatever happens below, the value lies
+        // between a loss and a win on the next ply (tighter with the game's
+        // forcing knowledge), so the window can be narrowed to that range
+        // without changing any value.
+        let forcing = self.uses.forcing;
+        let (alpha0, beta0) = (alpha, beta);
+        let bounded = |v: Score| if fail_soft { v } else { v.clamp(alpha0, beta0) };
+        let mut best_possible = Score::win_in(ply + 1);
+        if forcing {
+            // (A child of a non-losing move list has no immediate win.)
+            if !safe && let Some(m) = game.winning_move() {
+                self.stats.forced += 1;
+                return self.forced_result(ply, m, Score::win_in(ply + 1), alpha, beta, fail_soft);
+            }
+            // No win now: the earliest is after the opponent's reply.
+            best_possible = Score::win_in(ply + 3);
+        }
+        // Solving with a length bound `r`: no win or loss further than `r`
+        // plies, so none at all when the earliest possible one is further.
+        let length_bound = if self.to_end && self.uses.length_bound {
+            game.remaining_plies()
+                .filter(|&r| ply.saturating_add(r) < MAX_PLY as u32 - 2)
+        } else {
+            None
+        };
+        if length_bound.is_some_and(|r| r < if forcing { 3 } else { 1 }) {
+            best_possible = best_possible.min(Score::DRAW);
+        }
+        if beta > best_possible {
+            beta = best_possible;
+            if alpha >= beta {
+                return bounded(beta);
+            }
+        }
+        // (Not at the root, which must find a move reaching its value.)
+        let worst_possible = Score::loss_in(ply + 1);
+        if ply > 0 && alpha < worst_possible {
+            alpha = worst_possible;
+            if alpha >= beta {
+                return bounded(alpha);
+            }
+        }
+        // The moves first (as in Pons's solver): a node lost on the next
+        // ply, or decided by the distance bounds, needs no table probe.
+        let mut moves = G::Moves::default();
+        let mut safe_children = false;
+        if forcing && (self.to_end || depth >= 2) {
+            safe_children = true;
+            game.non_losing_moves(&mut moves);
+            if moves.is_empty() {
+                self.stats.forced += 1;
+                game.generate(&mut moves);
+                let m = moves.as_slice()[0];
+                return self.forced_result(ply, m, Score::loss_in(ply + 2), alpha, beta, fail_soft);
+            }
+            // Not lost on the next ply: the earliest loss is two moves away.
+            let mut worst = Score::loss_in(ply + 4);
+            if length_bound.is_some_and(|r| r < 4) {
+                worst = Score::DRAW;
+            }
+            if ply > 0 && alpha < worst {
+                alpha = worst;
+                if alpha >= beta {
+                    return bounded(alpha);
+                }
+            }
+        } else {
+            game.generate(&mut moves);
+        }
+        let tt_on = self.config.tt != TtUse::Off;
+        let key = game.hash();
+        let tt_depth = self.tt_depth(depth);
+        let mut tt_move = None;
+        if tt_on && let Some(hit) = self.probe(key, tt_depth, ply) {
+            tt_move = hit
+                .entry
+                .best_move
+                .and_then(|code| move_of_code::<G>(&moves, code));
+            if ply > 0
+                && self.config.tt == TtUse::Cutoffs
+                && let Some(v) = hit.cutoff(alpha.get(), beta.get())
+            {
+                self.stats.tt_cutoffs += 1;
+                let v = Score::new(v);
+                if hit.entry.depth != TO_END_DEPTH {
+                    // A depth-limited value (even a decisive bound: "no
+                    // mate faster than k" holds only inside its horizon).
+                    self.horizon = true;
+                }
+                return if fail_soft { v } else { v.clamp(alpha, beta) };
+            }
+        }
+
+        // Enhanced transposition cutoffs: a child whose stored bound
+        // refutes the window settles the node without searching anything.
+        if self.etc && ply > 0 && (self.to_end || depth >= 2) {
+            let child_depth = self.tt_depth(depth - 1);
+            if let Some((v, m)) = self.etc_cutoff(game, &moves, child_depth, ply, alpha, beta) {
+                self.stats.tt_cutoffs += 1;
+                if !self.tainted {
+                    self.store(
+                        key,
+                        ply,
+                        Entry {
+                            best_move: Some(move_code::<G>(m)),
+                            value: v.get(),
+                            depth: tt_depth,
+                            bound: Bound::Lower,
+                        },
+                    );
+                }
+                return if fail_soft { v } else { v.clamp(alpha, beta) };
+            }
+        }
+
+        let alpha_start = alpha;
+        debug_assert!(!moves.is_empty(), "a non-terminal position must have moves");
+        let side = game.side_to_move();
+        let plyu = ply as usize;
+        // Without killers, history, counter-moves or a tactical stage the
+        // order is the table move, then the game's hint (or generation
+        // order): a plain sort replaces the staged picker.
+        let mut lean = (self.lean && moves.len() <= LEAN_MAX).then(LeanOrder::new);
+        if self.config.killers > 0 {
+            self.h.killers.clear(plyu + 1);
+        }
+        let killers: &[G::Move] = if self.config.killers > 0 {
+            let k = self.h.killers.get(plyu);
+            &k[..k.len().min(usize::from(self.config.killers))]
+        } else {
+            &[]
+        };
+        let counter = match previous {
+            Some(p) if self.config.counter_moves => self.h.counters.get(side, p),
+            _ => None,
+        };
+        let mut picker = lean.is_none().then(|| {
+            if self.uses.tactical {
+                MovePicker::<G>::new_tactical(tt_move)
+            } else {
+                MovePicker::<G>::new(tt_move)
+            }
+            .with_killers(killers)
+            .with_counter(counter)
+        });
+
+        let mut best = -Score::INFINITY;
+        let mut best_move = None;
+        let mut searched = 0u32;
+        let pvs = self.config.algorithm == Algorithm::Pvs;
+        let hints = self.uses.hints;
+        let history = self.config.history.is_some();
+        loop {
+            let next = if let Some(order) = &mut lean {
+                order.next(&*game, &mut moves, tt_move, hints)
+            } else if let Some(picker) = &mut picker {
+                if hints {
+                    let order = HintOrder {
+                        game: &*game,
+                        history: history.then_some(&self.h.history),
+                    };
+                    picker.next(&*game, &mut moves, &order)
+                } else if history {
+                    picker.next(game, &mut moves, &self.h.history)
+                } else {
+                    picker.next(game, &mut moves, &NoHistory)
+                }
+            } else {
+                None
+            };
+            let Some(m) = next else { break };
+            let siblings_tainted = core::mem::replace(&mut self.tainted, false);
+            let siblings_horizon = core::mem::replace(&mut self.horizon, false);
+            let undo = game.make(m);
+            let same = game.side_to_move() == side;
+            self.next_safe = safe_children;
+            let v = if searched == 0 || !pvs {
+                self.child(game, same, depth - 1, ply, alpha, beta, m, fail_soft)
+            } else {
+                let null = Score::new(alpha.get() + 1);
+                let v = self.child(game, same, depth - 1, ply, alpha, null, m, fail_soft);
+                if v > alpha && v < beta && !self.stopped {
+                    self.stats.pvs_researches += 1;
+                    self.next_safe = safe_children;
+                    self.child(game, same, depth - 1, ply, alpha, beta, m, fail_soft)
+                } else {
+                    v
+                }
+            };
+            game.unmake(m, undo);
+            if self.stopped {
+                return Score::DRAW;
+            }
+            let (child_tainted, child_horizon) = (self.tainted, self.horizon);
+            self.tainted |= siblings_tainted;
+            self.horizon |= siblings_horizon;
+            searched += 1;
+            if v > best {
+                best = v;
+                best_move = Some(m);
+                if v > alpha {
+                    alpha = v;
+                    self.pv.update(plyu, m);
+                    if ply == 0 {
+                        self.root_best = Some(m);
+                    }
+                }
+            }
+            if v >= beta {
+                // The lower bound is this move's value alone: it is as
+                // storable as this move's subtree, whatever the siblings saw.
+                self.tainted = child_tainted;
+                self.horizon = child_horizon;
+                self.stats.beta_cutoffs += 1;
+                if searched == 1 {
+                    self.stats.first_move_cutoffs += 1;
+                }
+                if let Some(picker) = &picker
+                    && picker.last_is_quiet()
+                {
+                    if self.config.killers > 0 {
+                        self.h.killers.store(plyu, m);
+                    }
+                    if self.config.counter_moves
+                        && let Some(p) = previous
+                    {
+                        self.h.counters.store(side, p, m);
+                    }
+                    if history {
+                        let tried = picker.quiets_tried(&moves);
+                        self.h.history.on_cutoff(side, m, tried, depth.min(64));
+                    }
+                }
+                break;
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_start {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let value = if fail_soft {
+            best
+        } else {
+            best.clamp(alpha_start, beta)
+        };
+        if tt_on && !self.tainted {
+            self.store(
+                key,
+                ply,
+                Entry {
+                    best_move: if bound == Bound::Upper {
+                        None
+                    } else {
+                        best_move.map(move_code::<G>)
+                    },
+                    value: value.get(),
+                    // Proving: a subtree searched to the end is solved.
+                    depth: if self.proving && !self.horizon && bound == Bound::Exact {
+                        TO_END_DEPTH
+                    } else {
+                        tt_depth
+                    },
+                    bound,
+                },
+            );
+        }
+        value
+    }
+
+    /// Enhanced transposition cutoff: probes the table for each child of
+    /// `moves` at `child_depth`; if one child's stored bound shows that the
+    /// node's value is at least `beta` (seen from the node: the bound is
+    /// negated when the side to move changes), returns that lower bound
+    /// and the move. Marks the horizon as a table cutoff does.
+    fn etc_cutoff(
+        &mut self,
+        game: &mut G,
+        moves: &G::Moves,
+        child_depth: u8,
+        ply: u32,
+        alpha: Score,
+        beta: Score,
+    ) -> Option<(Score, G::Move)> {
+        let side = game.side_to_move();
+        for &m in moves.as_slice() {
+            let undo = game.make(m);
+            let key = game.hash();
+            let same = game.side_to_move() == side;
+            game.unmake(m, undo);
+            let Some(hit) = self.probe(key, child_depth, ply + 1) else {
+                continue;
+            };
+            let found = if same {
+                hit.cutoff(alpha.get(), beta.get())
+                    .filter(|&v| v >= beta.get())
+                    .map(Score::new)
+            } else {
+                hit.cutoff((-beta).get(), (-alpha).get())
+                    .filter(|&v| v <= (-beta).get())
+                    .map(|v| -Score::new(v))
+            };
+            if let Some(v) = found {
+                if hit.entry.depth != TO_END_DEPTH {
+                    self.horizon = true;
+                }
+                return Some((v, m));
+            }
+        }
+        None
+    }
+
+    /// The value of a node decided by the game's forcing knowledge without
+    /// expanding it.
+    fn forced_result(
+        &mut self,
+        ply: u32,
+        m: G::Move,
+        value: Score,
+        alpha: Score,
+        beta: Score,
+        fail_soft: bool,
+    ) -> Score {
+        let p = ply as usize;
+        self.pv.clear(p + 1);
+        if value > alpha {
+            self.pv.update(p, m);
+            if ply == 0 {
+                self.root_best = Some(m);
+            }
+        }
+        if fail_soft {
+            value
+        } else {
+            value.clamp(alpha, beta)
+        }
+    }
+}

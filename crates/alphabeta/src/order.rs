@@ -1,0 +1,135 @@
+//! Move order inside a node: the per-thread heuristic tables, the quiet
+//! order from the game's hints, and the lean order used when no heuristic
+//! table is on.
+
+use game::{Game, MoveBuffer, Player};
+use ordering::{CounterMoves, History, Killers, Policy, QuietOrder};
+
+use crate::config::Config;
+use crate::searcher::MAX_PLY;
+
+/// The per-thread move-ordering tables.
+#[derive(Debug)]
+pub(crate) struct Heuristics<G: Game> {
+    pub(crate) killers: Killers<G::Move>,
+    pub(crate) history: History<G>,
+    pub(crate) counters: CounterMoves<G>,
+}
+
+impl<G: Game> Heuristics<G> {
+    pub(crate) fn new(config: &Config) -> Self {
+        Heuristics {
+            killers: Killers::new(MAX_PLY),
+            history: History::new(config.history.unwrap_or(Policy::Gravity))
+                .with_malus(config.history_malus),
+            counters: CounterMoves::new(),
+        }
+    }
+}
+
+/// Quiet-move order from the game's hints, history as the tie-break.
+pub(crate) struct HintOrder<'a, G: Game> {
+    pub(crate) game: &'a G,
+    pub(crate) history: Option<&'a History<G>>,
+}
+
+impl<G: Game> QuietOrder<G::Move> for HintOrder<'_, G> {
+    #[inline]
+    fn quiet_score(&self, side: Player, m: G::Move) -> i32 {
+        let h = self.game.move_hint(m).quiet();
+        let history = self
+            .history
+            .map_or(0, |t| t.score(side, m))
+            .clamp(-(1 << 15), 1 << 15);
+        h * (1 << 16) + history
+    }
+}
+
+/// The most moves the lean order handles; longer lists use the picker.
+pub(crate) const LEAN_MAX: usize = 32;
+
+/// The move order of a node without killers, history, counter-moves or a
+/// tactical stage: the table move, then the rest sorted once by the game's
+/// hint (stable: generation order among equal hints), or in generation
+/// order without hints. The same order the staged picker gives with those
+/// stages empty, without its bookkeeping.
+pub(crate) struct LeanOrder {
+    /// `moves[..cursor]` have been yielded.
+    cursor: usize,
+    /// 0: the table move is next; 1: sort the rest; 2: yield in order.
+    stage: u8,
+}
+
+impl LeanOrder {
+    #[inline]
+    pub(crate) fn new() -> Self {
+        LeanOrder {
+            cursor: 0,
+            stage: 0,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn next<G: Game>(
+        &mut self,
+        game: &G,
+        moves: &mut G::Moves,
+        tt_move: Option<G::Move>,
+        hints: bool,
+    ) -> Option<G::Move> {
+        let list = moves.as_mut_slice();
+        if self.stage == 0 {
+            self.stage = 1;
+            if let Some(tt) = tt_move
+                && let Some(at) = list.iter().position(|&m| m == tt)
+            {
+                list.swap(0, at);
+                self.cursor = 1;
+                return Some(tt);
+            }
+        }
+        if self.stage == 1 {
+            self.stage = 2;
+            if hints && list.len() > self.cursor + 1 {
+                let rest = &mut list[self.cursor..];
+                let n = rest.len().min(LEAN_MAX);
+                let mut scores = [0i32; LEAN_MAX];
+                for (s, &m) in scores.iter_mut().zip(rest.iter()) {
+                    *s = game.move_hint(m).quiet();
+                }
+                // Insertion sort, highest first, stable.
+                for i in 1..n {
+                    let (m, sc) = (rest[i], scores[i]);
+                    let mut j = i;
+                    while j > 0 && scores[j - 1] < sc {
+                        rest[j] = rest[j - 1];
+                        scores[j] = scores[j - 1];
+                        j -= 1;
+                    }
+                    rest[j] = m;
+                    scores[j] = sc;
+                }
+            }
+        }
+        let m = *list.get(self.cursor)?;
+        self.cursor += 1;
+        Some(m)
+    }
+}
+
+/// The 16-bit code a table keeps for a move: its number.
+#[inline]
+pub(crate) fn move_code<G: Game>(m: G::Move) -> u16 {
+    (G::move_number(m) % usize::from(u16::MAX)) as u16
+}
+
+/// The move of `moves` whose code is `code` (the first, if numbers are
+/// shared), if any: a table move is only ever a move of the list.
+#[inline]
+pub(crate) fn move_of_code<G: Game>(moves: &G::Moves, code: u16) -> Option<G::Move> {
+    moves
+        .as_slice()
+        .iter()
+        .copied()
+        .find(|&m| move_code::<G>(m) == code)
+}

@@ -1,0 +1,343 @@
+//! The configurable searcher: [`AlphaBeta`], its public calls.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use game::{Game, Knowledge, Limits, Outcome, Score, Solution, Solver};
+use ttable::{SharedTable, Table, TranspositionTable};
+
+use crate::config::{Config, TtUse};
+use crate::order::Heuristics;
+use crate::worker::{Mode, TO_END_DEPTH, Worker};
+use crate::{Report, SearchError};
+
+/// The deepest ply a search reaches (killer table size, depth cap of
+/// iterative deepening without a depth limit).
+pub const MAX_PLY: usize = 256;
+
+/// Which of the game's knowledge a searcher uses, decided once from the
+/// configuration and [`Game::KNOWLEDGE`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Uses {
+    /// Tactical moves first in the move order.
+    pub(crate) tactical: bool,
+    /// Quiescence search at the horizon.
+    pub(crate) quiescence: bool,
+    /// Immediate wins and non-losing moves.
+    pub(crate) forcing: bool,
+    /// Quiet moves ordered by the game's hint.
+    pub(crate) hints: bool,
+    /// The game's length bound when solving.
+    pub(crate) length_bound: bool,
+}
+
+impl Uses {
+    /// What `config` uses of `knowledge`, or the first option that needs
+    /// an item the game lacks.
+    fn resolve(config: &Config, knowledge: Knowledge) -> Result<Uses, SearchError> {
+        use crate::config::Use;
+        let need = |u: Use, has: bool, option: &'static str, item: &'static str| {
+            if u == Use::On && !has {
+                Err(SearchError::MissingKnowledge { option, item })
+            } else {
+                Ok(u.resolve(has))
+            }
+        };
+        let tactics = knowledge.has_tactics();
+        if config.quiescence && !tactics {
+            return Err(SearchError::MissingKnowledge {
+                option: "quiescence",
+                item: "tactics",
+            });
+        }
+        Ok(Uses {
+            tactical: need(
+                config.tactical_ordering,
+                tactics,
+                "tactical_ordering",
+                "tactics",
+            )?,
+            quiescence: config.quiescence,
+            forcing: need(
+                config.forcing,
+                knowledge.has_forcing(),
+                "forcing",
+                "forcing",
+            )?,
+            hints: need(
+                config.order_hints,
+                knowledge.has_order_hints(),
+                "order_hints",
+                "order hints",
+            )?,
+            length_bound: need(
+                config.length_bound,
+                knowledge.has_length_bound(),
+                "length_bound",
+                "length bound",
+            )?,
+        })
+    }
+}
+
+/// A configurable alpha-beta searcher: one engine for every variant, each
+/// proven equal to plain [`negamax`](crate::negamax) by `cargo xtask verify`.
+///
+/// Build it from a [`Config`], then call [`search`](Self::search)
+/// (depth-limited, heuristic values at the horizon), [`solve`](Self::solve)
+/// (to the end of the game, distance-encoded values),
+/// [`solve_weak`](Self::solve_weak) (win/draw/loss by null windows) or
+/// [`test`](Self::test) (is the value at least `x`?). The searcher uses the
+/// game's knowledge ([`Game::KNOWLEDGE`]) by itself, keeps its tables
+/// between calls, and [`clear`](Self::clear) forgets them. It also
+/// implements [`game::Solver`].
+///
+/// ```
+/// use alphabeta::{AlphaBeta, Config, negamax};
+/// use game::Limits;
+/// use games_tictactoe::TicTacToe;
+///
+/// let mut searcher = AlphaBeta::<TicTacToe>::new(Config::default())?;
+/// let mut board: TicTacToe = "X...O....".parse()?;
+/// let report = searcher.search(&mut board, &Limits::depth(4));
+/// assert_eq!(report.value, negamax(&mut board, 4).value);
+/// let solved = searcher.solve(&mut board, &Limits::none());
+/// assert_eq!(solved.value, game::Score::DRAW);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct AlphaBeta<G: Game> {
+    pub(crate) config: Config,
+    pub(crate) uses: Uses,
+    table: Option<TranspositionTable>,
+    shared: Option<SharedTable>,
+    pub(crate) heuristics: Heuristics<G>,
+}
+
+impl<G: Game> AlphaBeta<G> {
+    /// A searcher with `config`, allocating its table.
+    ///
+    /// # Errors
+    ///
+    /// [`SearchError::Table`] when the table is refused (zero, too large,
+    /// bad verification bits, or the allocation failed);
+    /// [`SearchError::MissingKnowledge`] when an option requires knowledge
+    /// the game does not declare (e.g. quiescence without tactical moves).
+    pub fn new(config: Config) -> Result<Self, SearchError> {
+        let uses = Uses::resolve(&config, G::KNOWLEDGE)?;
+        let tt_config = ttable::Config::new()
+            .probe_policy(config.tt_policy)
+            .check_bits(config.tt_check_bits);
+        let (table, shared) = match (config.tt, config.threads) {
+            (TtUse::Off, _) => (None, None),
+            (_, 1) => (
+                Some(TranspositionTable::with_config(config.tt_bytes, tt_config)?),
+                None,
+            ),
+            (_, _) => (
+                None,
+                Some(SharedTable::with_config(config.tt_bytes, tt_config)?),
+            ),
+        };
+        Ok(AlphaBeta {
+            heuristics: Heuristics::new(&config),
+            uses,
+            config,
+            table,
+            shared,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Forgets the table and the ordering heuristics.
+    pub fn clear(&mut self) {
+        if let Some(t) = &mut self.table {
+            t.clear();
+        }
+        if let Some(t) = &self.shared {
+            t.clear();
+        }
+        self.heuristics = Heuristics::new(&self.config);
+    }
+
+    /// Searches to the depth in `limits` (iterative deepening from depth 1
+    /// when configured), stopping early on the node, time or cancel limit
+    /// with the result of the last completed iteration. Without a depth
+    /// limit, iterates until another limit stops it or the value is
+    /// decisive (at most [`MAX_PLY`] plies).
+    pub fn search(&mut self, game: &mut G, limits: &Limits) -> Report<G::Move>
+    where
+        G: Send,
+        G::Move: Send + Sync,
+    {
+        let max = limits.depth.unwrap_or(MAX_PLY as u32).min(MAX_PLY as u32);
+        self.run(game, limits, Mode::Depth(max))
+    }
+
+    /// Solves the position: searches to the end of the game (no
+    /// evaluation), returning the game-theoretic value with the distance to
+    /// the end (shortest win, longest loss). The normal table policy is
+    /// sound here, since every stored value is exact to the end.
+    ///
+    /// For games whose positions can repeat ([`Game::CAN_REPEAT`], e.g.
+    /// chess), a depth-first search to the end would wander around cycles,
+    /// so the position is solved by iterative deepening instead: an
+    /// iteration whose value is decisive has found the shortest win (or the
+    /// longest loss) inside its horizon, which is exact; one in which no
+    /// leaf was cut by the horizon has searched the whole game. A draw that
+    /// needs the whole game searched (a position where neither side can
+    /// force mate and play never ends by the rules) may take very long;
+    /// give such searches a node or time limit. Values that rest on a
+    /// repetition or a move-counter draw are never stored in the table (see
+    /// [`Game::outcome_depends_on_history`]).
+    pub fn solve(&mut self, game: &mut G, limits: &Limits) -> Report<G::Move>
+    where
+        G: Send,
+        G::Move: Send + Sync,
+    {
+        let mode = if G::CAN_REPEAT {
+            Mode::Prove
+        } else {
+            Mode::ToEnd
+        };
+        self.run(game, limits, mode)
+    }
+
+    /// Win, draw or loss only, by at most two null-window searches to the
+    /// end (`value > 0?`, then `value < 0?`): usually much cheaper than
+    /// [`solve`](Self::solve). The report's `value` is the bound that
+    /// decided (its sign is the answer; its distance is not exact) and
+    /// `outcome` is set.
+    pub fn solve_weak(&mut self, game: &mut G, limits: &Limits) -> Report<G::Move> {
+        let start = Instant::now();
+        let stop = AtomicBool::new(false);
+        self.new_search();
+        let mut worker = self.worker(limits, &stop, start);
+        if G::CAN_REPEAT {
+            // As `solve`: iterative deepening, single thread.
+            return worker.iterate(game, Mode::Prove);
+        }
+        worker.to_end = true;
+        // Is the value at least a win in the longest possible game?
+        let win = Score::win_in(Score::MAX_PLY);
+        let v = worker.root(game, TO_END_DEPTH as u32, Score::new(win.get() - 1), win);
+        let mut report = Report::default();
+        if v >= win && !worker.stopped {
+            report.outcome = Some(Outcome::Win);
+        } else if !worker.stopped {
+            let v2 = worker.root(game, TO_END_DEPTH as u32, Score::new(-1), Score::DRAW);
+            if !worker.stopped {
+                report.outcome = Some(if v2 >= Score::DRAW {
+                    Outcome::Draw
+                } else {
+                    Outcome::Loss
+                });
+            }
+        }
+        report.value = match report.outcome {
+            Some(Outcome::Win) => v,
+            Some(Outcome::Draw) => Score::DRAW,
+            _ => Score::LOSS,
+        };
+        report.completed = report.outcome.is_some();
+        report.best = worker.root_best;
+        report.pv = report.best.into_iter().collect();
+        report.stopped = worker.stop_reason;
+        report.stats = worker.finish_stats();
+        report.nodes = report.stats.nodes;
+        report
+    }
+
+    /// The null-window test `value >= x?` at `depth` (the building block of
+    /// MTD(f) and of weak solving).
+    pub fn test(&mut self, game: &mut G, depth: u32, x: Score) -> bool {
+        let stop = AtomicBool::new(false);
+        self.new_search();
+        let limits = Limits::none();
+        let mut worker = self.worker(&limits, &stop, Instant::now());
+        let v = worker.root(game, depth, Score::new(x.get() - 1), x);
+        v >= x
+    }
+
+    fn new_search(&mut self) {
+        if let Some(t) = &mut self.table {
+            t.new_generation();
+        }
+        if let Some(t) = &self.shared {
+            t.new_generation();
+        }
+        if self.config.history.is_some() {
+            self.heuristics.history.decay();
+        }
+        self.heuristics.killers.clear_all();
+    }
+
+    fn worker<'a>(
+        &'a mut self,
+        limits: &'a Limits,
+        stop: &'a AtomicBool,
+        start: Instant,
+    ) -> Worker<'a, G, TranspositionTable> {
+        Worker::new(
+            &self.config,
+            self.uses,
+            self.table.as_mut(),
+            None,
+            &mut self.heuristics,
+            limits,
+            stop,
+            start,
+        )
+    }
+
+    fn run(&mut self, game: &mut G, limits: &Limits, mode: Mode) -> Report<G::Move>
+    where
+        G: Send,
+        G::Move: Send + Sync,
+    {
+        let start = Instant::now();
+        let stop = AtomicBool::new(false);
+        self.new_search();
+        if let Some(shared) = self.shared.take() {
+            let report = crate::parallel::run(self, game, limits, mode, &shared, &stop, start);
+            self.shared = Some(shared);
+            return report;
+        }
+        let mut worker = self.worker(limits, &stop, start);
+        worker.iterate(game, mode)
+    }
+}
+
+impl<G> Solver<G> for AlphaBeta<G>
+where
+    G: Game + Send,
+    G::Move: Send + Sync,
+{
+    /// [`AlphaBeta::solve`], as a [`Solution`]: the exact score, the best
+    /// move and the principal variation.
+    fn solve(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
+        let start = Instant::now();
+        if let Some(o) = game.outcome() {
+            return Solution::terminal(o);
+        }
+        let report = AlphaBeta::solve(self, game, limits);
+        let outcome = report.completed.then(|| report.value.outcome()).flatten();
+        Solution {
+            outcome,
+            score: outcome.map(|_| report.value),
+            best: report.best,
+            line: report.pv,
+            nodes: report.nodes,
+            stopped: report.stopped,
+            elapsed: start.elapsed(),
+        }
+    }
+
+    fn clear(&mut self) {
+        AlphaBeta::clear(self);
+    }
+}
