@@ -65,6 +65,34 @@ impl Use {
     }
 }
 
+/// A move-ordering heuristic's setting: `Auto(v)` is `v` for a game without
+/// order hints and off for one with them (the game's static order is then
+/// the quiet order, and killers, counter-moves and history only disturb
+/// it); `Set(v)` is `v` whatever the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Setting<T> {
+    Auto(T),
+    Set(T),
+}
+
+impl<T: Copy> Setting<T> {
+    /// The configured value.
+    pub(crate) fn value(self) -> T {
+        match self {
+            Setting::Auto(v) | Setting::Set(v) => v,
+        }
+    }
+
+    /// The value in effect: `off` in place of an `Auto` value when the
+    /// searcher orders quiet moves by the game's hints.
+    pub(crate) fn resolve(self, hints: bool, off: T) -> T {
+        match self {
+            Setting::Auto(_) if hints => off,
+            Setting::Auto(v) | Setting::Set(v) => v,
+        }
+    }
+}
+
 /// Every option of the searcher, built by value.
 ///
 /// ```
@@ -81,10 +109,12 @@ impl Use {
 ///
 /// [`Config::new`] (= `default()`) is the strongest general setting: PVS,
 /// fail-soft, iterative deepening, a 16 MiB table with cutoffs and
-/// full-key verification, two killers, gravity history, counter-moves, and
-/// every item of knowledge the game declares (tactical ordering, forcing
-/// moves, quiet-move hints, its length bound). [`Config::plain`] is plain
-/// fail-hard alpha-beta with nothing else.
+/// full-key verification, and every item of knowledge the game declares
+/// (forcing moves, quiet-move hints, its length bound; tactical moves first
+/// unless forcing moves already settle them). Quiet moves follow the game's
+/// hints when it has them; otherwise two killers, counter-moves and gravity
+/// history order them (an explicit setting of these applies whatever the
+/// game). [`Config::plain`] is plain fail-hard alpha-beta with nothing else.
 ///
 /// The knowledge options ([`tactical_ordering`](Config::tactical_ordering),
 /// [`forcing`](Config::forcing), [`order_hints`](Config::order_hints),
@@ -101,10 +131,10 @@ pub struct Config {
     pub(crate) tt_policy: ProbePolicy,
     pub(crate) tt_bytes: usize,
     pub(crate) tt_check_bits: u32,
-    pub(crate) killers: u8,
-    pub(crate) history: Option<Policy>,
+    pub(crate) killers: Setting<u8>,
+    pub(crate) history: Setting<Option<Policy>>,
     pub(crate) history_malus: bool,
-    pub(crate) counter_moves: bool,
+    pub(crate) counter_moves: Setting<bool>,
     pub(crate) tactical_ordering: Use,
     pub(crate) quiescence: bool,
     pub(crate) forcing: Use,
@@ -125,10 +155,10 @@ impl Default for Config {
             tt_policy: ProbePolicy::Normal,
             tt_bytes: 16 << 20,
             tt_check_bits: 64,
-            killers: 2,
-            history: Some(Policy::Gravity),
+            killers: Setting::Auto(2),
+            history: Setting::Auto(Some(Policy::Gravity)),
             history_malus: true,
-            counter_moves: true,
+            counter_moves: Setting::Auto(true),
             tactical_ordering: Use::Auto,
             quiescence: false,
             forcing: Use::Auto,
@@ -160,10 +190,10 @@ impl Config {
             tt_policy: ProbePolicy::Normal,
             tt_bytes: 0,
             tt_check_bits: 64,
-            killers: 0,
-            history: None,
+            killers: Setting::Set(0),
+            history: Setting::Set(None),
             history_malus: false,
-            counter_moves: false,
+            counter_moves: Setting::Set(false),
             tactical_ordering: Use::Off,
             quiescence: false,
             forcing: Use::Off,
@@ -241,14 +271,14 @@ impl Config {
     /// Killer moves per ply: 0, 1 or 2 (larger values are read as 2).
     #[must_use]
     pub fn killers(mut self, k: u8) -> Config {
-        self.killers = k.min(2);
+        self.killers = Setting::Set(k.min(2));
         self
     }
 
     /// The history heuristic's bonus policy, or `None` for no history.
     #[must_use]
     pub fn history(mut self, policy: Option<Policy>) -> Config {
-        self.history = policy;
+        self.history = Setting::Set(policy);
         self
     }
 
@@ -262,7 +292,7 @@ impl Config {
     /// The counter-move heuristic.
     #[must_use]
     pub fn counter_moves(mut self, on: bool) -> Config {
-        self.counter_moves = on;
+        self.counter_moves = Setting::Set(on);
         self
     }
 
@@ -366,25 +396,25 @@ impl Config {
     pub fn get_tt_check_bits(&self) -> u32 {
         self.tt_check_bits
     }
-    /// Killers per ply.
+    /// Killers per ply (for a game without order hints, by default).
     #[must_use]
     pub fn get_killers(&self) -> u8 {
-        self.killers
+        self.killers.value()
     }
-    /// The history policy.
+    /// The history policy (for a game without order hints, by default).
     #[must_use]
     pub fn get_history(&self) -> Option<Policy> {
-        self.history
+        self.history.value()
     }
     /// The history malus?
     #[must_use]
     pub fn get_history_malus(&self) -> bool {
         self.history_malus
     }
-    /// Counter-moves?
+    /// Counter-moves (for a game without order hints, by default)?
     #[must_use]
     pub fn get_counter_moves(&self) -> bool {
-        self.counter_moves
+        self.counter_moves.value()
     }
     /// Tactical ordering.
     #[must_use]

@@ -175,17 +175,17 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         // order is the table move, then the game's hint (or generation
         // order): a plain sort replaces the staged picker.
         let mut lean = (self.lean && moves.len() <= LEAN_MAX).then(LeanOrder::new);
-        if self.config.killers > 0 {
+        if self.uses.killers > 0 {
             self.h.killers.clear(plyu + 1);
         }
-        let killers: &[G::Move] = if self.config.killers > 0 {
+        let killers: &[G::Move] = if self.uses.killers > 0 {
             let k = self.h.killers.get(plyu);
-            &k[..k.len().min(usize::from(self.config.killers))]
+            &k[..k.len().min(usize::from(self.uses.killers))]
         } else {
             &[]
         };
         let counter = match previous {
-            Some(p) if self.config.counter_moves => self.h.counters.get(side, p),
+            Some(p) if self.uses.counter_moves => self.h.counters.get(side, p),
             _ => None,
         };
         let mut picker = lean.is_none().then(|| {
@@ -203,7 +203,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         let mut searched = 0u32;
         let pvs = self.config.algorithm == Algorithm::Pvs;
         let hints = self.uses.hints;
-        let history = self.config.history.is_some();
+        let history = self.uses.history.is_some();
         loop {
             let next = if let Some(order) = &mut lean {
                 order.next(&*game, &mut moves, tt_move, hints)
@@ -272,10 +272,10 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
                 if let Some(picker) = &picker
                     && picker.last_is_quiet()
                 {
-                    if self.config.killers > 0 {
+                    if self.uses.killers > 0 {
                         self.h.killers.store(plyu, m);
                     }
-                    if self.config.counter_moves
+                    if self.uses.counter_moves
                         && let Some(p) = previous
                     {
                         self.h.counters.store(side, p, m);

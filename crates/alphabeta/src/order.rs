@@ -6,7 +6,7 @@ use game::{Game, MoveBuffer, Player};
 use ordering::{CounterMoves, History, Killers, Policy, QuietOrder};
 
 use crate::config::Config;
-use crate::searcher::MAX_PLY;
+use crate::searcher::{MAX_PLY, Uses};
 
 /// The per-thread move-ordering tables.
 #[derive(Debug)]
@@ -17,10 +17,10 @@ pub(crate) struct Heuristics<G: Game> {
 }
 
 impl<G: Game> Heuristics<G> {
-    pub(crate) fn new(config: &Config) -> Self {
+    pub(crate) fn new(config: &Config, uses: &Uses) -> Self {
         Heuristics {
             killers: Killers::new(MAX_PLY),
-            history: History::new(config.history.unwrap_or(Policy::Gravity))
+            history: History::new(uses.history.unwrap_or(Policy::Gravity))
                 .with_malus(config.history_malus),
             counters: CounterMoves::new(),
         }

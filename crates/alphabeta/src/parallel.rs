@@ -36,7 +36,7 @@ where
         for i in 0..helpers {
             let mut g = game.clone();
             handles.push(scope.spawn(move || {
-                let mut h = Heuristics::new(&config);
+                let mut h = Heuristics::new(&config, &uses);
                 let mut w: Worker<'_, G, TranspositionTable> = Worker::new(
                     &config,
                     uses,

@@ -29,6 +29,12 @@ pub(crate) struct Uses {
     pub(crate) hints: bool,
     /// The game's length bound when solving.
     pub(crate) length_bound: bool,
+    /// Killers per ply, in effect.
+    pub(crate) killers: u8,
+    /// The history policy, in effect.
+    pub(crate) history: Option<ordering::Policy>,
+    /// Counter-moves, in effect.
+    pub(crate) counter_moves: bool,
 }
 
 impl Uses {
@@ -50,32 +56,43 @@ impl Uses {
                 item: "tactics",
             });
         }
+        let forcing = need(
+            config.forcing,
+            knowledge.has_forcing(),
+            "forcing",
+            "forcing",
+        )?;
+        let hints = need(
+            config.order_hints,
+            knowledge.has_order_hints(),
+            "order_hints",
+            "order hints",
+        )?;
+        let mut tactical = need(
+            config.tactical_ordering,
+            tactics,
+            "tactical_ordering",
+            "tactics",
+        )?;
+        if config.tactical_ordering == Use::Auto && forcing {
+            // Immediate wins end the node and forced blocks are the only
+            // non-losing moves: a tactical stage would find nothing new.
+            tactical = false;
+        }
         Ok(Uses {
-            tactical: need(
-                config.tactical_ordering,
-                tactics,
-                "tactical_ordering",
-                "tactics",
-            )?,
+            tactical,
             quiescence: config.quiescence,
-            forcing: need(
-                config.forcing,
-                knowledge.has_forcing(),
-                "forcing",
-                "forcing",
-            )?,
-            hints: need(
-                config.order_hints,
-                knowledge.has_order_hints(),
-                "order_hints",
-                "order hints",
-            )?,
+            forcing,
+            hints,
             length_bound: need(
                 config.length_bound,
                 knowledge.has_length_bound(),
                 "length_bound",
                 "length bound",
             )?,
+            killers: config.killers.resolve(hints, 0),
+            history: config.history.resolve(hints, None),
+            counter_moves: config.counter_moves.resolve(hints, false),
         })
     }
 }
@@ -140,7 +157,7 @@ impl<G: Game> AlphaBeta<G> {
             ),
         };
         Ok(AlphaBeta {
-            heuristics: Heuristics::new(&config),
+            heuristics: Heuristics::new(&config, &uses),
             uses,
             config,
             table,
@@ -161,7 +178,7 @@ impl<G: Game> AlphaBeta<G> {
         if let Some(t) = &self.shared {
             t.clear();
         }
-        self.heuristics = Heuristics::new(&self.config);
+        self.heuristics = Heuristics::new(&self.config, &self.uses);
     }
 
     /// Searches to the depth in `limits` (iterative deepening from depth 1
@@ -270,7 +287,7 @@ impl<G: Game> AlphaBeta<G> {
         if let Some(t) = &self.shared {
             t.new_generation();
         }
-        if self.config.history.is_some() {
+        if self.uses.history.is_some() {
             self.heuristics.history.decay();
         }
         self.heuristics.killers.clear_all();

@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 use ordering::Policy;
 use ttable::ProbePolicy;
 
+use crate::config::Setting;
 use crate::{Algorithm, Config, TtUse, Use};
 
 /// A configuration with a short human-readable name.
@@ -143,20 +144,29 @@ pub fn name(c: &Config) -> String {
         TtUse::Ordering => " tt=move",
         TtUse::Cutoffs => " tt=cut",
     };
-    if c.killers > 0 {
-        s += &format!(" k{}", c.killers);
+    let auto = |auto: bool| if auto { "?" } else { "" };
+    if c.killers.value() > 0 {
+        s += &format!(
+            " k{}{}",
+            c.killers.value(),
+            auto(matches!(c.killers, Setting::Auto(_)))
+        );
     }
-    s += match c.history {
+    s += match c.history.value() {
         None => "",
         Some(Policy::Textbook) => " h=4^d",
         Some(Policy::DepthSquared) => " h=d2",
         Some(Policy::Gravity) => " h=grav",
     };
-    if c.history.is_some() && c.history_malus {
+    if c.history.value().is_some() && c.history_malus {
         s += "-";
     }
-    if c.counter_moves {
+    if c.history.value().is_some() {
+        s += auto(matches!(c.history, Setting::Auto(_)));
+    }
+    if c.counter_moves.value() {
         s += " cm";
+        s += auto(matches!(c.counter_moves, Setting::Auto(_)));
     }
     if c.tactical_ordering != Use::Off {
         s += " tac";

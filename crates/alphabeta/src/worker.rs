@@ -83,9 +83,9 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
         start: Instant,
     ) -> Self {
         Worker {
-            lean: config.killers == 0
-                && !config.counter_moves
-                && config.history.is_none()
+            lean: uses.killers == 0
+                && !uses.counter_moves
+                && uses.history.is_none()
                 && !uses.tactical,
             etc: config.etc && config.tt == TtUse::Cutoffs,
             config: *config,
