@@ -124,6 +124,8 @@ mod tests {
             );
             playout(&games_connect4::Board::standard(), &c, 42, &[]);
             playout(&games_chess::Position::startpos(), &c, 60, &[]);
+            let dots = games_dots::Dots::new(games_dots::Size::new(3, 2).unwrap());
+            playout(&dots, &c, 17, &[]);
         }
     }
 

@@ -103,7 +103,8 @@ where
             let m = r.best.expect("a best move at a live root");
             let mut c = p.clone();
             let undo = c.make(m);
-            let child = -negamax_solve(&mut c).value;
+            let value = negamax_solve(&mut c).value;
+            let child = game::from_child(p.side_to_move(), c.side_to_move(), value);
             c.unmake(m, undo);
             assert_eq!(child.to_root_relative(1), expected, "best move of {p}");
             let weak = searcher.solve_weak(&mut p.clone(), &Limits::none());

@@ -45,7 +45,8 @@ fn check_line<G: Game>(game: &G, report: &Report<G::Move>, depth: Option<u32>) {
         Some(d) => negamax(&mut child, d - 1).value,
         None => negamax_solve(&mut child).value,
     };
-    assert_eq!((-child_value).to_root_relative(1), report.value);
+    let seen = game::from_child(game.side_to_move(), child.side_to_move(), child_value);
+    assert_eq!(seen.to_root_relative(1), report.value);
 }
 
 #[test]

@@ -3,10 +3,11 @@
 
 use std::fmt::Write as _;
 
-use game::{Game, MoveBuffer, Player, Score};
+use game::{Game, Limits, MoveBuffer, Player, Score, Solver};
 use games_ataxx::Position as Ataxx;
 use games_chess::Position as Chess;
 use games_connect4::{Board as Connect4, Column, Size};
+use games_dots::{Dots, Size as DotsSize};
 use games_mnk::Mnk;
 use games_tictactoe::TicTacToe;
 
@@ -25,10 +26,13 @@ pub(crate) enum GameKind {
     Ataxx,
     /// `chess`.
     Chess,
+    /// `dots` (3x3 boxes) or `dots:WxH`.
+    Dots(DotsSize),
 }
 
 /// The names accepted, for error messages and help.
-pub(crate) const GAME_NAMES: &str = "tictactoe, connect4, connect4:WxH, mnk:M,N,K, ataxx, chess";
+pub(crate) const GAME_NAMES: &str =
+    "tictactoe, connect4, connect4:WxH, mnk:M,N,K, ataxx, chess, dots, dots:WxH";
 
 impl GameKind {
     /// Parses a game name.
@@ -44,7 +48,14 @@ impl GameKind {
             "connect4" => return Ok(GameKind::Connect4(Size::STANDARD)),
             "ataxx" => return Ok(GameKind::Ataxx),
             "chess" => return Ok(GameKind::Chess),
+            "dots" => return Ok(GameKind::Dots(DotsSize::STANDARD)),
             _ => {}
+        }
+        if let Some(size) = lower.strip_prefix("dots:") {
+            let size: DotsSize = size.parse().map_err(|e| {
+                CliError::input(format!("bad Dots-and-Boxes size in {name:?}: {e}"))
+            })?;
+            return Ok(GameKind::Dots(size));
         }
         if let Some(size) = lower.strip_prefix("connect4:") {
             let size: Size = size
@@ -81,6 +92,8 @@ impl GameKind {
             GameKind::Mnk(m, n, k) => format!("mnk:{m},{n},{k}"),
             GameKind::Ataxx => "ataxx".into(),
             GameKind::Chess => "chess".into(),
+            GameKind::Dots(s) if s == DotsSize::STANDARD => "dots".into(),
+            GameKind::Dots(s) => format!("dots:{s}"),
         }
     }
 }
@@ -109,6 +122,10 @@ macro_rules! with_spec {
                 let $spec = &$crate::games::ChessSpec;
                 $body
             }
+            $crate::games::GameKind::Dots(size) => {
+                let $spec = &$crate::games::DotsSpec(size);
+                $body
+            }
         }
     };
 }
@@ -126,6 +143,13 @@ pub(crate) trait CliGame: Send + Game<Move: Send + Sync> {
     /// view), when it has a convention: Connect Four uses Pons's.
     fn exact_score(&self, score: Score) -> Option<i64> {
         Some(i64::from(score.get()))
+    }
+    /// The game's own score found with `solver` when it is not a function
+    /// of the search's score (Dots-and-Boxes: the final box difference, by
+    /// a search over targets); `None` to use [`exact_score`](Self::exact_score).
+    fn solved_score(&self, solver: &mut dyn Solver<Self>, limits: &Limits) -> Option<Option<i64>> {
+        let _ = (solver, limits);
+        None
     }
     /// How moves are written, for help and errors.
     fn move_syntax(&self) -> &'static str;
@@ -527,6 +551,53 @@ impl CliGame for Chess {
     }
 }
 
+// ---------------------------------------------------------------- Dots-and-Boxes
+
+/// Dots-and-Boxes on a board of the given size.
+#[derive(Debug)]
+pub(crate) struct DotsSpec(pub(crate) DotsSize);
+
+impl Spec for DotsSpec {
+    type G = Dots;
+    fn start(&self) -> Dots {
+        Dots::new(self.0)
+    }
+    fn parse_text(&self, text: &str) -> Result<Dots> {
+        Dots::from_moves(self.0, text)
+            .map_err(|e| CliError::input(format!("bad Dots-and-Boxes position {text:?}: {e}")))
+    }
+}
+
+impl CliGame for Dots {
+    fn parse_move(&self, text: &str) -> Result<Self::Move> {
+        if self.outcome().is_some() {
+            return Err(illegal(self, text));
+        }
+        self.parse_move(text)
+            .map_err(|e| CliError::input(format!("bad move {text:?}: {e}")))
+    }
+    fn board(&self) -> String {
+        format!(
+            "{}first player's box difference: {:+}\n",
+            self.pretty(),
+            self.box_difference()
+        )
+    }
+    fn text(&self) -> String {
+        self.to_string()
+    }
+    /// No score from the search alone: the box difference needs targets.
+    fn exact_score(&self, _: Score) -> Option<i64> {
+        None
+    }
+    fn solved_score(&self, solver: &mut dyn Solver<Self>, limits: &Limits) -> Option<Option<i64>> {
+        Some(games_dots::exact_score(solver, self, limits).map(i64::from))
+    }
+    fn move_syntax(&self) -> &'static str {
+        "a dot and a direction: a1- (the line to the right of a1) or a1| (the line up)"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -540,6 +611,8 @@ mod tests {
             "mnk:15,15,5",
             "ataxx",
             "chess",
+            "dots",
+            "dots:2x3",
         ] {
             assert_eq!(GameKind::parse(name).unwrap().name(), name);
         }
@@ -550,6 +623,8 @@ mod tests {
             "mnk:3,3",
             "mnk:0,3,3",
             "mnk:a,b,c",
+            "dots:0x2",
+            "dots:9x9",
         ] {
             assert!(GameKind::parse(bad).is_err(), "{bad}");
         }
@@ -565,7 +640,14 @@ mod tests {
                 assert_eq!(again.unwrap().hash(), start.hash());
             }
         }
-        for name in ["tictactoe", "connect4", "mnk:4,4,3", "ataxx", "chess"] {
+        for name in [
+            "tictactoe",
+            "connect4",
+            "mnk:4,4,3",
+            "ataxx",
+            "chess",
+            "dots:2x2",
+        ] {
             with_spec!(GameKind::parse(name).unwrap(), s => check(s));
         }
     }

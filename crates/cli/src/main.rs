@@ -30,10 +30,12 @@ use crate::error::{CliError, Result};
 use crate::games::{GameKind, with_spec};
 
 const GAMES_HELP: &str =
-    "GAME is one of: tictactoe, connect4 (7x6), connect4:WxH, mnk:M,N,K, ataxx, chess.
+    "GAME is one of: tictactoe, connect4 (7x6), connect4:WxH, mnk:M,N,K, ataxx, chess, dots (3x3
+boxes), dots:WxH.
 POSITION is in the game's own text format: tic-tac-toe 9 characters (X, O, .; rows from the top);
 Connect Four Pons's move string (\"4453\", columns from 1); m,n,k a board (\"x.o/.x./...\") and/or
-moves (\"b2 a1\"); Ataxx and chess FEN. \"\" and \"startpos\" are the empty or starting position;
+moves (\"b2 a1\"); Ataxx and chess FEN; Dots-and-Boxes the lines drawn (\"a1- b1|\": a dot, then -
+for the line to its right or | for the line up). \"\" and \"startpos\" are the empty or starting position;
 \"-\" reads positions from standard input, one per line, and answers one line per position.";
 
 /// Game-tree search from the command line: solve, analyse, perft, endgame

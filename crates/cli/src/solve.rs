@@ -182,7 +182,7 @@ fn solve_one<G: CliGame>(
             score: if opts.weak {
                 None
             } else {
-                score.and_then(|s| g.exact_score(s))
+                game_score(g, engine, score, &opts.limits)
             },
             best: None,
             pv: Vec::new(),
@@ -223,13 +223,33 @@ fn solve_one<G: CliGame>(
     };
     Ok(Solved {
         outcome: solution.outcome,
-        score: if opts.weak {
+        score: if opts.weak || solution.outcome.is_none() {
             None
         } else {
-            solution.score.and_then(|s| g.exact_score(s))
+            game_score(g, engine, solution.score, limits)
         },
         best: solution.best,
         pv: solution.line,
         nodes: solution.nodes,
     })
+}
+
+/// The game's score of a solved position: its own solved score when it has
+/// one (found with the same solver), else its convention for the search's
+/// exact score.
+fn game_score<G: CliGame>(
+    g: &G,
+    engine: &mut Engine<G>,
+    score: Option<game::Score>,
+    limits: &Limits,
+) -> Option<i64> {
+    let custom = match engine {
+        Engine::AlphaBeta(s) => g.solved_score(s.as_mut(), limits),
+        Engine::Other(s) => g.solved_score(s.as_mut(), limits),
+        Engine::Retrograde => None,
+    };
+    match custom {
+        Some(v) => v,
+        None => score.and_then(|s| g.exact_score(s)),
+    }
 }

@@ -124,3 +124,21 @@ pub trait Solver<G: Game> {
     /// without it; only node counts depend on what is kept).
     fn clear(&mut self) {}
 }
+
+impl<G: Game, S: Solver<G> + ?Sized> Solver<G> for &mut S {
+    fn solve(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
+        (**self).solve(game, limits)
+    }
+    fn clear(&mut self) {
+        (**self).clear();
+    }
+}
+
+impl<G: Game, S: Solver<G> + ?Sized> Solver<G> for alloc::boxed::Box<S> {
+    fn solve(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
+        (**self).solve(game, limits)
+    }
+    fn clear(&mut self) {
+        (**self).clear();
+    }
+}

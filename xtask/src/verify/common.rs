@@ -8,7 +8,7 @@ use std::ops::RangeInclusive;
 use std::rc::Rc;
 
 use alphabeta::{Report, negamax};
-use game::{Game, MoveBuffer, Score};
+use game::{Game, MoveBuffer, Player, Score};
 use rand_core::Rng;
 use rand_pcg::Pcg64;
 
@@ -53,10 +53,11 @@ pub(crate) fn random_positions<G: Game>(
     out
 }
 
-/// The value of `best` seen from the root: `-(value of the child)`, one ply
-/// further from the end.
-pub(crate) fn child_value_from_root(child: Score) -> Score {
-    (-child).to_root_relative(1)
+/// The value of a child seen from the root, one ply further from the end:
+/// negated when the move passed the turn (`parent != child`), as is when
+/// the same player moves again.
+pub(crate) fn child_value_from_root(parent: Player, child: Player, value: Score) -> Score {
+    game::from_child(parent, child, value).to_root_relative(1)
 }
 
 /// Plain negamax values of a fixed set of positions, computed once and
@@ -107,10 +108,11 @@ impl<G: Game> References<G> {
             return v;
         }
         let mut c = self.positions[i].clone();
+        let parent = c.side_to_move();
         let v = c
             .try_make(m)
             .is_ok()
-            .then(|| child_value_from_root(negamax(&mut c, d - 1).value));
+            .then(|| child_value_from_root(parent, c.side_to_move(), negamax(&mut c, d - 1).value));
         self.children[i].push((d, m, v));
         v
     }

@@ -15,6 +15,7 @@ mod ataxx;
 mod chess;
 pub(crate) mod common;
 mod connect4;
+mod dots;
 mod mnk;
 mod pressure;
 mod solvers;
@@ -180,6 +181,7 @@ fn registry() -> Vec<Check> {
     checks.extend(ataxx::checks());
     checks.extend(connect4::checks());
     checks.extend(chess::checks());
+    checks.extend(dots::checks());
     checks.extend(solvers::checks());
     checks.extend(pressure::checks());
     checks
