@@ -14,8 +14,10 @@ use ttable::ProbePolicy;
 /// Options of `cargo xtask bench`.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Options {
-    /// What to measure: `ordering`, `alphabeta`, `connect4`, `retrograde`
-    /// or `syzygy` (ours against the Syzygy generator, `--rtbgen PATH`).
+    /// What to measure: `defaults` (the default configuration against the
+    /// best of a ladder, per game), `ordering`, `alphabeta`, `connect4`,
+    /// `retrograde` or `syzygy` (ours against the Syzygy generator,
+    /// `--rtbgen PATH`).
     task: String,
     /// Seed of the random positions.
     #[arg(long, default_value_t = 7)]
@@ -68,10 +70,11 @@ pub(crate) fn run(opts: &Options) -> Result<()> {
         "ordering" => ordering(opts),
         "alphabeta" => alphabeta(opts),
         "connect4" => connect4(opts),
+        "defaults" => crate::bench_defaults::run(opts.data.clone(), opts.quick),
         "retrograde" => crate::bench_retrograde::run(opts.quick),
         "syzygy" => crate::bench_syzygy::run(opts.rtbgen.as_deref(), opts.rounds, opts.quick),
         other => bail!(
-            "unknown bench task {other:?} (expected: ordering, alphabeta, connect4, retrograde, syzygy)"
+            "unknown bench task {other:?} (expected: defaults, ordering, alphabeta, connect4, retrograde, syzygy)"
         ),
     }
 }

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod bench_defaults;
 mod bench_retrograde;
 mod bench_syzygy;
 mod fuzz;

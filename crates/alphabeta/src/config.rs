@@ -6,6 +6,15 @@ use ttable::ProbePolicy;
 /// The root algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
+    /// The default: [`Pvs`](Algorithm::Pvs) when searching to a depth and
+    /// when proving by iterative deepening (games that can repeat
+    /// positions); [`Bisection`](Algorithm::Bisection) when solving a game
+    /// that cannot repeat to its end ([`AlphaBeta::solve`]), where
+    /// null-window tests close on an exact distance with far fewer nodes
+    /// than a full window (measured by `cargo xtask bench defaults`).
+    ///
+    /// [`AlphaBeta::solve`]: crate::AlphaBeta::solve
+    Auto,
     /// Alpha-beta with the full window at every node.
     AlphaBeta,
     /// Principal-variation search (NegaScout): the first move with the full
@@ -107,7 +116,8 @@ impl<T: Copy> Setting<T> {
 /// assert_eq!(config.get_killers(), 1);
 /// ```
 ///
-/// [`Config::new`] (= `default()`) is the strongest general setting: PVS,
+/// [`Config::new`] (= `default()`) is the strongest general setting:
+/// [`Algorithm::Auto`] (PVS to a depth, null-window bisection to the end),
 /// fail-soft, iterative deepening, a 16 MiB table with cutoffs and
 /// full-key verification, and every item of knowledge the game declares
 /// (forcing moves, quiet-move hints, its length bound; tactical moves first
@@ -142,12 +152,13 @@ pub struct Config {
     pub(crate) length_bound: Use,
     pub(crate) etc: bool,
     pub(crate) threads: usize,
+    pub(crate) progress_interval: u64,
 }
 
 impl Default for Config {
     fn default() -> Config {
         Config {
-            algorithm: Algorithm::Pvs,
+            algorithm: Algorithm::Auto,
             fail_soft: true,
             iterative_deepening: true,
             aspiration: None,
@@ -166,11 +177,20 @@ impl Default for Config {
             length_bound: Use::Auto,
             etc: false,
             threads: 1,
+            progress_interval: 1 << 20,
         }
     }
 }
 
 impl Config {
+    /// This configuration with [`Algorithm::Auto`] replaced by `algorithm`.
+    pub(crate) fn resolved(mut self, algorithm: Algorithm) -> Config {
+        if self.algorithm == Algorithm::Auto {
+            self.algorithm = algorithm;
+        }
+        self
+    }
+
     /// The default configuration (see [`Config`]).
     #[must_use]
     pub fn new() -> Config {
@@ -201,6 +221,7 @@ impl Config {
             length_bound: Use::Off,
             etc: false,
             threads: 1,
+            progress_interval: 1 << 20,
         }
     }
 
@@ -353,6 +374,17 @@ impl Config {
         self
     }
 
+    /// Calls the progress callback of
+    /// [`search_with`](crate::AlphaBeta::search_with) and
+    /// [`solve_with`](crate::AlphaBeta::solve_with) about every `nodes`
+    /// nodes (default 2^20, at least 1,024: limits are checked every 1,024
+    /// nodes).
+    #[must_use]
+    pub fn progress_interval(mut self, nodes: u64) -> Config {
+        self.progress_interval = nodes.max(1024);
+        self
+    }
+
     /// Lazy SMP threads sharing one lockless table (1 = single-threaded;
     /// 0 is read as 1).
     #[must_use]
@@ -361,6 +393,11 @@ impl Config {
         self
     }
 
+    /// The progress interval in nodes.
+    #[must_use]
+    pub fn get_progress_interval(&self) -> u64 {
+        self.progress_interval
+    }
     /// The root algorithm.
     #[must_use]
     pub fn get_algorithm(&self) -> Algorithm {

@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
-use game::{Game, Limits};
+use game::{Game, Limits, Progress};
 use ttable::{SharedTable, TranspositionTable};
 
 use crate::Report;
@@ -15,6 +15,7 @@ use crate::searcher::AlphaBeta;
 use crate::worker::{Mode, Worker};
 
 /// Searches `game` with `config.threads` threads over `shared`.
+#[allow(clippy::too_many_arguments)] // one call site, the searcher's `run`
 pub(crate) fn run<G>(
     searcher: &mut AlphaBeta<G>,
     game: &mut G,
@@ -23,6 +24,7 @@ pub(crate) fn run<G>(
     shared: &SharedTable,
     stop: &AtomicBool,
     start: Instant,
+    progress: &mut dyn FnMut(&Progress),
 ) -> Report<G::Move>
 where
     G: Game + Send,
@@ -62,6 +64,7 @@ where
             stop,
             start,
         );
+        main.progress = Some(progress);
         let mut report = main.iterate(game, mode);
         stop.store(true, AtomicOrdering::Relaxed);
         let helper_nodes: u64 = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();

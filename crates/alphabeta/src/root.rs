@@ -88,6 +88,9 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         let (first, last) = match mode {
             Mode::ToEnd => {
                 self.to_end = true;
+                if self.auto_algorithm {
+                    self.config.algorithm = Algorithm::Bisection;
+                }
                 (TO_END_DEPTH as u32, TO_END_DEPTH as u32)
             }
             Mode::Depth(d) if self.config.iterative_deepening => (d.min(1), d),
@@ -156,20 +159,22 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         match self.config.algorithm {
             Algorithm::Mtdf => self.mtdf(game, depth, previous.unwrap_or(Score::DRAW)),
             Algorithm::Bisection => self.bisection(game, depth, previous.unwrap_or(Score::DRAW)),
-            Algorithm::AlphaBeta | Algorithm::Pvs => match (self.config.aspiration, previous) {
-                (Some(delta), Some(prev)) if !prev.is_decisive() => {
-                    let alpha = Score::new(prev.get() - delta);
-                    let beta = Score::new(prev.get() + delta);
-                    let v = self.root(game, depth, alpha, beta);
-                    if self.stopped || (v > alpha && v < beta) {
-                        v
-                    } else {
-                        self.stats.aspiration_researches += 1;
-                        self.root(game, depth, -Score::INFINITY, Score::INFINITY)
+            Algorithm::AlphaBeta | Algorithm::Pvs | Algorithm::Auto => {
+                match (self.config.aspiration, previous) {
+                    (Some(delta), Some(prev)) if !prev.is_decisive() => {
+                        let alpha = Score::new(prev.get() - delta);
+                        let beta = Score::new(prev.get() + delta);
+                        let v = self.root(game, depth, alpha, beta);
+                        if self.stopped || (v > alpha && v < beta) {
+                            v
+                        } else {
+                            self.stats.aspiration_researches += 1;
+                            self.root(game, depth, -Score::INFINITY, Score::INFINITY)
+                        }
                     }
+                    _ => self.root(game, depth, -Score::INFINITY, Score::INFINITY),
                 }
-                _ => self.root(game, depth, -Score::INFINITY, Score::INFINITY),
-            },
+            }
         }
     }
 
@@ -259,13 +264,26 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
     /// remaining ranks but first at half the best possible loss (win) when
     /// the middle is on the losing (winning) side, so quick decisive results
     /// — cheap to refute, the short lines bounding the search — come first.
+    /// Once both quick halves are ruled out, the next tests are the sign
+    /// tests (`> draw?`, `>= draw?`) rather than further halvings toward
+    /// zero: a draw then costs four tests instead of two per halving.
+    /// Measured (`cargo xtask bench defaults`): 1.5× fewer nodes on 4×4
+    /// four-in-a-row (mostly draws), 1.1–1.2× fewer on the empty 5×4 and
+    /// 6×4 Connect Four boards and on Pons's middle-game set, the same on
+    /// his sets of quick wins, 1.18× more on his hardest set (the tests
+    /// next to zero are wasted on a slow loss).
     fn ladder_bisection(&mut self, game: &mut G, depth: u32, ladder: Ladder) -> Score {
         let (mut lo, mut hi) = (ladder.min(), ladder.max());
         let mut best = None;
         let mut line = Vec::new();
+        let (min, max) = (lo, hi);
         while lo < hi {
             let mut med = lo + (hi - lo) / 2;
-            if med <= 0 && lo / 2 < med {
+            if lo >= min / 2 && hi <= max / 2 && lo <= 0 && hi >= 0 {
+                // Neither a quick win nor a quick loss: the sign tests
+                // (win? then draw or better?) settle the usual draw in two.
+                med = if hi > 0 { 0 } else { -1 };
+            } else if med <= 0 && lo / 2 < med {
                 med = lo / 2;
             } else if med >= 0 && hi / 2 > med {
                 med = hi / 2;

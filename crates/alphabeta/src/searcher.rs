@@ -3,7 +3,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use game::{Game, Knowledge, Limits, Outcome, Score, Solution, Solver};
+use game::{Game, Knowledge, Limits, Outcome, Progress, Score, Solution, Solver};
 use ttable::{SharedTable, Table, TranspositionTable};
 
 use crate::config::{Config, TtUse};
@@ -191,8 +191,23 @@ impl<G: Game> AlphaBeta<G> {
         G: Send,
         G::Move: Send + Sync,
     {
+        self.search_with(game, limits, &mut |_| {})
+    }
+
+    /// [`search`](Self::search), calling `progress` about every
+    /// [`Config::progress_interval`] nodes (from the reporting thread).
+    pub fn search_with(
+        &mut self,
+        game: &mut G,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Report<G::Move>
+    where
+        G: Send,
+        G::Move: Send + Sync,
+    {
         let max = limits.depth.unwrap_or(MAX_PLY as u32).min(MAX_PLY as u32);
-        self.run(game, limits, Mode::Depth(max))
+        self.run(game, limits, Mode::Depth(max), progress)
     }
 
     /// Solves the position: searches to the end of the game (no
@@ -216,12 +231,42 @@ impl<G: Game> AlphaBeta<G> {
         G: Send,
         G::Move: Send + Sync,
     {
+        self.solve_with(game, limits, &mut |_| {})
+    }
+
+    /// [`solve`](Self::solve), calling `progress` about every
+    /// [`Config::progress_interval`] nodes (from the reporting thread).
+    ///
+    /// ```
+    /// use alphabeta::{AlphaBeta, Config};
+    /// use game::Limits;
+    /// use games_tictactoe::TicTacToe;
+    ///
+    /// let mut searcher = AlphaBeta::<TicTacToe>::new(Config::default().progress_interval(1024))?;
+    /// let mut reports = 0;
+    /// let report = searcher.solve_with(&mut TicTacToe::new(), &Limits::none(), &mut |p| {
+    ///     assert!(p.nodes >= 1024);
+    ///     reports += 1;
+    /// });
+    /// assert!(report.completed);
+    /// # Ok::<(), alphabeta::SearchError>(())
+    /// ```
+    pub fn solve_with(
+        &mut self,
+        game: &mut G,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Report<G::Move>
+    where
+        G: Send,
+        G::Move: Send + Sync,
+    {
         let mode = if G::CAN_REPEAT {
             Mode::Prove
         } else {
             Mode::ToEnd
         };
-        self.run(game, limits, mode)
+        self.run(game, limits, mode, progress)
     }
 
     /// Win, draw or loss only, by at most two null-window searches to the
@@ -311,7 +356,13 @@ impl<G: Game> AlphaBeta<G> {
         )
     }
 
-    fn run(&mut self, game: &mut G, limits: &Limits, mode: Mode) -> Report<G::Move>
+    fn run(
+        &mut self,
+        game: &mut G,
+        limits: &Limits,
+        mode: Mode,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Report<G::Move>
     where
         G: Send,
         G::Move: Send + Sync,
@@ -320,11 +371,13 @@ impl<G: Game> AlphaBeta<G> {
         let stop = AtomicBool::new(false);
         self.new_search();
         if let Some(shared) = self.shared.take() {
-            let report = crate::parallel::run(self, game, limits, mode, &shared, &stop, start);
+            let report =
+                crate::parallel::run(self, game, limits, mode, &shared, &stop, start, progress);
             self.shared = Some(shared);
             return report;
         }
         let mut worker = self.worker(limits, &stop, start);
+        worker.progress = Some(progress);
         worker.iterate(game, mode)
     }
 }

@@ -125,6 +125,7 @@ fn auto_or_off(on: bool) -> Use {
 #[must_use]
 pub fn name(c: &Config) -> String {
     let algorithm = match c.algorithm {
+        Algorithm::Auto => "auto",
         Algorithm::AlphaBeta => "ab",
         Algorithm::Pvs => "pvs",
         Algorithm::Mtdf => "mtdf",

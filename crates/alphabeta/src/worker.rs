@@ -5,10 +5,10 @@
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
-use game::{Game, Limits, Outcome, Score};
+use game::{Game, Limits, Outcome, Progress, Score};
 use ttable::{Entry, SharedTable, Table};
 
-use crate::config::{Config, TtUse};
+use crate::config::{Algorithm, Config, TtUse};
 use crate::order::Heuristics;
 use crate::reference::PvTable;
 use crate::searcher::Uses;
@@ -44,6 +44,8 @@ pub(crate) struct Worker<'a, G: Game, T: Table> {
     pub(crate) stopped: bool,
     pub(crate) stop_reason: Option<Stop>,
     pub(crate) to_end: bool,
+    /// The configuration asked for [`Algorithm::Auto`].
+    pub(crate) auto_algorithm: bool,
     pub(crate) root_best: Option<G::Move>,
     /// `Some(i)` for Lazy SMP helper thread `i` (never reports).
     pub(crate) helper: Option<usize>,
@@ -68,6 +70,10 @@ pub(crate) struct Worker<'a, G: Game, T: Table> {
     pub(crate) lean: bool,
     /// Enhanced transposition cutoffs ([`Config::etc`] with table cutoffs).
     pub(crate) etc: bool,
+    /// The caller's progress callback (the reporting thread only).
+    pub(crate) progress: Option<&'a mut dyn FnMut(&Progress)>,
+    /// The node count at which progress is reported next.
+    pub(crate) next_progress: u64,
 }
 
 impl<'a, G: Game, T: Table> Worker<'a, G, T> {
@@ -88,7 +94,8 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
                 && uses.history.is_none()
                 && !uses.tactical,
             etc: config.etc && config.tt == TtUse::Cutoffs,
-            config: *config,
+            // `Auto` is PVS until `iterate` learns it solves to the end.
+            config: config.resolved(Algorithm::Pvs),
             uses,
             table,
             shared,
@@ -101,6 +108,9 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
             stopped: false,
             stop_reason: None,
             to_end: false,
+            auto_algorithm: config.algorithm == Algorithm::Auto,
+            progress: None,
+            next_progress: config.progress_interval,
             root_best: None,
             helper: None,
             next_safe: false,
@@ -137,6 +147,16 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
         if let Some(r) = reason {
             self.stopped = true;
             self.stop_reason = Some(r);
+        }
+        if self.stats.nodes >= self.next_progress
+            && let Some(progress) = &mut self.progress
+        {
+            self.next_progress = self.stats.nodes + self.config.progress_interval;
+            progress(&Progress {
+                nodes: self.stats.nodes,
+                elapsed: self.start.elapsed(),
+                stored: 0,
+            });
         }
     }
 

@@ -20,6 +20,9 @@ pub enum Stop {
     Cancelled,
     /// The search reached its memory bound (an explicit tree, a database).
     Memory,
+    /// The position, or a successor the answer needs, is outside what the
+    /// solver covers (a database that does not hold it).
+    OutOfScope,
 }
 
 impl fmt::Display for Stop {
@@ -29,6 +32,7 @@ impl fmt::Display for Stop {
             Stop::Time => "time limit",
             Stop::Cancelled => "cancelled",
             Stop::Memory => "memory limit",
+            Stop::OutOfScope => "position not covered",
         })
     }
 }

@@ -4,7 +4,11 @@
 use core::fmt;
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, Ordering};
 
-use game::{Counted, Game, IndexMoves, IndexSpace, MoveBuffer, Outcome, Predecessors};
+use std::time::Instant;
+
+use game::{
+    Counted, Game, IndexMoves, IndexSpace, Limits, MoveBuffer, Outcome, Predecessors, Stop,
+};
 use rayon::prelude::*;
 
 use crate::value::{DRAW_CODE, INVALID_CODE, RESERVED_CODE, code_distance, decisive_code};
@@ -325,6 +329,9 @@ pub enum BuildError {
     },
     /// The thread pool could not be built.
     ThreadPool(String),
+    /// A limit set by [`Generator::limits`] stopped the build between two
+    /// levels; nothing is kept.
+    Stopped(Stop),
 }
 
 impl fmt::Display for BuildError {
@@ -374,6 +381,7 @@ impl fmt::Display for BuildError {
                 write!(f, "a space of {size} indices does not fit in memory")
             }
             BuildError::ThreadPool(e) => write!(f, "cannot build the thread pool: {e}"),
+            BuildError::Stopped(why) => write!(f, "the build stopped: {why}"),
         }
     }
 }
@@ -400,6 +408,7 @@ pub struct Generator<'a, S: IndexSpace> {
     label: Label,
     threads: Option<usize>,
     progress: Option<&'a (dyn Fn(&Event) + Sync)>,
+    limits: Limits,
 }
 
 impl<S: IndexSpace> fmt::Debug for Generator<'_, S> {
@@ -425,6 +434,7 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
             label: Label::new("unnamed", "unnamed", "unnamed"),
             threads: None,
             progress: None,
+            limits: Limits::none(),
         }
     }
 
@@ -456,6 +466,34 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
     pub fn progress(mut self, progress: &'a (dyn Fn(&Event) + Sync)) -> Self {
         self.progress = Some(progress);
         self
+    }
+
+    /// Stops the build, with [`BuildError::Stopped`], when a limit is
+    /// reached: [`Limits::time`] (from the build's start) and
+    /// [`Limits::cancel`] are checked after the initial classification and
+    /// after every level; [`Limits::nodes`] bounds the positions decided so
+    /// far, checked at the same points. [`Limits::depth`] is not used. A
+    /// level of a large space can take seconds, so a stop comes at the end
+    /// of the level running when the limit is reached.
+    #[must_use]
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Whether a limit stops the build now, `decided` positions in.
+    fn check(&self, t0: Instant, decided: u64) -> Result<(), BuildError> {
+        let l = &self.limits;
+        let stop = if l.is_cancelled() {
+            Some(Stop::Cancelled)
+        } else if l.time.is_some_and(|t| t0.elapsed() >= t) {
+            Some(Stop::Time)
+        } else if l.nodes.is_some_and(|n| decided >= n) {
+            Some(Stop::Nodes)
+        } else {
+            None
+        };
+        stop.map_or(Ok(()), |s| Err(BuildError::Stopped(s)))
     }
 
     /// The memory a build by `method` will use.
@@ -514,11 +552,12 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
     ///
     /// A [`BuildError`] when the space, or the resolver, is inconsistent.
     pub fn forward(&self) -> Result<Table, BuildError> {
-        self.start(Method::ForwardSweeps)?;
-        self.in_pool(|| self.run_forward())?
+        let t0 = self.start(Method::ForwardSweeps)?;
+        self.in_pool(|| self.run_forward(t0))?
     }
 
-    fn start(&self, method: Method) -> Result<(), BuildError> {
+    fn start(&self, method: Method) -> Result<Instant, BuildError> {
+        let t0 = Instant::now();
         let size = self.space.size();
         if usize::try_from(size).is_err() {
             return Err(BuildError::TooLarge { size });
@@ -529,7 +568,7 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
             memory: self.memory(method),
             threads: self.thread_count(),
         });
-        Ok(())
+        Ok(t0)
     }
 
     fn chunks(&self) -> u64 {
@@ -650,7 +689,7 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
             .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))
     }
 
-    fn run_forward(&self) -> Result<Table, BuildError> {
+    fn run_forward(&self, t0: Instant) -> Result<Table, BuildError> {
         let size = self.space.size();
         let codes = atomic_bytes(size);
         let (valid, mut total) = self.classify(&codes)?;
@@ -658,6 +697,7 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
             valid,
             decided: total,
         });
+        self.check(t0, total)?;
         let mut level: u16 = 0;
         loop {
             level += 1;
@@ -669,6 +709,7 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
                 total_decided: total,
                 valid,
             });
+            self.check(t0, total)?;
             if decided == 0 && exit_max < level {
                 break;
             }
@@ -769,8 +810,8 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
     /// A [`BuildError`] when the space, its predecessors or the resolver is
     /// inconsistent.
     pub fn backward(&self) -> Result<Table, BuildError> {
-        self.start(Method::Backward)?;
-        self.in_pool(|| self.run_backward())?
+        let t0 = self.start(Method::Backward)?;
+        self.in_pool(|| self.run_backward(t0))?
     }
 
     /// Builds the database by `method`.
@@ -785,7 +826,7 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
         }
     }
 
-    fn run_backward(&self) -> Result<Table, BuildError> {
+    fn run_backward(&self, t0: Instant) -> Result<Table, BuildError> {
         let size = self.space.size();
         let codes = atomic_bytes(size);
         let counters = atomic_bytes(size);
@@ -802,7 +843,7 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
             decided: total,
         });
         let marks = Marks { mask, open };
-        self.levels(codes, &longest, valid, total, |codes, level| {
+        self.levels(codes, &longest, (valid, total), t0, |codes, level| {
             self.propagate(codes, &counters, &marks, &longest, level)
         })
     }
@@ -1000,10 +1041,11 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
         &self,
         codes: Vec<AtomicU8>,
         longest: &AtomicU16,
-        valid: u64,
-        mut total: u64,
+        (valid, mut total): (u64, u64),
+        t0: Instant,
         mut propagate: impl FnMut(&[AtomicU8], u16) -> Result<u64, BuildError>,
     ) -> Result<Table, BuildError> {
+        self.check(t0, total)?;
         let mut level: u16 = 0;
         loop {
             level += 1;
@@ -1015,6 +1057,7 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                 total_decided: total,
                 valid,
             });
+            self.check(t0, total)?;
             if longest.load(Ordering::Relaxed) < level {
                 break;
             }
@@ -1230,11 +1273,11 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
     /// A [`BuildError`] when the space, its moves or the resolver is
     /// inconsistent in a way the build notices.
     pub fn backward_indexed(&self) -> Result<Table, BuildError> {
-        self.start(Method::Backward)?;
-        self.in_pool(|| self.run_backward_indexed())?
+        let t0 = self.start(Method::Backward)?;
+        self.in_pool(|| self.run_backward_indexed(t0))?
     }
 
-    fn run_backward_indexed(&self) -> Result<Table, BuildError> {
+    fn run_backward_indexed(&self, t0: Instant) -> Result<Table, BuildError> {
         let size = self.space.size();
         let codes = atomic_bytes(size);
         let counters = atomic_bytes(size);
@@ -1251,7 +1294,7 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
         });
         let gather = ByIndex(self.space);
         let exit_loss = |p| self.exit_loss_indexed(p);
-        self.levels(codes, &longest, valid, total, |codes, level| {
+        self.levels(codes, &longest, (valid, total), t0, |codes, level| {
             self.propagate_with(
                 codes, &counters, &marks, &longest, level, &gather, exit_loss,
             )

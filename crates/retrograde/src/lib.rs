@@ -24,8 +24,13 @@
 //!   material, index scheme, encoding, counts), written atomically and
 //!   refused with a typed [`LoadError`] when truncated, corrupted, of
 //!   another version or for other material.
-//! * Progress through a callback ([`Event`]), and the memory a build needs
-//!   stated before it starts ([`Generator::memory`]).
+//! * Progress through a callback ([`Event`]), the memory a build needs
+//!   stated before it starts ([`Generator::memory`]), and the workspace's
+//!   [`game::Limits`] (time, cancel flag, positions decided) stopping a
+//!   build cleanly ([`Generator::limits`], [`BuildError::Stopped`]).
+//! * A built or loaded table answers like any solver: [`TableProbe`]
+//!   implements [`game::Solver`] (value, distance, best move and the line
+//!   to the end of the game).
 //! * [`schedule`]: a set of databases that depend on one another (every
 //!   chess ending on its sub-endings), built several at a time, each job
 //!   started once the jobs it needs have finished.
@@ -118,7 +123,7 @@ pub mod verify;
 pub use format::LoadError;
 pub use generate::{BuildError, Event, Generator, MemoryEstimate, Method};
 pub use reachable::{MAX_DEPTH, Reachable, TooManyPositions};
-pub use resolve::{NoExits, Resolve, SizeMismatch, TableProbe};
+pub use resolve::{DRAWN_LINE, NoExits, Resolve, SizeMismatch, TableProbe};
 pub use schedule::{Job, ScheduleError, schedule};
 pub use table::{Counts, Label, Table, WdlTable};
 pub use value::Value;

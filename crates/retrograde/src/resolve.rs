@@ -1,6 +1,8 @@
 //! Values of successors that leave the index space ([`Resolve`]).
 
-use game::IndexSpace;
+use std::time::Instant;
+
+use game::{Game, IndexSpace, Limits, MoveBuffer, Outcome, Solution, Solver, Stop};
 
 use crate::{Table, Value};
 
@@ -88,11 +90,51 @@ impl<G> Resolve<G> for NoExits {
 
 /// An already built [`Table`] together with the space it numbers, for
 /// probing by position and as a [`Resolve`]r for bigger databases.
-#[derive(Debug)]
-pub struct TableProbe<'a, S> {
+///
+/// A `TableProbe` is also a [`Solver`]: the exact value and distance of a
+/// position, a best move (fastest win, slowest loss) and the line of best
+/// moves to the end of the game (a drawn line stops after
+/// [`DRAWN_LINE`] plies), each successor looked up in the table, or,
+/// when it leaves the space, in the [`exits`](TableProbe::exits)
+/// resolver. A position or successor that nothing covers gives a
+/// [`Solution`] stopped with [`Stop::OutOfScope`].
+///
+/// ```
+/// use game::{Limits, Outcome, Score, Solver};
+/// use games_tictactoe::TicTacToe;
+/// use games_tictactoe::index::BoardIndex;
+/// use retrograde::{Generator, Method, TableProbe};
+///
+/// let space = BoardIndex::plain();
+/// let table = Generator::new(&space).build(Method::Backward)?;
+/// let mut db = TableProbe::new(&space, &table)?;
+/// let solution = db.solve(&mut TicTacToe::new(), &Limits::none());
+/// assert_eq!(solution.outcome, Some(Outcome::Draw));
+/// assert_eq!(solution.score, Some(Score::DRAW));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct TableProbe<'a, S: IndexSpace> {
     space: &'a S,
     table: &'a Table,
+    exits: Option<&'a (dyn Resolve<S::Game> + Sync)>,
 }
+
+impl<S: IndexSpace + core::fmt::Debug> core::fmt::Debug for TableProbe<'_, S> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("TableProbe")
+            .field("space", self.space)
+            .field("table", self.table)
+            .field("exits", &self.exits.is_some())
+            .finish()
+    }
+}
+
+/// How many plies of a drawn line [`TableProbe`]'s [`Solver`] reports (a
+/// draw has no end to reach).
+pub const DRAWN_LINE: usize = 20;
+
+/// The longest line [`TableProbe`]'s [`Solver`] follows.
+const MAX_LINE: usize = 1024;
 
 /// A table whose size differs from its space's: it was built for another
 /// space. Returned by [`TableProbe::new`].
@@ -124,7 +166,11 @@ impl<'a, S: IndexSpace> TableProbe<'a, S> {
     /// [`SizeMismatch`] when the table does not have one entry per index.
     pub fn new(space: &'a S, table: &'a Table) -> Result<Self, SizeMismatch> {
         if space.size() == table.len() {
-            Ok(TableProbe { space, table })
+            Ok(TableProbe {
+                space,
+                table,
+                exits: None,
+            })
         } else {
             Err(SizeMismatch {
                 space: space.size(),
@@ -150,6 +196,131 @@ impl<'a, S: IndexSpace> TableProbe<'a, S> {
     #[must_use]
     pub fn table(&self) -> &'a Table {
         self.table
+    }
+
+    /// Values the successors outside the space through `exits` (the
+    /// sub-databases of a chess ending) when solving; without it such a
+    /// successor is out of scope.
+    #[must_use]
+    pub fn exits(mut self, exits: &'a (dyn Resolve<S::Game> + Sync)) -> Self {
+        self.exits = Some(exits);
+        self
+    }
+
+    /// The exact value of any position: over (from the game), in the
+    /// space (from the table) or leaving it (from the exits).
+    fn value(&self, position: &S::Game) -> Option<Value> {
+        match position.outcome() {
+            Some(Outcome::Loss) => return Some(Value::Loss(0)),
+            Some(Outcome::Draw) => return Some(Value::Draw),
+            Some(Outcome::Win) => return Some(Value::Win(0)),
+            None => {}
+        }
+        match self.space.index_of(position) {
+            Some(i) => self.table.get(i),
+            None => self.exits?.resolve(position),
+        }
+    }
+
+    /// A best move of `position` and its value: the fastest win, else a
+    /// draw, else the slowest loss. `Err(n)` when a successor is not
+    /// covered, after `n` lookups.
+    fn best(&self, position: &S::Game, lookups: &mut u64) -> Result<Best<S::Game>, ()> {
+        let mut moves = <S::Game as Game>::Moves::default();
+        position.generate(&mut moves);
+        let mut best: Option<(<S::Game as Game>::Move, Value)> = None;
+        for &m in moves.as_slice() {
+            let mut child = position.clone();
+            child.make(m);
+            *lookups += 1;
+            let v = self.value(&child).ok_or(())?.parent();
+            if best.is_none_or(|(_, b)| rank(v) > rank(b)) {
+                best = Some((m, v));
+            }
+        }
+        Ok(best)
+    }
+}
+
+/// A best move and its value (`None` when there is no move).
+type Best<G> = Option<(<G as Game>::Move, Value)>;
+
+/// Orders values for the side to move: faster wins first, slower losses
+/// last.
+fn rank(v: Value) -> i64 {
+    match v {
+        Value::Win(d) => 1_000_000 - i64::from(d),
+        Value::Draw => 0,
+        Value::Loss(d) => -1_000_000 + i64::from(d),
+    }
+}
+
+impl<S: IndexSpace> Solver<S::Game> for TableProbe<'_, S> {
+    /// Looks the position up, then follows best moves to the end of the
+    /// game. Lookups count as nodes; [`Limits::time`] and
+    /// [`Limits::cancel`] end the line early (the value and best move are
+    /// still given), [`Limits::nodes`] bounds the lookups the same way.
+    fn solve(&mut self, game: &mut S::Game, limits: &Limits) -> Solution<<S::Game as Game>::Move> {
+        let start = Instant::now();
+        let mut solution = Solution::default();
+        if let Some(o) = game.outcome() {
+            return Solution::terminal(o);
+        }
+        solution.nodes = 1;
+        let Some(root) = self.value(game) else {
+            solution.stopped = Some(Stop::OutOfScope);
+            solution.elapsed = start.elapsed();
+            return solution;
+        };
+        let mut position = game.clone();
+        loop {
+            if position.outcome().is_some()
+                || solution.line.len() >= MAX_LINE
+                || (root == Value::Draw && solution.line.len() >= DRAWN_LINE)
+            {
+                break;
+            }
+            let stop = limits
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+                .then_some(Stop::Cancelled)
+                .or_else(|| {
+                    limits
+                        .time
+                        .is_some_and(|t| start.elapsed() >= t)
+                        .then_some(Stop::Time)
+                })
+                .or_else(|| {
+                    limits
+                        .nodes
+                        .is_some_and(|n| solution.nodes >= n)
+                        .then_some(Stop::Nodes)
+                });
+            if stop.is_some() && !solution.line.is_empty() {
+                break;
+            }
+            match self.best(&position, &mut solution.nodes) {
+                Ok(Some((m, _))) => {
+                    solution.line.push(m);
+                    position.make(m);
+                }
+                Ok(None) => break,
+                Err(()) => {
+                    if solution.line.is_empty() {
+                        solution.stopped = Some(Stop::OutOfScope);
+                        solution.elapsed = start.elapsed();
+                        return solution;
+                    }
+                    break;
+                }
+            }
+        }
+        solution.outcome = Some(root.outcome());
+        solution.score = Some(root.to_score());
+        solution.best = solution.line.first().copied();
+        solution.elapsed = start.elapsed();
+        solution
     }
 }
 

@@ -322,6 +322,17 @@ fn indexed_backward_equals_the_generic_backward_method() {
     }
     let subs = Flipping(three[..2].iter().map(|(s, t)| (s, t)).collect());
     same(&FastEndgame::new("KQvKR").unwrap(), &subs);
+    // The indexed build honours limits too: stopped after the level that
+    // passes 1,000 decided positions.
+    let limits = game::Limits {
+        nodes: Some(1_000),
+        ..game::Limits::none()
+    };
+    let stopped = Generator::new(&three[0].0).limits(limits).backward_indexed();
+    assert_eq!(
+        stopped.unwrap_err(),
+        retrograde::BuildError::Stopped(game::Stop::Nodes)
+    );
 }
 
 /// A resolver that knows no terminal position: it answers `None` for a

@@ -276,3 +276,134 @@ fn reachable_space_agrees_with_the_board_index() {
         assert_eq!(table.get(i), probe.probe(&p), "{p}");
     }
 }
+
+/// A table as a [`Solver`](game::Solver): on every position, the value
+/// equals negamax's, and the line is a line of best play that ends the game
+/// at the stated distance with the stated result. Split into two spaces,
+/// the early one solves through its exits into the late one, and without
+/// them says out of scope.
+#[test]
+fn a_table_solves_every_position_with_a_line_to_the_end() {
+    use game::{Game, Limits, Outcome, Solver, Stop};
+    let space = BoardIndex::plain();
+    let table = build(&space, Method::Backward);
+    let mut db = TableProbe::new(&space, &table).unwrap();
+    let mut solved = 0;
+    for i in 0..space.size() {
+        let Some(mut p) = space.position(i) else {
+            continue;
+        };
+        let s = db.solve(&mut p, &Limits::none());
+        let expected = solve(&mut p);
+        assert_eq!(s.score, Some(expected.to_score()), "{p:?}");
+        assert_eq!(s.outcome, Some(expected.outcome()));
+        assert_eq!(s.stopped, None);
+        // Replay the line: each move keeps the value (from the mover's side).
+        let mut q = p;
+        let mut v = expected;
+        for &m in &s.line {
+            q.make(m);
+            let child = solve(&mut { q });
+            assert_eq!(child.parent(), v, "{p:?}: line {:?}", s.line);
+            v = child;
+        }
+        match expected.plies() {
+            Some(n) => {
+                assert_eq!(s.line.len(), usize::from(n), "{p:?}");
+                // Whoever is to move at the end has lost.
+                assert_eq!(q.outcome(), Some(Outcome::Loss), "{p:?}");
+            }
+            None => assert!(
+                q.outcome() == Some(Outcome::Draw) || s.line.len() == retrograde::DRAWN_LINE
+            ),
+        }
+        assert_eq!(s.best, s.line.first().copied());
+        solved += 1;
+    }
+    assert_eq!(solved, 5_478);
+
+    // Early positions through exits into the late table.
+    let marks = |b: &TicTacToe| b.marks();
+    let late = Slice {
+        inner: BoardIndex::symmetric(),
+        layer: marks,
+        range: 5..10,
+    };
+    let early = Slice {
+        inner: BoardIndex::symmetric(),
+        layer: marks,
+        range: 0..5,
+    };
+    let late_table = Generator::new(&late).build(Method::Backward).unwrap();
+    let sub = TableProbe::new(&late, &late_table).unwrap();
+    let early_table = Generator::new(&early)
+        .resolver(&sub)
+        .build(Method::Backward)
+        .unwrap();
+    let mut alone = TableProbe::new(&early, &early_table).unwrap();
+    let start = TicTacToe::new();
+    let s = alone.solve(&mut { start }, &Limits::none());
+    // Without exits the value is known but the line stops where it would
+    // leave the space (after the fourth mark).
+    assert_eq!(
+        (s.outcome, s.stopped, s.line.len()),
+        (Some(Outcome::Draw), None, 4)
+    );
+    let mut with_exits = TableProbe::new(&early, &early_table).unwrap().exits(&sub);
+    let s = with_exits.solve(&mut { start }, &Limits::none());
+    assert_eq!((s.outcome, s.stopped), (Some(Outcome::Draw), None));
+    assert_eq!(s.line.len(), 9, "a drawn tic-tac-toe line fills the board");
+    // A position in neither space.
+    let mut late_only = TableProbe::new(&late, &late_table).unwrap();
+    let s = late_only.solve(&mut { start }, &Limits::none());
+    assert_eq!((s.outcome, s.stopped), (None, Some(Stop::OutOfScope)));
+}
+
+/// Builds honour the node, time and cancel limits, by every method, and
+/// stop with the reason.
+#[test]
+fn builds_stop_at_their_limits() {
+    use game::{Limits, Stop};
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+    let space = BoardIndex::plain();
+    let cancelled = Limits {
+        cancel: Some(Arc::new(AtomicBool::new(true))),
+        ..Limits::none()
+    };
+    let cases = [
+        (
+            Limits {
+                nodes: Some(100),
+                ..Limits::none()
+            },
+            Stop::Nodes,
+        ),
+        (
+            Limits {
+                time: Some(Duration::ZERO),
+                ..Limits::none()
+            },
+            Stop::Time,
+        ),
+        (cancelled, Stop::Cancelled),
+    ];
+    for (limits, why) in cases {
+        let g = Generator::new(&space).limits(limits.clone());
+        assert_eq!(g.forward().unwrap_err(), BuildError::Stopped(why));
+        assert_eq!(g.backward().unwrap_err(), BuildError::Stopped(why));
+    }
+    // Generous limits change nothing.
+    let roomy = Limits {
+        nodes: Some(1 << 40),
+        time: Some(Duration::from_secs(3600)),
+        cancel: Some(Arc::new(AtomicBool::new(false))),
+        ..Limits::none()
+    };
+    let table = Generator::new(&space).limits(roomy).backward().unwrap();
+    assert_eq!(
+        retrograde::compare(&table, &build(&space, Method::Backward)),
+        Ok(19_683)
+    );
+}
