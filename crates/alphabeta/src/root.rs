@@ -148,6 +148,15 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         if self.to_end && report.completed {
             report.outcome = report.value.outcome();
         }
+        if report.completed && self.helper.is_none() && !self.stopped {
+            // A limit reached while completing the line leaves the line
+            // shorter, not the value unknown.
+            self.complete_line(game, report.value, &mut report.pv);
+            self.stop_reason = None;
+            if report.best.is_none() {
+                report.best = report.pv.first().copied();
+            }
+        }
         report.stopped = self.stop_reason;
         report.stats = self.finish_stats();
         report.nodes = report.stats.nodes;
@@ -175,6 +184,86 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
                     _ => self.root(game, depth, -Score::INFINITY, Score::INFINITY),
                 }
             }
+        }
+    }
+
+    /// Extends `line`, the principal variation of a solved position of
+    /// value `value`, to the end of the game: a null-window test per move
+    /// finds, at each ply, a move that keeps the value (the line's own move
+    /// first). Needs an exact value searched to the end (solving), or a
+    /// decisive one (proving), whose distance bounds the depth; a draw in a
+    /// game that can repeat keeps its line. Stops quietly at a limit.
+    fn complete_line(&mut self, game: &mut G, value: Score, line: &mut Vec<G::Move>) {
+        if !self.to_end && !value.is_decisive() {
+            return;
+        }
+        let root = game.side_to_move();
+        let mut played: Vec<(G::Move, G::Undo)> = Vec::new();
+        let mut out: Vec<G::Move> = Vec::new();
+        let mut moves = G::Moves::default();
+        let fail_soft = true;
+        while game.outcome().is_none() && out.len() < MAX_PLY - 2 {
+            let ply = out.len() as u32;
+            // The value from the side to move's point of view.
+            let v = if game.side_to_move() == root {
+                value
+            } else {
+                -value
+            };
+            let depth = if self.to_end {
+                TO_END_DEPTH as u32
+            } else {
+                match value.plies_to_end() {
+                    Some(n) if n > ply => n - ply - 1,
+                    _ => break,
+                }
+            };
+            game.generate(&mut moves);
+            let hint = line.get(out.len()).copied();
+            let candidates = hint.into_iter().chain(
+                moves
+                    .as_slice()
+                    .iter()
+                    .copied()
+                    .filter(|&m| Some(m) != hint),
+            );
+            let mut found = None;
+            for m in candidates {
+                if !moves.as_slice().contains(&m) {
+                    continue;
+                }
+                let side = game.side_to_move();
+                let undo = game.make(m);
+                let same_side = game.side_to_move() == side;
+                let c = self.child(
+                    game,
+                    same_side,
+                    depth,
+                    ply,
+                    Score::new(v.get() - 1),
+                    v,
+                    m,
+                    fail_soft,
+                );
+                game.unmake(m, undo);
+                if self.stopped {
+                    break;
+                }
+                if c >= v {
+                    found = Some(m);
+                    break;
+                }
+            }
+            let Some(m) = found else { break };
+            out.push(m);
+            let undo = game.make(m);
+            played.push((m, undo));
+        }
+        while let Some((m, undo)) = played.pop() {
+            game.unmake(m, undo);
+        }
+        if out.len() >= line.len() && (line.is_empty() || out.first() == line.first()) {
+            *line = out;
         }
     }
 

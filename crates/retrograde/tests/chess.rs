@@ -328,7 +328,9 @@ fn indexed_backward_equals_the_generic_backward_method() {
         nodes: Some(1_000),
         ..game::Limits::none()
     };
-    let stopped = Generator::new(&three[0].0).limits(limits).backward_indexed();
+    let stopped = Generator::new(&three[0].0)
+        .limits(limits)
+        .backward_indexed();
     assert_eq!(
         stopped.unwrap_err(),
         retrograde::BuildError::Stopped(game::Stop::Nodes)
