@@ -153,6 +153,7 @@ pub struct Config {
     pub(crate) etc: bool,
     pub(crate) threads: usize,
     pub(crate) progress_interval: u64,
+    pub(crate) complete_line: bool,
 }
 
 impl Default for Config {
@@ -178,6 +179,7 @@ impl Default for Config {
             etc: false,
             threads: 1,
             progress_interval: 1 << 20,
+            complete_line: true,
         }
     }
 }
@@ -222,6 +224,7 @@ impl Config {
             etc: false,
             threads: 1,
             progress_interval: 1 << 20,
+            complete_line: true,
         }
     }
 
@@ -374,6 +377,19 @@ impl Config {
         self
     }
 
+    /// After solving (or proving a decisive value), extend the principal
+    /// line to the end of the game (default `true`): one null-window test
+    /// per candidate move and ply, most answered by the table. Their nodes
+    /// are counted in the report; on Pons's Connect Four sets they add
+    /// 2–25 % (most on the easy sets, whose solves are short). `false`
+    /// leaves the line as the search found it (at least the best move),
+    /// as a solver that only reports scores does.
+    #[must_use]
+    pub fn complete_line(mut self, on: bool) -> Config {
+        self.complete_line = on;
+        self
+    }
+
     /// Calls the progress callback of
     /// [`search_with`](crate::AlphaBeta::search_with) and
     /// [`solve_with`](crate::AlphaBeta::solve_with) about every `nodes`
@@ -393,6 +409,11 @@ impl Config {
         self
     }
 
+    /// Whether solved lines are completed to the end of the game.
+    #[must_use]
+    pub fn get_complete_line(&self) -> bool {
+        self.complete_line
+    }
     /// The progress interval in nodes.
     #[must_use]
     pub fn get_progress_interval(&self) -> u64 {

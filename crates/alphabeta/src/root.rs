@@ -148,7 +148,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         if self.to_end && report.completed {
             report.outcome = report.value.outcome();
         }
-        if report.completed && self.helper.is_none() && !self.stopped {
+        if report.completed && self.helper.is_none() && !self.stopped && self.config.complete_line {
             // A limit reached while completing the line leaves the line
             // shorter, not the value unknown.
             self.complete_line(game, report.value, &mut report.pv);
@@ -353,26 +353,13 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
     /// remaining ranks but first at half the best possible loss (win) when
     /// the middle is on the losing (winning) side, so quick decisive results
     /// — cheap to refute, the short lines bounding the search — come first.
-    /// Once both quick halves are ruled out, the next tests are the sign
-    /// tests (`> draw?`, `>= draw?`) rather than further halvings toward
-    /// zero: a draw then costs four tests instead of two per halving.
-    /// Measured (`cargo xtask bench defaults`): 1.5× fewer nodes on 4×4
-    /// four-in-a-row (mostly draws), 1.1–1.2× fewer on the empty 5×4 and
-    /// 6×4 Connect Four boards and on Pons's middle-game set, the same on
-    /// his sets of quick wins, 1.18× more on his hardest set (the tests
-    /// next to zero are wasted on a slow loss).
     fn ladder_bisection(&mut self, game: &mut G, depth: u32, ladder: Ladder) -> Score {
         let (mut lo, mut hi) = (ladder.min(), ladder.max());
         let mut best = None;
         let mut line = Vec::new();
-        let (min, max) = (lo, hi);
         while lo < hi {
             let mut med = lo + (hi - lo) / 2;
-            if lo >= min / 2 && hi <= max / 2 && lo <= 0 && hi >= 0 {
-                // Neither a quick win nor a quick loss: the sign tests
-                // (win? then draw or better?) settle the usual draw in two.
-                med = if hi > 0 { 0 } else { -1 };
-            } else if med <= 0 && lo / 2 < med {
+            if med <= 0 && lo / 2 < med {
                 med = lo / 2;
             } else if med >= 0 && hi / 2 > med {
                 med = hi / 2;

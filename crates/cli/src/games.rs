@@ -71,10 +71,19 @@ impl GameKind {
             }
             let mut v = [0u8; 3];
             for (slot, p) in v.iter_mut().zip(&parts) {
-                *slot = p
-                    .trim()
-                    .parse()
-                    .map_err(|_| bad(&format!("{p:?} is not a number")))?;
+                let p = p.trim();
+                // Any run of digits is a number; one too large for a board
+                // says so (the game states its own range below).
+                *slot = match p.parse::<u8>() {
+                    Ok(x) => x,
+                    Err(_) if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) => {
+                        return Err(bad(&format!(
+                            "{p} is too large (max {} per dimension)",
+                            games_mnk::MAX_SIDE
+                        )));
+                    }
+                    Err(_) => return Err(bad(&format!("{p:?} is not a number"))),
+                };
             }
             // Validate through the game itself.
             Mnk::new(v[0], v[1], v[2]).map_err(|e| bad(&e.to_string()))?;

@@ -35,12 +35,21 @@ pub(crate) fn for_each_position<S: Spec>(
         // A benchmark line may carry more after the position (Pons's files:
         // "moves score"); FENs keep their spaces.
         let text = line.trim();
-        let result = match spec.position(text) {
-            Ok(g) => Ok((g, text)),
-            Err(e) => match text.split_once(char::is_whitespace) {
-                Some((head, _)) => spec.position(head).map(|g| (g, head)).map_err(|_| e),
-                None => Err(e),
-            },
+        // A blank line is not the start position: with `-` every position
+        // is written out (the empty position of a game whose notation is
+        // empty, Connect Four's `""`, is not given this way).
+        let result = if text.is_empty() {
+            Err(CliError::input(
+                "blank line: no position (give one position per line)",
+            ))
+        } else {
+            match spec.position(text) {
+                Ok(g) => Ok((g, text)),
+                Err(e) => match text.split_once(char::is_whitespace) {
+                    Some((head, _)) => spec.position(head).map(|g| (g, head)).map_err(|_| e),
+                    None => Err(e),
+                },
+            }
         }
         .and_then(|(g, used)| each(g, used, Source::Stdin));
         if let Err(e) = result {

@@ -59,7 +59,7 @@ enum Command {
         "  gametree solve connect4:5x4 \"\" --algo dfpn --tt 64M\n",
         "  gametree solve mnk:4,4,3 startpos --weak --json\n",
         "  gametree solve chess \"8/8/8/8/8/2k5/8/1K1Q4 w - - 0 1\" --algo retrograde\n",
-        "  gametree solve connect4 44 --time-ms 10000\n",
+        "  gametree solve connect4 32164625 --time-ms 10000\n",
         "  cut -d' ' -f1 Test_L3_R1 | gametree solve connect4 - --json"
     ))]
     Solve(SolveArgs),
@@ -232,7 +232,7 @@ enum TbCommand {
         "are over every index. The database is built first when it is not in DIR.\n\n",
         "Examples:\n",
         "  gametree tb stats KQvK\n",
-        "  gametree tb stats KRvK --dir tables --json\n",
+        "  gametree tb stats KRvK --dir . --json\n",
         "  gametree tb stats tictactoe\n",
         "  gametree tb stats connect4:4x4 --json\n\n",
         "Connect Four: wtm/btm count positions with the first/second player to move, a position\n",
@@ -254,8 +254,8 @@ enum TbCommand {
         "POSITION is a chess FEN (pawnless, at most 5 pieces) or a tic-tac-toe board; with\n",
         "--game connect4:WxH, a Connect Four move string (\"\" for the empty board).\n\n",
         "Examples:\n",
-        "  gametree tb probe \"8/8/8/8/8/8/1k6/K6Q b - - 0 1\"\n",
-        "  gametree tb probe XX.OO.... --dir tables\n",
+        "  gametree tb probe \"8/8/8/8/8/2k5/8/K6Q b - - 0 1\"\n",
+        "  gametree tb probe XX.OO.... --dir .\n",
         "  gametree tb probe 2233 --game connect4:4x4"
     ))]
     Probe {

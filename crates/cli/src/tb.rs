@@ -588,9 +588,23 @@ fn wdl(c: &Counts, weight: u64) -> Out {
     Out::Object(r)
 }
 
+/// `dir` as a path, when it is an existing directory: `stats` and `probe`
+/// keep the tables they build there but never create it (a mistyped
+/// `--dir` would otherwise rebuild every table into a new directory).
+fn existing_dir(dir: &str) -> Result<&Path> {
+    let path = Path::new(dir);
+    if path.is_dir() {
+        Ok(path)
+    } else {
+        Err(CliError::input(format!(
+            "--dir {dir}: no such directory (create it, or let `gametree tb build ... --out {dir}` create it)"
+        )))
+    }
+}
+
 /// `tb stats`.
 pub(crate) fn stats(material: &str, dir: &str, json: bool) -> Result<()> {
-    let dir = Path::new(dir);
+    let dir = existing_dir(dir)?;
     let mut r = Record::new();
     match parse_material(material)? {
         Material::TicTacToe => {
@@ -707,6 +721,7 @@ fn syzygy_weight(sig: &Signature) -> u64 {
 /// told apart by their text) or a game name (`tictactoe`, `connect4:WxH`,
 /// `chess`).
 pub(crate) fn probe(position: &str, game: Option<&str>, dir: &str, json: bool) -> Result<()> {
+    existing_dir(dir)?;
     let t = position.trim();
     let mut r = Record::new();
     let game = game.map(str::trim).map(str::to_ascii_lowercase);

@@ -183,6 +183,60 @@ fn stdin_positions_answer_one_line_each_and_report_bad_lines() {
     assert!(lines[1].contains("value: draw"));
 }
 
+/// A blank or whitespace line is an error for that line (not the start
+/// position, which on Connect Four would start an endless batch); the other
+/// lines are answered and the exit code is 2.
+#[test]
+fn blank_stdin_lines_are_errors_and_the_batch_goes_on() {
+    let out = gametree()
+        .args(["solve", "connect4:4x4", "-"])
+        .write_stdin("2323\n\n   \n232\n")
+        .assert()
+        .code(2)
+        .stderr(contains("line 2: blank line"))
+        .stderr(contains("line 3: blank line"))
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with("position: 2323;"), "{text}");
+    assert!(lines[1].starts_with("position: 232;"), "{text}");
+}
+
+/// A size that does not fit says "too large" with the maximum, not "not a
+/// number"; a missing database directory is an error, never created by
+/// `tb stats` or `tb probe`.
+#[test]
+fn sizes_and_directories_get_clear_errors() {
+    gametree()
+        .args(["solve", "mnk:1000000,1000000,5", ""])
+        .assert()
+        .code(2)
+        .stderr(contains("1000000 is too large (max 19"));
+    gametree()
+        .args(["solve", "mnk:x,3,3", ""])
+        .assert()
+        .code(2)
+        .stderr(contains("\"x\" is not a number"));
+    let missing = std::env::temp_dir().join(format!("gametree-no-dir-{}", std::process::id()));
+    let missing = missing.to_str().unwrap();
+    for args in [
+        vec!["tb", "probe", "XX.OO....", "--dir", missing],
+        vec!["tb", "stats", "tictactoe", "--dir", missing],
+    ] {
+        gametree()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(contains("no such directory"));
+        assert!(
+            !std::path::Path::new(missing).exists(),
+            "{args:?} created it"
+        );
+    }
+}
+
 #[test]
 fn perft_counts_are_the_last_line() {
     let cases = [
