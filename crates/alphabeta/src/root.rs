@@ -6,7 +6,8 @@ use game::{Game, MoveBuffer, Score};
 use ttable::Table;
 
 use crate::Report;
-use crate::config::Algorithm;
+use crate::config::{Algorithm, TtUse};
+use crate::order::move_of_code;
 use crate::searcher::MAX_PLY;
 use crate::worker::{Mode, TO_END_DEPTH, Worker};
 
@@ -220,12 +221,22 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
             };
             game.generate(&mut moves);
             let hint = line.get(out.len()).copied();
-            let candidates = hint.into_iter().chain(
+            // Then the table's move (usually the one that decided), then
+            // the rest in generation order.
+            let stored = if self.config.tt == TtUse::Off {
+                None
+            } else {
+                let tt_depth = self.tt_depth(depth);
+                self.probe(game.hash(), tt_depth, ply)
+                    .and_then(|h| h.entry.best_move)
+                    .and_then(|code| move_of_code::<G>(&moves, code))
+            };
+            let candidates = hint.into_iter().chain(stored).chain(
                 moves
                     .as_slice()
                     .iter()
                     .copied()
-                    .filter(|&m| Some(m) != hint),
+                    .filter(|&m| Some(m) != hint && Some(m) != stored),
             );
             let mut found = None;
             for m in candidates {
