@@ -45,7 +45,7 @@
 //! # What is verified
 //!
 //! * Move generation: the published perft counts of the Chess Programming
-//!   Wiki's six standard positions (`tests/data/chess-perft.toml`; cheap
+//!   Wiki's six standard positions (`data/chess-perft.toml`; cheap
 //!   rows in `cargo test`, deep rows through [`suite::verify_file`]), the
 //!   bulk counter against the generic [`game::perft`], and the legal move
 //!   lists against the `cozy-chess` crate along seeded random games.

@@ -1,4 +1,4 @@
-//! The perft data file (`tests/data/chess-perft.toml`): parsing and
+//! The perft data file (`data/chess-perft.toml` in this crate): parsing and
 //! running its rows up to a node budget.
 //!
 //! `cargo test` runs the rows whose published count is at most
@@ -227,11 +227,11 @@ pub fn run(entries: &[PerftEntry], budget: u64) -> Result<Vec<PerftResult>, RunE
     Ok(out)
 }
 
-/// The data file's path in the source tree
-/// (`<workspace>/tests/data/chess-perft.toml`).
+/// The data file's path (`data/chess-perft.toml` inside this crate's
+/// package, so a packaged crate carries it).
 #[must_use]
 pub fn data_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/chess-perft.toml")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/chess-perft.toml")
 }
 
 /// Reads the data file at `path` and [`run`]s it with `budget`: the entry
