@@ -177,8 +177,8 @@ pub(crate) fn run(data: Option<std::path::PathBuf>, quick: bool) -> Result<()> {
             dir.display()
         );
     }
-    // The small boards from the empty position (Tromp's values checked by
-    // the verify rows; here the value is the reference alpha-beta's).
+    // The small boards from the empty position (the value is checked
+    // against a separate alpha-beta solve with a 256 MiB table).
     let sizes: &[(usize, usize)] = if quick {
         &[(5, 4), (6, 4)]
     } else {

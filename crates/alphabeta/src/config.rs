@@ -380,10 +380,11 @@ impl Config {
     /// After solving (or proving a decisive value), extend the principal
     /// line to the end of the game (default `true`): one null-window test
     /// per candidate move and ply, the table's move first, most answered
-    /// by the table. Their nodes are counted in the report: on the first
-    /// 200 lines of Pons's Connect Four sets they add 0.04 % (Test_L1_R2),
-    /// 0.7 % (Test_L2_R2) and 26 % (Test_L3_R1, whose solves take 48 nodes:
-    /// a line costs at least a node per ply). `false`
+    /// by the table. Their nodes are counted in the report: on Pons's
+    /// Connect Four sets they add 0.04 % (Test_L1_R2, first 100 lines),
+    /// 0.7 % (Test_L2_R2, first 200) and 26 % (Test_L3_R1, first 200,
+    /// whose solves take 48 nodes: a line costs at least a node per ply).
+    /// `false`
     /// leaves the line as the search found it (at least the best move),
     /// as a solver that only reports scores does.
     #[must_use]

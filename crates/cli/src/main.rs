@@ -139,7 +139,7 @@ struct SolveArgs {
     /// Win/draw/loss only (cheaper; no exact score).
     #[arg(long)]
     weak: bool,
-    /// Transposition table or tree memory, e.g. 64M, 1G (default: 16M for
+    /// Transposition table or tree memory, e.g. 64M, 1G (default: 64M for
     /// alpha-beta and df-pn, a 1G bound for PNS, PN² and CNS).
     #[arg(long, value_name = "SIZE")]
     tt: Option<String>,
