@@ -196,17 +196,26 @@ pub(crate) fn run(data: Option<std::path::PathBuf>, quick: bool) -> Result<()> {
             tt_bytes: 64 << 20,
         })?);
     }
-    // m,n,k: random positions, solved (plain alpha-beta is the reference).
-    for (spec, plies, count) in [("4,4,4", 4, 30), ("5,4,4", 8, if quick { 5 } else { 30 })] {
+    // m,n,k: random positions, solved (plain alpha-beta is the reference,
+    // so the larger board starts from at least 8 stones).
+    for (spec, plies, min_stones, count) in [
+        ("4,4,4", 4, 0, 30),
+        ("5,4,4", 10, 8, if quick { 5 } else { 30 }),
+    ] {
         let start: games_mnk::Mnk = spec.parse()?;
         let mut r = crate::verify::common::rng(7);
-        let positions = crate::verify::common::random_positions(&start, &mut r, count, plies);
+        let positions: Vec<games_mnk::Mnk> =
+            crate::verify::common::random_positions(&start, &mut r, count * 20, plies)
+                .into_iter()
+                .filter(|p| p.stones_played() >= min_stones)
+                .take(count)
+                .collect();
         let expected = positions
             .iter()
             .map(|p| alphabeta::alpha_beta_solve(&mut p.clone()).value)
             .collect();
         worst = worst.max(row(&Bench {
-            name: format!("mnk {spec} after {plies} stones"),
+            name: format!("mnk {spec}, {min_stones} to {plies} stones"),
             positions,
             depth: None,
             expected,
@@ -259,14 +268,14 @@ pub(crate) fn run(data: Option<std::path::PathBuf>, quick: bool) -> Result<()> {
         expected,
         tt_bytes: 16 << 20,
     })?);
-    // Dots-and-Boxes: random 3x3 positions, solved (brute force checks the
-    // win/draw/loss of the target-0 game through the exact score sign).
+    // Dots-and-Boxes: random 3x3 positions with 10 to 12 lines left,
+    // solved (plain alpha-beta is the reference).
     let size = games_dots::Size::new(3, 3)?;
     let mut r = crate::verify::common::rng(17);
     let positions: Vec<games_dots::Dots> =
-        crate::verify::common::random_positions(&games_dots::Dots::new(size), &mut r, 200, 14)
+        crate::verify::common::random_positions(&games_dots::Dots::new(size), &mut r, 400, 14)
             .into_iter()
-            .filter(|p| p.lines_left() >= 12)
+            .filter(|p| (10..=12).contains(&p.lines_left()))
             .take(if quick { 5 } else { 30 })
             .collect();
     let expected = positions
@@ -274,7 +283,7 @@ pub(crate) fn run(data: Option<std::path::PathBuf>, quick: bool) -> Result<()> {
         .map(|p| alphabeta::alpha_beta_solve(&mut p.clone()).value)
         .collect();
     worst = worst.max(row(&Bench {
-        name: "dots 3x3, 12+ lines left".into(),
+        name: "dots 3x3, 10-12 lines left".into(),
         positions,
         depth: None,
         expected,

@@ -31,7 +31,10 @@ pub enum Algorithm {
     /// logarithmic number of passes. When solving a game that bounds its
     /// length ([`game::Game::remaining_plies`]), the tests walk the ladder
     /// of the values the position can still have, the way Pons's Connect
-    /// Four solver does. Always fail-soft.
+    /// Four solver does (quick wins and quick losses tested first), and
+    /// once neither is possible one PVS search inside the remaining window
+    /// settles the value (a draw would take about two tests per halving).
+    /// Always fail-soft.
     Bisection,
 }
 

@@ -363,12 +363,35 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
     /// (see [`Ladder`]): Pons's rule, each test at the middle of the
     /// remaining ranks but first at half the best possible loss (win) when
     /// the middle is on the losing (winning) side, so quick decisive results
-    /// — cheap to refute, the short lines bounding the search — come first.
+    /// — cheap to refute, the short lines bounding the search — come first;
+    /// once the value is neither a quick win nor a quick loss, one PVS
+    /// search inside the remaining window. Measured against Pons's order
+    /// throughout (complete_line off, 64 MiB table, cleared per position):
+    /// 4×4 four-in-a-row after up to 4 stones 1.49× fewer nodes, the empty
+    /// 5×4, 6×4, 6×5 and 7×4 Connect Four boards 1.29×, 1.31×, 1.22× and
+    /// 1.09× fewer, Pons's Test_L3_R1 and Test_L2_R2 (first 200 and 100
+    /// lines) 1.17× and 1.08× fewer, Test_L1_R1 the same, Test_L1_R2 (first
+    /// 100) 4.5 % more.
     fn ladder_bisection(&mut self, game: &mut G, depth: u32, ladder: Ladder) -> Score {
         let (mut lo, mut hi) = (ladder.min(), ladder.max());
         let mut best = None;
         let mut line = Vec::new();
+        let (min, max) = (lo, hi);
         while lo < hi {
+            if lo >= min / 2 && hi <= max / 2 {
+                // Neither a quick win nor a quick loss: one PVS search
+                // inside the remaining window settles the value, where
+                // further halvings toward zero would take a test each (a
+                // draw needs about two per halving).
+                let alpha = Score::new(ladder.score(lo).get() - 1);
+                let beta = Score::new(ladder.score(hi).get() + 1);
+                let algorithm = self.config.algorithm;
+                self.config.algorithm = Algorithm::Pvs;
+                let v = self.root(game, depth, alpha, beta);
+                self.config.algorithm = algorithm;
+                self.stats.mtdf_passes += 1;
+                return v;
+            }
             let mut med = lo + (hi - lo) / 2;
             if med <= 0 && lo / 2 < med {
                 med = lo / 2;
