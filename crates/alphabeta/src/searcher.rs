@@ -240,16 +240,19 @@ impl<G: Game> AlphaBeta<G> {
     /// ```
     /// use alphabeta::{AlphaBeta, Config};
     /// use game::Limits;
-    /// use games_tictactoe::TicTacToe;
+    /// use games_connect4::{Board, Size};
     ///
-    /// let mut searcher = AlphaBeta::<TicTacToe>::new(Config::default().progress_interval(1024))?;
-    /// let mut reports = 0;
-    /// let report = searcher.solve_with(&mut TicTacToe::new(), &Limits::none(), &mut |p| {
-    ///     assert!(p.nodes >= 1024);
-    ///     reports += 1;
+    /// let mut board = Board::from_moves(Size::new(5, 4)?, "")?;
+    /// let mut searcher = AlphaBeta::<Board>::new(Config::default().progress_interval(1024))?;
+    /// let mut seen = Vec::new();
+    /// let report = searcher.solve_with(&mut board, &Limits::none(), &mut |p| {
+    ///     seen.push(p.nodes);
     /// });
-    /// assert!(report.completed);
-    /// # Ok::<(), alphabeta::SearchError>(())
+    /// assert!(report.completed && report.nodes > 10_000);
+    /// // One report per 1,024 nodes, in increasing node counts.
+    /// assert_eq!(seen.len() as u64, report.nodes / 1024);
+    /// assert!(seen.windows(2).all(|w| w[0] < w[1]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn solve_with(
         &mut self,

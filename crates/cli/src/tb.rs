@@ -104,7 +104,8 @@ fn line<G: Game>(g: &G, value: impl Fn(&G) -> Option<Value>) -> Result<Probe<G::
             let mut child = pos.clone();
             child.make(m);
             let v = value(&child).ok_or_else(missing)?.parent();
-            if best.is_none_or(|(_, b)| better(v, b)) {
+            // `Score` orders faster wins first and slower losses last.
+            if best.is_none_or(|(_, b)| v.to_score() > b.to_score()) {
                 best = Some((m, v));
             }
         }
@@ -121,18 +122,6 @@ fn line<G: Game>(g: &G, value: impl Fn(&G) -> Option<Value>) -> Result<Probe<G::
         pv,
         positions: 0,
     })
-}
-
-/// Is `a` better than `b` for the side to move? Faster wins, slower losses.
-fn better(a: Value, b: Value) -> bool {
-    fn rank(v: Value) -> i64 {
-        match v {
-            Value::Win(d) => 100_000 - i64::from(d),
-            Value::Draw => 0,
-            Value::Loss(d) => -100_000 + i64::from(d),
-        }
-    }
-    rank(a) > rank(b)
 }
 
 // ----------------------------------------------------------- Connect Four

@@ -234,7 +234,8 @@ impl<'a, S: IndexSpace> TableProbe<'a, S> {
             child.make(m);
             *lookups += 1;
             let v = self.value(&child).ok_or(())?.parent();
-            if best.is_none_or(|(_, b)| rank(v) > rank(b)) {
+            // `Score` orders faster wins first and slower losses last.
+            if best.is_none_or(|(_, b)| v.to_score() > b.to_score()) {
                 best = Some((m, v));
             }
         }
@@ -244,16 +245,6 @@ impl<'a, S: IndexSpace> TableProbe<'a, S> {
 
 /// A best move and its value (`None` when there is no move).
 type Best<G> = Option<(<G as Game>::Move, Value)>;
-
-/// Orders values for the side to move: faster wins first, slower losses
-/// last.
-fn rank(v: Value) -> i64 {
-    match v {
-        Value::Win(d) => 1_000_000 - i64::from(d),
-        Value::Draw => 0,
-        Value::Loss(d) => -1_000_000 + i64::from(d),
-    }
-}
 
 impl<S: IndexSpace> Solver<S::Game> for TableProbe<'_, S> {
     /// Looks the position up, then follows best moves to the end of the

@@ -196,22 +196,26 @@ fn faulty_predecessors_are_caught() {
     ));
 }
 
+/// The symmetric space split in two: boards with five marks or more, and
+/// boards with fewer (whose moves into five marks leave their space).
+type Marks = Slice<BoardIndex, fn(&TicTacToe) -> u32>;
+
+fn split_at_five_marks() -> (Marks, Marks) {
+    let marks: fn(&TicTacToe) -> u32 = TicTacToe::marks;
+    let slice = |range| Slice {
+        inner: BoardIndex::symmetric(),
+        layer: marks,
+        range,
+    };
+    (slice(5..10), slice(0..5))
+}
+
 /// Boards with at least five marks form one database; boards with fewer
 /// form another, whose moves into five marks are valued by probing the
 /// first: the chess pattern of captures into smaller endings.
 #[test]
 fn moves_leaving_the_space_are_resolved_by_a_sub_database() {
-    let marks = |b: &TicTacToe| b.marks();
-    let late = Slice {
-        inner: BoardIndex::symmetric(),
-        layer: marks,
-        range: 5..10,
-    };
-    let early = Slice {
-        inner: BoardIndex::symmetric(),
-        layer: marks,
-        range: 0..5,
-    };
+    let (late, early) = split_at_five_marks();
     let (late_table, _) = verify::methods_agree(&late, &retrograde::NoExits).unwrap();
     // Without a resolver, the early space cannot be built.
     assert!(matches!(
@@ -323,17 +327,7 @@ fn a_table_solves_every_position_with_a_line_to_the_end() {
     assert_eq!(solved, 5_478);
 
     // Early positions through exits into the late table.
-    let marks = |b: &TicTacToe| b.marks();
-    let late = Slice {
-        inner: BoardIndex::symmetric(),
-        layer: marks,
-        range: 5..10,
-    };
-    let early = Slice {
-        inner: BoardIndex::symmetric(),
-        layer: marks,
-        range: 0..5,
-    };
+    let (late, early) = split_at_five_marks();
     let late_table = Generator::new(&late).build(Method::Backward).unwrap();
     let sub = TableProbe::new(&late, &late_table).unwrap();
     let early_table = Generator::new(&early)
