@@ -2,12 +2,12 @@
 //! print(parse(x)) round-trips, and parsed positions pass `check::position`.
 #![no_main]
 
-use games_ataxx::{Move, Position, Square};
+use gametree_games_ataxx::{Move, Position, Square};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
     if let Some(p) = gametree_fuzz::games::round_trip::<Position>(text)
-        && let Err(f) = game::check::position(&p, 0)
+        && let Err(f) = gametree_game::check::position(&p, 0)
     {
         panic!("{f}");
     }

@@ -3,7 +3,7 @@
 //! moves (single, jump or pass).
 #![no_main]
 
-use games_ataxx::{Move, Position, Square};
+use gametree_games_ataxx::{Move, Position, Square};
 use libfuzzer_sys::fuzz_target;
 
 /// A FEN (else the start), playout choices, candidate moves.

@@ -3,14 +3,14 @@
 //! `check::position`; a move `parse_uci` accepts is generated.
 #![no_main]
 
-use game::Game;
-use games_chess::{Move, Position, Signature};
+use gametree_game::Game;
+use gametree_games_chess::{Move, Position, Signature};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
     let position = gametree_fuzz::games::round_trip::<Position>(text);
     if let Some(p) = &position
-        && let Err(f) = game::check::position(p, 0)
+        && let Err(f) = gametree_game::check::position(p, 0)
     {
         panic!("{f}");
     }

@@ -3,7 +3,7 @@
 //! with arbitrary candidate moves.
 #![no_main]
 
-use games_chess::{Move, Position, Role, Square};
+use gametree_games_chess::{Move, Position, Role, Square};
 use libfuzzer_sys::fuzz_target;
 
 /// A FEN (else the start), playout choices, candidate moves (from, to, promotion).

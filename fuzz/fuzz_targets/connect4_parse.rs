@@ -2,7 +2,7 @@
 //! benchmark lines never panic; print(parse(x)) round-trips.
 #![no_main]
 
-use games_connect4::{Board, Size, pons};
+use gametree_games_connect4::{Board, Size, pons};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|input: ((u8, u8), &str)| {
@@ -22,7 +22,7 @@ fuzz_target!(|input: ((u8, u8), &str)| {
             Some(board),
             "{printed:?}"
         );
-        if let Err(f) = game::check::position(&board, 0) {
+        if let Err(f) = gametree_game::check::position(&board, 0) {
             panic!("{f}");
         }
     }

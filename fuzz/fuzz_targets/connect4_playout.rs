@@ -2,7 +2,7 @@
 //! fuzzer-chosen playout on a fuzzer-chosen board size.
 #![no_main]
 
-use games_connect4::{Board, Column, Size};
+use gametree_games_connect4::{Board, Column, Size};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|input: ((u8, u8), Vec<u16>, Vec<u8>)| {

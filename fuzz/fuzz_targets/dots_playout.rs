@@ -4,7 +4,7 @@
 //! print(parse(x)) round-trips.
 #![no_main]
 
-use games_dots::{Dots, Line, Size};
+use gametree_games_dots::{Dots, Line, Size};
 use libfuzzer_sys::fuzz_target;
 
 /// Board size, playout choices, candidate lines, a position text.

@@ -1,8 +1,8 @@
 //! m,n,k-games: make/unmake, hash, `try_make` and `Forcing` oracles along a
-//! fuzzer-chosen playout on a fuzzer-chosen board (`game::check`).
+//! fuzzer-chosen playout on a fuzzer-chosen board (`gametree_game::check`).
 #![no_main]
 
-use games_mnk::{Mnk, Move};
+use gametree_games_mnk::{Mnk, Move};
 use libfuzzer_sys::fuzz_target;
 
 /// Board size `(m, n, k)`, playout choices, candidate squares.

@@ -2,7 +2,7 @@
 //! board prints back to text that parses to the same board.
 #![no_main]
 
-use games_tictactoe::TicTacToe;
+use gametree_games_tictactoe::TicTacToe;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

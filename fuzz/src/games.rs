@@ -1,16 +1,16 @@
-//! Drivers that feed fuzzer input to the `game::check` oracles.
+//! Drivers that feed fuzzer input to the `gametree_game::check` oracles.
 //!
 //! Positions are valid by construction: a playout picks each move as the
 //! next fuzzer number modulo the number of legal moves (the rule of
-//! [`game::check::playout`], repeated by [`reach`]).
+//! [`gametree_game::check::playout`], repeated by [`reach`]).
 
 use core::fmt;
 use core::str::FromStr;
 
-use game::{Game, MoveBuffer, check};
+use gametree_game::{Game, MoveBuffer, check};
 
 /// The position reached from `start` by the rule of
-/// [`game::check::playout`]: each move is the next choice modulo the number
+/// [`gametree_game::check::playout`]: each move is the next choice modulo the number
 /// of legal moves; stops at the end of the game, without moves, after
 /// `max_plies` moves or when the choices run out.
 pub fn reach<G: Game>(start: &G, choices: &[u16], max_plies: usize) -> G {
@@ -111,30 +111,38 @@ mod tests {
         let mut rng = SplitMix(1);
         for _ in 0..40 {
             let c = choices(&mut rng, 80);
-            playout(&games_tictactoe::TicTacToe::new(), &c, 9, &[]);
-            forcing(&games_tictactoe::TicTacToe::new(), &c, 9);
-            let mnk = games_mnk::Mnk::new(5, 4, 3).unwrap();
-            playout(&mnk, &c, 20, &[games_mnk::Move::new(2, 2).unwrap()]);
+            playout(&gametree_games_tictactoe::TicTacToe::new(), &c, 9, &[]);
+            forcing(&gametree_games_tictactoe::TicTacToe::new(), &c, 9);
+            let mnk = gametree_games_mnk::Mnk::new(5, 4, 3).unwrap();
+            playout(
+                &mnk,
+                &c,
+                20,
+                &[gametree_games_mnk::Move::new(2, 2).unwrap()],
+            );
             forcing(&mnk, &c, 20);
             playout(
-                &games_ataxx::Position::startpos(),
+                &gametree_games_ataxx::Position::startpos(),
                 &c,
                 30,
-                &[games_ataxx::Move::PASS],
+                &[gametree_games_ataxx::Move::PASS],
             );
-            playout(&games_connect4::Board::standard(), &c, 42, &[]);
-            playout(&games_chess::Position::startpos(), &c, 60, &[]);
-            let dots = games_dots::Dots::new(games_dots::Size::new(3, 2).unwrap());
+            playout(&gametree_games_connect4::Board::standard(), &c, 42, &[]);
+            playout(&gametree_games_chess::Position::startpos(), &c, 60, &[]);
+            let dots =
+                gametree_games_dots::Dots::new(gametree_games_dots::Size::new(3, 2).unwrap());
             playout(&dots, &c, 17, &[]);
         }
     }
 
     #[test]
     fn round_trip_accepts_canonical_text_and_refuses_garbage() {
-        let b: games_tictactoe::TicTacToe = round_trip("X...O....").unwrap();
+        let b: gametree_games_tictactoe::TicTacToe = round_trip("X...O....").unwrap();
         assert_eq!(b.marks(), 2);
-        assert!(round_trip::<games_tictactoe::TicTacToe>("not a board").is_none());
-        assert!(round_trip::<games_chess::Position>(games_chess::STARTPOS).is_some());
+        assert!(round_trip::<gametree_games_tictactoe::TicTacToe>("not a board").is_none());
+        assert!(
+            round_trip::<gametree_games_chess::Position>(gametree_games_chess::STARTPOS).is_some()
+        );
     }
 
     #[test]
@@ -142,12 +150,12 @@ mod tests {
     fn a_broken_game_is_caught() {
         // A game whose incremental hash forgets the side to move.
         #[derive(Clone, Debug, PartialEq, Eq)]
-        struct Broken(games_tictactoe::TicTacToe);
+        struct Broken(gametree_games_tictactoe::TicTacToe);
         impl Game for Broken {
-            type Move = games_tictactoe::Square;
-            type Undo = <games_tictactoe::TicTacToe as Game>::Undo;
-            type Moves = <games_tictactoe::TicTacToe as Game>::Moves;
-            fn side_to_move(&self) -> game::Player {
+            type Move = gametree_games_tictactoe::Square;
+            type Undo = <gametree_games_tictactoe::TicTacToe as Game>::Undo;
+            type Moves = <gametree_games_tictactoe::TicTacToe as Game>::Moves;
+            fn side_to_move(&self) -> gametree_game::Player {
                 self.0.side_to_move()
             }
             fn generate(&self, out: &mut Self::Moves) {
@@ -159,7 +167,7 @@ mod tests {
             fn unmake(&mut self, m: Self::Move, u: Self::Undo) {
                 self.0.unmake(m, u)
             }
-            fn outcome(&self) -> Option<game::Outcome> {
+            fn outcome(&self) -> Option<gametree_game::Outcome> {
                 self.0.outcome()
             }
             fn hash(&self) -> u64 {
@@ -170,7 +178,7 @@ mod tests {
             }
         }
         playout(
-            &Broken(games_tictactoe::TicTacToe::new()),
+            &Broken(gametree_games_tictactoe::TicTacToe::new()),
             &[0, 1, 2, 3],
             9,
             &[],

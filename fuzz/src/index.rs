@@ -2,16 +2,16 @@
 //! own inverse.
 //!
 //! For an index `i`: when `position(i)` is a position, it passes
-//! `game::check::position` and `index_of` gives `i` back. For a position
+//! `gametree_game::check::position` and `index_of` gives `i` back. For a position
 //! reached by moves inside the space: its index `j` (if it has one) names a
 //! position whose index is `j` again (the class is stable).
 
 use std::sync::LazyLock;
 
 use arbitrary::Arbitrary;
-use game::{Game, IndexSpace, MoveBuffer, check};
-use games_chess::Endgame;
-use games_tictactoe::index::BoardIndex;
+use gametree_game::{Game, IndexSpace, MoveBuffer, check};
+use gametree_games_chess::Endgame;
+use gametree_games_tictactoe::index::BoardIndex;
 
 /// Pawnless signatures whose spaces the target walks.
 pub const SIGNATURES: [&str; 6] = ["KQvK", "KRvK", "KBNvK", "KRvKB", "KQvKR", "KNNvKR"];
@@ -40,7 +40,7 @@ pub struct Case {
 /// # Panics
 ///
 /// When a space is not its own inverse or a position breaks
-/// `game::check::position`.
+/// `gametree_game::check::position`.
 pub fn run(case: &Case) {
     let n = 2 + SIGNATURES.len();
     match usize::from(case.space) % n {

@@ -1,6 +1,6 @@
 //! Shared drivers and model oracles for the gametree fuzz targets.
 //!
-//! The game invariants live in `game::check` (library code of the `game`
+//! The game invariants live in `gametree_game::check` (library code of the `game`
 //! crate); this crate only turns fuzzer input into calls of those oracles
 //! ([`games`]) and holds the model-based oracles of the crates that do not
 //! export one: the transposition table against a `HashMap` ([`tt`]), the

@@ -6,9 +6,9 @@
 //! order, and leave its buffer a permutation of the generated list.
 
 use arbitrary::Arbitrary;
-use game::{Game, MoveBuffer};
-use games_mnk::{Mnk, Move};
-use ordering::{History, MovePicker, NoHistory, Policy, QuietOrder, Stage};
+use gametree_game::{Game, MoveBuffer};
+use gametree_games_mnk::{Mnk, Move};
+use gametree_ordering::{History, MovePicker, NoHistory, Policy, QuietOrder, Stage};
 
 /// A fuzz case: a position and the picker's hints.
 #[derive(Arbitrary, Clone, Debug)]
@@ -93,7 +93,7 @@ fn dispatch<H: QuietOrder<Move>>(game: &Mnk, hints: &Hints<'_>, history: &H, sma
     if small {
         permutation::<Mnk, H, 4>(game, hints, history);
     } else {
-        permutation::<Mnk, H, { ordering::tuning::PICKER_CACHE }>(game, hints, history);
+        permutation::<Mnk, H, { gametree_ordering::tuning::PICKER_CACHE }>(game, hints, history);
     }
 }
 

@@ -5,16 +5,16 @@
 //! from a genuine file (a small database of a subtraction game, one-byte or
 //! two-bit encoding), edit, cut or extend it, and then recompute the
 //! checksums and the payload length from the layout documented in
-//! `retrograde::format` ([`repair`]); the decoder's later checks (sizes,
+//! `gametree_retrograde::format` ([`repair`]); the decoder's later checks (sizes,
 //! counts, codes, padding, labels) are then reached.
 
 use std::sync::LazyLock;
 
 use arbitrary::Arbitrary;
 use arrayvec::ArrayVec;
-use game::{Game, IndexSpace, Outcome, Player};
-use retrograde::format::checksum;
-use retrograde::{Generator, Label, Table, WdlTable};
+use gametree_game::{Game, IndexSpace, Outcome, Player};
+use gametree_retrograde::format::checksum;
+use gametree_retrograde::{Generator, Label, Table, WdlTable};
 
 /// A pile of stones; the player to move takes one to three, taking the
 /// last one wins. Small enough that its database has 44 entries.

@@ -3,7 +3,7 @@
 //! The table is built with [`Config::verification`] (exact-depth probes,
 //! full 64-bit keys), so there are no false hits: every hit must be exactly
 //! the last entry stored for its key, with its value converted by
-//! `game::Score` (the reference for the decisive-score convention), and
+//! `gametree_game::Score` (the reference for the decisive-score convention), and
 //! `usable` exactly when the depths are equal. A table may lose entries
 //! (replacement), so a miss is allowed, except right after a store that the
 //! table did not reject, and for every key after `clear`.
@@ -11,8 +11,8 @@
 use std::collections::{HashMap, HashSet};
 
 use arbitrary::Arbitrary;
-use game::Score;
-use ttable::{Bound, Config, Entry, Replacement, SharedTable, Table, TranspositionTable};
+use gametree_game::Score;
+use gametree_ttable::{Bound, Config, Entry, Replacement, SharedTable, Table, TranspositionTable};
 
 /// A value a search at some ply can produce.
 #[derive(Arbitrary, Clone, Copy, Debug)]
@@ -107,7 +107,7 @@ struct Expected {
     moves: HashSet<u16>,
 }
 
-fn check_hit(hit: &ttable::Hit, exp: &Expected, key: u64, depth: u8, ply: u32) {
+fn check_hit(hit: &gametree_ttable::Hit, exp: &Expected, key: u64, depth: u8, ply: u32) {
     let Some((last, node_value)) = exp.last else {
         panic!("hit for key {key:#x}, which the model does not hold");
     };
@@ -132,7 +132,7 @@ fn check_hit(hit: &ttable::Hit, exp: &Expected, key: u64, depth: u8, ply: u32) {
 /// On any disagreement.
 pub fn run(script: &Script) {
     let config = Config::verification().replacement(replacement(script.replacement));
-    let bytes = (1 + usize::from(script.buckets % 4)) * ttable::BUCKET_BYTES;
+    let bytes = (1 + usize::from(script.buckets % 4)) * gametree_ttable::BUCKET_BYTES;
     if script.shared {
         let table = SharedTable::with_config(bytes, config).expect("valid size and config");
         run_on(&mut &table, config, script);
@@ -160,7 +160,7 @@ fn run_on<T: Table>(table: &mut T, config: Config, script: &Script) {
             } => {
                 let key = keys[usize::from(key) % keys.len()];
                 let ply = u32::from(ply);
-                let best_move = best_move.filter(|&m| m != ttable::NO_MOVE);
+                let best_move = best_move.filter(|&m| m != gametree_ttable::NO_MOVE);
                 let entry = Entry {
                     best_move,
                     value: root_value(value, ply),

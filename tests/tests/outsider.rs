@@ -6,7 +6,7 @@
 //! with the searchers.
 
 use arrayvec::ArrayVec;
-use game::{Game, IndexSpace, Limits, Outcome, Player, Predecessors, Solver};
+use gametree_game::{Game, IndexSpace, Limits, Outcome, Player, Predecessors, Solver};
 
 /// A pile of stones; take 1, 3 or 4; whoever takes the last stone wins.
 /// Known: the side to move loses exactly when `stones % 7` is 0 or 2.
@@ -106,8 +106,8 @@ fn solvers<G: Game + Send + 'static>() -> Vec<(&'static str, Box<dyn Solver<G>>)
 where
     G::Move: Send + Sync,
 {
-    use alphabeta::{AlphaBeta, Config};
-    use pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns};
+    use gametree_alphabeta::{AlphaBeta, Config};
+    use gametree_pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns};
     vec![
         (
             "alpha-beta",
@@ -147,7 +147,9 @@ fn an_outsiders_u32_game_is_solved_by_every_solver() {
         } else {
             Outcome::Win
         };
-        let negamax = alphabeta::negamax_solve(&mut g.clone()).value.outcome();
+        let negamax = gametree_alphabeta::negamax_solve(&mut g.clone())
+            .value
+            .outcome();
         assert_eq!(negamax, Some(expected), "negamax at {stones}");
         for (name, s) in &mut all {
             let got = s.solve(&mut g, &Limits::none());
@@ -163,7 +165,9 @@ fn an_outsiders_u32_game_is_solved_by_every_solver() {
             }
         }
         // Weak solving too.
-        let mut ab = alphabeta::AlphaBeta::<Subtract>::new(alphabeta::Config::default()).unwrap();
+        let mut ab =
+            gametree_alphabeta::AlphaBeta::<Subtract>::new(gametree_alphabeta::Config::default())
+                .unwrap();
         assert_eq!(
             ab.solve_weak(&mut g, &Limits::none()).outcome,
             Some(expected)
@@ -203,14 +207,18 @@ impl Predecessors for Piles {
 
 #[test]
 fn an_outsiders_game_with_an_index_is_solved_by_retrograde_analysis() {
-    let table = retrograde::Generator::new(&Piles).backward().unwrap();
+    let table = gametree_retrograde::Generator::new(&Piles)
+        .backward()
+        .unwrap();
     for stones in 0..61u64 {
         let value = table.get(stones).expect("valid index");
         let lost = stones.is_multiple_of(7) || stones % 7 == 2;
         assert_eq!(value.outcome() == Outcome::Loss, lost, "{stones}");
         // The distance agrees with alpha-beta's exact score.
         let mut g = Piles.position(stones).unwrap();
-        let mut ab = alphabeta::AlphaBeta::<Subtract>::new(alphabeta::Config::default()).unwrap();
+        let mut ab =
+            gametree_alphabeta::AlphaBeta::<Subtract>::new(gametree_alphabeta::Config::default())
+                .unwrap();
         assert_eq!(
             ab.solve(&mut g, &Limits::none()).value,
             value.to_score(),
@@ -233,7 +241,9 @@ fn a_game_where_a_player_moves_twice_is_solved_by_every_solver() {
         } else {
             Outcome::Loss
         };
-        let negamax = alphabeta::negamax_solve(&mut g.clone()).value.outcome();
+        let negamax = gametree_alphabeta::negamax_solve(&mut g.clone())
+            .value
+            .outcome();
         assert_eq!(negamax, Some(expected), "negamax at {stones}");
         for (name, s) in &mut all {
             let got = s.solve(&mut g, &Limits::none());
@@ -268,11 +278,11 @@ fn retrograde_refuses_a_game_that_keeps_the_turn() {
             (p.stones < 20).then_some(u64::from(p.stones))
         }
     }
-    let err = retrograde::Generator::new(&BonusPiles)
+    let err = gametree_retrograde::Generator::new(&BonusPiles)
         .forward()
         .unwrap_err();
     assert!(
-        matches!(err, retrograde::BuildError::TurnKept { .. }),
+        matches!(err, gametree_retrograde::BuildError::TurnKept { .. }),
         "{err}"
     );
 }

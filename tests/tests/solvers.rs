@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use game::Score;
-use games_tictactoe::TicTacToe;
+use gametree_game::Score;
+use gametree_games_tictactoe::TicTacToe;
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -45,8 +45,10 @@ fn tictactoe_cases() {
     let file: File = toml::from_str(&text).unwrap();
     assert!(file.case.len() >= 5);
     let solvers: [Solver; 2] = [
-        ("negamax", |g| alphabeta::negamax_solve(g).value),
-        ("alpha-beta", |g| alphabeta::alpha_beta_solve(g).value),
+        ("negamax", |g| gametree_alphabeta::negamax_solve(g).value),
+        ("alpha-beta", |g| {
+            gametree_alphabeta::alpha_beta_solve(g).value
+        }),
     ];
     let mut failures = Vec::new();
     for case in &file.case {

@@ -4,12 +4,12 @@
 
 use std::time::Instant;
 
-use alphabeta::{AlphaBeta, Config, TtUse, alpha_beta, negamax};
 use anyhow::{Result, bail};
-use game::{Game, Limits};
-use games_tictactoe::TicTacToe;
-use ordering::Policy;
-use ttable::ProbePolicy;
+use gametree_alphabeta::{AlphaBeta, Config, TtUse, alpha_beta, negamax};
+use gametree_game::{Game, Limits};
+use gametree_games_tictactoe::TicTacToe;
+use gametree_ordering::Policy;
+use gametree_ttable::ProbePolicy;
 
 /// Options of `cargo xtask bench`.
 #[derive(clap::Args, Debug)]
@@ -93,7 +93,7 @@ fn ladder() -> Vec<(&'static str, Config)> {
     let all = counters
         .tactical_ordering(true)
         .tt(TtUse::Cutoffs, ProbePolicy::ExactDepth)
-        .algorithm(alphabeta::Algorithm::Pvs);
+        .algorithm(gametree_alphabeta::Algorithm::Pvs);
     vec![
         ("no ordering (plain alpha-beta)", base),
         ("TT move only (iterative deepening)", tt),
@@ -171,21 +171,21 @@ fn ordering(opts: &Options) -> Result<()> {
     let n = if opts.quick { 5 } else { 30 };
     ordering_table("tic-tac-toe", &tictactoe_positions(), 7)?;
     let c4 = random_positions(
-        &games_connect4::Board::standard(),
+        &gametree_games_connect4::Board::standard(),
         &mut rng(opts.seed),
         n,
         12,
     );
     ordering_table("Connect Four 7x6", &c4, 9)?;
     let ataxx = random_positions(
-        &games_ataxx::Position::startpos(),
+        &gametree_games_ataxx::Position::startpos(),
         &mut rng(opts.seed),
         n,
         20,
     );
     ordering_table("Ataxx", &ataxx, 4)?;
     let chess = random_positions(
-        &games_chess::Position::startpos(),
+        &gametree_games_chess::Position::startpos(),
         &mut rng(opts.seed),
         n,
         20,
@@ -221,7 +221,8 @@ fn alphabeta(opts: &Options) -> Result<()> {
         100.0 * ab as f64 / neg as f64,
         t0.elapsed().as_secs_f64()
     );
-    let variants = alphabeta::variants::covering_set(16 << 20, if opts.quick { 1 } else { 2 });
+    let variants =
+        gametree_alphabeta::variants::covering_set(16 << 20, if opts.quick { 1 } else { 2 });
     for v in variants {
         let (nodes, secs) = nodes_for(v.config, &positions, depth)?;
         println!(
@@ -237,8 +238,8 @@ fn alphabeta(opts: &Options) -> Result<()> {
 /// The Connect Four solver: the generic [`AlphaBeta`] with the game's
 /// knowledge (forcing, order hints, the game's length: its empty cells),
 /// configured for solving.
-pub(crate) fn connect4_solver(config: Config) -> Result<AlphaBeta<games_connect4::Board>> {
-    Ok(AlphaBeta::<games_connect4::Board>::new(config)?)
+pub(crate) fn connect4_solver(config: Config) -> Result<AlphaBeta<gametree_games_connect4::Board>> {
+    Ok(AlphaBeta::<gametree_games_connect4::Board>::new(config)?)
 }
 
 /// The Connect Four solver's configuration: the root bisection `algo`,
@@ -247,7 +248,7 @@ pub(crate) fn connect4_solver(config: Config) -> Result<AlphaBeta<games_connect4
 /// disturb the threat order), a table of `tt_bytes`, and no line completion
 /// (Pons's solver reports the score only, so the node counts compare; what
 /// the default's completion adds is measured by `bench defaults`).
-pub(crate) fn connect4_config(algo: alphabeta::Algorithm, tt_bytes: usize) -> Config {
+pub(crate) fn connect4_config(algo: gametree_alphabeta::Algorithm, tt_bytes: usize) -> Config {
     Config::default()
         .complete_line(false)
         .algorithm(algo)
@@ -285,7 +286,7 @@ fn thread_cpu_ns() -> Option<u64> {
 }
 
 fn connect4(opts: &Options) -> Result<()> {
-    use games_connect4::pons::TestSet;
+    use gametree_games_connect4::pons::TestSet;
     let dir = opts
         .data
         .clone()
@@ -295,10 +296,10 @@ fn connect4(opts: &Options) -> Result<()> {
         bail!("{}: no Connect Four data (use --data DIR)", dir.display());
     }
     let algo = match opts.algo.as_str() {
-        "pvs" => alphabeta::Algorithm::Pvs,
-        "mtdf" => alphabeta::Algorithm::Mtdf,
-        "ab" => alphabeta::Algorithm::AlphaBeta,
-        "bisect" => alphabeta::Algorithm::Bisection,
+        "pvs" => gametree_alphabeta::Algorithm::Pvs,
+        "mtdf" => gametree_alphabeta::Algorithm::Mtdf,
+        "ab" => gametree_alphabeta::Algorithm::AlphaBeta,
+        "bisect" => gametree_alphabeta::Algorithm::Bisection,
         other => bail!("unknown --algo {other:?} (pvs, mtdf, ab, bisect)"),
     };
     println!(
@@ -343,9 +344,9 @@ fn connect4(opts: &Options) -> Result<()> {
                 let r = solver.solve_weak(&mut b, &Limits::none());
                 nodes += r.nodes;
                 r.outcome.map(|o| match o {
-                    game::Outcome::Win => 1,
-                    game::Outcome::Draw => 0,
-                    game::Outcome::Loss => -1,
+                    gametree_game::Outcome::Win => 1,
+                    gametree_game::Outcome::Draw => 0,
+                    gametree_game::Outcome::Loss => -1,
                 }) == Some(p.score.signum())
             } else {
                 let r = solver.solve(&mut b, &Limits::none());
@@ -387,9 +388,9 @@ fn connect4(opts: &Options) -> Result<()> {
 }
 
 /// Solves the empty 7x6 board (no opening book), 256 MiB table.
-fn connect4_empty(opts: &Options, algo: alphabeta::Algorithm) -> Result<()> {
+fn connect4_empty(opts: &Options, algo: gametree_alphabeta::Algorithm) -> Result<()> {
     let mut solver = connect4_solver(connect4_config(algo, 256 << 20))?;
-    let mut board = games_connect4::Board::standard();
+    let mut board = gametree_games_connect4::Board::standard();
     let limits = Limits::none().with_time(std::time::Duration::from_secs(opts.seconds));
     let cpu0 = thread_cpu_ns();
     let t0 = Instant::now();

@@ -1,16 +1,16 @@
 //! `cargo xtask bench defaults`: what a user gets from
-//! `alphabeta::Config::default()` (which `gametree solve` and `gametree
+//! `gametree_alphabeta::Config::default()` (which `gametree solve` and `gametree
 //! analyse` use) against the best of a ladder of configurations measured in
 //! the same run, per game, in nodes. Every value is checked against an
 //! independent reference as it is measured.
 
 use std::time::Instant;
 
-use alphabeta::{Algorithm, AlphaBeta, Config};
 use anyhow::{Result, bail};
-use game::{Game, Limits, Score};
-use games_connect4::pons::TestSet;
-use games_connect4::{Board, Size};
+use gametree_alphabeta::{Algorithm, AlphaBeta, Config};
+use gametree_game::{Game, Limits, Score};
+use gametree_games_connect4::pons::TestSet;
+use gametree_games_connect4::{Board, Size};
 
 /// The configurations the default is compared with: the tuned Connect
 /// Four solver, the lean order under each root algorithm, and the default
@@ -39,7 +39,7 @@ fn ladder() -> Vec<(&'static str, Config)> {
             "PVS, killers + history + counter-moves",
             Config::default()
                 .killers(2)
-                .history(Some(ordering::Policy::Gravity))
+                .history(Some(gametree_ordering::Policy::Gravity))
                 .counter_moves(true),
         ),
         ("PVS, killers only", Config::default().killers(2)),
@@ -202,9 +202,9 @@ pub(crate) fn run(data: Option<std::path::PathBuf>, quick: bool) -> Result<()> {
         ("4,4,4", 4, 0, 30),
         ("5,4,4", 10, 8, if quick { 5 } else { 30 }),
     ] {
-        let start: games_mnk::Mnk = spec.parse()?;
+        let start: gametree_games_mnk::Mnk = spec.parse()?;
         let mut r = crate::verify::common::rng(7);
-        let positions: Vec<games_mnk::Mnk> =
+        let positions: Vec<gametree_games_mnk::Mnk> =
             crate::verify::common::random_positions(&start, &mut r, count * 20, plies)
                 .into_iter()
                 .filter(|p| p.stones_played() >= min_stones)
@@ -212,7 +212,7 @@ pub(crate) fn run(data: Option<std::path::PathBuf>, quick: bool) -> Result<()> {
                 .collect();
         let expected = positions
             .iter()
-            .map(|p| alphabeta::alpha_beta_solve(&mut p.clone()).value)
+            .map(|p| gametree_alphabeta::alpha_beta_solve(&mut p.clone()).value)
             .collect();
         worst = worst.max(row(&Bench {
             name: format!("mnk {spec}, {min_stones} to {plies} stones"),
@@ -228,12 +228,13 @@ pub(crate) fn run(data: Option<std::path::PathBuf>, quick: bool) -> Result<()> {
     let mut expected = Vec::new();
     let mut r = crate::verify::common::rng(11);
     for material in ["KQvK", "KRvK"] {
-        let space = games_chess::Endgame::new(material)?;
-        let table = retrograde::Generator::new(&space).backward()?;
+        let space = gametree_games_chess::Endgame::new(material)?;
+        let table = gametree_retrograde::Generator::new(&space).backward()?;
         let mut found = 0;
         while found < if quick { 5 } else { 40 } {
-            let i = rand_core::Rng::next_u64(&mut r) % game::IndexSpace::size(&space);
-            let (Some(p), Some(v)) = (game::IndexSpace::position(&space, i), table.get(i)) else {
+            let i = rand_core::Rng::next_u64(&mut r) % gametree_game::IndexSpace::size(&space);
+            let (Some(p), Some(v)) = (gametree_game::IndexSpace::position(&space, i), table.get(i))
+            else {
                 continue;
             };
             let s = v.to_score();
@@ -253,13 +254,13 @@ pub(crate) fn run(data: Option<std::path::PathBuf>, quick: bool) -> Result<()> {
     })?);
     // Ataxx: depth-limited search of random positions (negamax is the
     // reference at depth 3).
-    let start = games_ataxx::Position::startpos();
+    let start = gametree_games_ataxx::Position::startpos();
     let mut r = crate::verify::common::rng(13);
     let positions =
         crate::verify::common::random_positions(&start, &mut r, if quick { 5 } else { 30 }, 30);
     let expected = positions
         .iter()
-        .map(|p| alphabeta::negamax(&mut p.clone(), 3).value)
+        .map(|p| gametree_alphabeta::negamax(&mut p.clone(), 3).value)
         .collect();
     worst = worst.max(row(&Bench {
         name: "ataxx depth 3".into(),
@@ -270,17 +271,21 @@ pub(crate) fn run(data: Option<std::path::PathBuf>, quick: bool) -> Result<()> {
     })?);
     // Dots-and-Boxes: random 3x3 positions with 10 to 12 lines left,
     // solved (plain alpha-beta is the reference).
-    let size = games_dots::Size::new(3, 3)?;
+    let size = gametree_games_dots::Size::new(3, 3)?;
     let mut r = crate::verify::common::rng(17);
-    let positions: Vec<games_dots::Dots> =
-        crate::verify::common::random_positions(&games_dots::Dots::new(size), &mut r, 400, 14)
-            .into_iter()
-            .filter(|p| (10..=12).contains(&p.lines_left()))
-            .take(if quick { 5 } else { 30 })
-            .collect();
+    let positions: Vec<gametree_games_dots::Dots> = crate::verify::common::random_positions(
+        &gametree_games_dots::Dots::new(size),
+        &mut r,
+        400,
+        14,
+    )
+    .into_iter()
+    .filter(|p| (10..=12).contains(&p.lines_left()))
+    .take(if quick { 5 } else { 30 })
+    .collect();
     let expected = positions
         .iter()
-        .map(|p| alphabeta::alpha_beta_solve(&mut p.clone()).value)
+        .map(|p| gametree_alphabeta::alpha_beta_solve(&mut p.clone()).value)
         .collect();
     worst = worst.max(row(&Bench {
         name: "dots 3x3, 10-12 lines left".into(),

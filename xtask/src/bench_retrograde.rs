@@ -1,5 +1,5 @@
 //! `cargo xtask bench retrograde`: generation time and memory of chess
-//! pawnless endgame databases (`games_chess::FastEndgame`, distance to mate
+//! pawnless endgame databases (`gametree_games_chess::FastEndgame`, distance to mate
 //! in plies, one byte per position).
 //!
 //! For KQvK, KRvK, KBNvK and KQvKR: each method (Thompson's backward method
@@ -28,9 +28,9 @@
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use chess_tables::{BuildOptions, SubTables, Tables};
-use games_chess::{FastEndgame, Placement, Position, Signature, pawnless_endings};
-use retrograde::{Generator, Method, Resolve, Table};
+use gametree_chess_tables::{BuildOptions, SubTables, Tables};
+use gametree_games_chess::{FastEndgame, Placement, Position, Signature, pawnless_endings};
+use gametree_retrograde::{Generator, Method, Resolve, Table};
 
 /// Process CPU time (user + system, all threads) in seconds.
 fn cpu_seconds() -> f64 {
@@ -71,8 +71,8 @@ fn mib(bytes: u64) -> String {
 /// only Black has pieces, bare kings excluded), smallest first, `material`
 /// excluded.
 fn sub_endings(material: &str) -> Result<Vec<String>> {
-    let signature: games_chess::Signature = material.parse()?;
-    Ok(games_chess::sub_endings(&signature, true)
+    let signature: gametree_games_chess::Signature = material.parse()?;
+    Ok(gametree_games_chess::sub_endings(&signature, true)
         .iter()
         .map(ToString::to_string)
         .collect())
@@ -92,16 +92,16 @@ pub(crate) fn fast_equals_position_space(materials: &[&str]) -> Result<u64> {
     for &material in materials {
         build_subs(material, threads, &mut subs)?;
         let fast = FastEndgame::new(material)?;
-        let (table, _) = retrograde::verify::methods_agree(&fast, &subs)?;
+        let (table, _) = gametree_retrograde::verify::methods_agree(&fast, &subs)?;
         let indexed = Generator::new(&fast).resolver(&subs).backward_indexed()?;
-        if let Err(d) = retrograde::compare(&table, &indexed) {
+        if let Err(d) = gametree_retrograde::compare(&table, &indexed) {
             bail!("{material}: the indexed backward build disagrees: {d}");
         }
         let resolver = |p: &Position| Placement::from_position(p).and_then(|q| subs.resolve(&q));
         let slow = Generator::new(fast.endgame())
             .resolver(&resolver)
             .build(Method::Backward)?;
-        match retrograde::compare(&table, &slow) {
+        match gametree_retrograde::compare(&table, &slow) {
             Ok(n) => compared += n,
             Err(d) => bail!("{material}: FastEndgame and Endgame disagree: {d}"),
         }
@@ -109,7 +109,7 @@ pub(crate) fn fast_equals_position_space(materials: &[&str]) -> Result<u64> {
     Ok(compared)
 }
 
-/// For `cargo xtask verify`: `chess_tables::Tables::build` on two threads
+/// For `cargo xtask verify`: `gametree_chess_tables::Tables::build` on two threads
 /// (endings scheduled several at a time) against the same plan built one
 /// ending at a time in plan order, each with `Generator::backward_indexed`
 /// and the tables built before it as resolver. Returns, for each ending of
@@ -138,7 +138,7 @@ pub(crate) fn scheduled_equals_in_turn(endings: &[&str]) -> Result<Vec<(String, 
         let Some((_, other)) = scheduled.get(ending) else {
             bail!("{ending}: planned but not built");
         };
-        match retrograde::compare(&table, other) {
+        match gametree_retrograde::compare(&table, other) {
             Ok(n) => out.push((ending.to_string(), n)),
             Err(d) => bail!("{ending}: scheduled and in-turn builds disagree: {d}"),
         }
@@ -159,7 +159,7 @@ pub(crate) struct Run {
 /// How an ending is built.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Build {
-    /// `Generator::backward_indexed` (`game::IndexMoves`).
+    /// `Generator::backward_indexed` (`gametree_game::IndexMoves`).
     Indexed,
     /// `Generator::build` by this method, over `IndexSpace` and
     /// `Predecessors`.
@@ -185,7 +185,7 @@ pub(crate) fn timed_build(
     let signature: Signature = material.parse()?;
     let space = FastEndgame::new(material)?;
     let generator = Generator::new(&space)
-        .label(chess_tables::label(&signature))
+        .label(gametree_chess_tables::label(&signature))
         .resolver(subs)
         .threads(threads);
     let method = match build {
@@ -211,7 +211,7 @@ pub(crate) fn timed_build(
 }
 
 /// Builds the endings the captures of `material` lead to that `have`
-/// lacks (`chess_tables::Tables::build`: indexed backward, several at a
+/// lacks (`gametree_chess_tables::Tables::build`: indexed backward, several at a
 /// time on `threads` threads).
 fn build_subs(material: &str, threads: usize, have: &mut Tables) -> Result<()> {
     let subs: Vec<Signature> = sub_endings(material)?
@@ -262,8 +262,8 @@ pub(crate) fn all_24_in_turn(build: Build, threads: usize) -> Result<Timed24> {
     Ok((have, wall, cpu))
 }
 
-/// The endings of [`all_24_in_turn`] built by `chess_tables::Tables::build`
-/// on `threads` threads (indexed backward method, `retrograde::schedule`:
+/// The endings of [`all_24_in_turn`] built by `gametree_chess_tables::Tables::build`
+/// on `threads` threads (indexed backward method, `gametree_retrograde::schedule`:
 /// each ending once its sub-endings exist, several at a time): the tables
 /// in the same order, and the wall and CPU time of the whole build.
 pub(crate) fn all_24_scheduled(threads: usize) -> Result<Timed24> {
@@ -293,7 +293,7 @@ pub(crate) fn run(quick: bool) -> Result<()> {
     let all = std::thread::available_parallelism().map_or(2, usize::from);
     let thread_counts: Vec<usize> = if all > 1 { vec![1, all] } else { vec![1] };
     println!(
-        "Chess pawnless endgame databases (games_chess::FastEndgame, DTM in plies, 1 byte per index); \
+        "Chess pawnless endgame databases (gametree_games_chess::FastEndgame, DTM in plies, 1 byte per index); \
          CPU = user + system time of the process; peak = VmHWM of the build."
     );
     println!();
@@ -338,7 +338,7 @@ pub(crate) fn run(quick: bool) -> Result<()> {
                 match &first {
                     None => first = Some(run.table),
                     Some(t) => {
-                        if let Err(d) = retrograde::compare(t, &run.table) {
+                        if let Err(d) = gametree_retrograde::compare(t, &run.table) {
                             bail!("{material}: builds disagree: {d}");
                         }
                     }
@@ -355,7 +355,7 @@ pub(crate) fn run(quick: bool) -> Result<()> {
     println!("| all 24 3-4-man endings | positions | method | threads | wall (s) | CPU (s) |");
     println!("|---|---|---|---|---|---|");
     // The indexed build on every thread count, one ending at a time; on all
-    // threads again, scheduled (`retrograde::schedule`: each ending once its
+    // threads again, scheduled (`gametree_retrograde::schedule`: each ending once its
     // sub-endings exist, several at a time); then the generic one on a
     // single thread (the figure before `IndexMoves`). Every table of every
     // run must equal the first run's.
@@ -387,7 +387,7 @@ pub(crate) fn run(quick: bool) -> Result<()> {
         {
             let kqkr = built.get(&"KQvKR".parse()?);
             if let Some((_, other)) = kqkr
-                && let Err(d) = retrograde::compare(&t.1, other)
+                && let Err(d) = gametree_retrograde::compare(&t.1, other)
             {
                 bail!("KQvKR: the two builds disagree: {d}");
             }
@@ -396,7 +396,7 @@ pub(crate) fn run(quick: bool) -> Result<()> {
             None => reference = Some(have),
             Some(first) => {
                 for ((space, a), (_, b)) in first.iter().zip(&have) {
-                    if let Err(d) = retrograde::compare(a, b) {
+                    if let Err(d) = gametree_retrograde::compare(a, b) {
                         bail!("{}: builds disagree: {d}", space.endgame().signature());
                     }
                 }

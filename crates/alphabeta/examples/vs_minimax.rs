@@ -10,10 +10,10 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use alphabeta::{AlphaBeta, Config};
-use game::{Game, Limits, Outcome};
-use games_connect4::pons::TestSet;
-use games_connect4::{Board, Column};
+use gametree_alphabeta::{AlphaBeta, Config};
+use gametree_game::{Game, Limits, Outcome};
+use gametree_games_connect4::pons::TestSet;
+use gametree_games_connect4::{Board, Column};
 use minimax::{Evaluation, Evaluator, IterativeOptions, IterativeSearch, Strategy, Winner};
 
 /// `minimax`'s view of our board.
@@ -105,7 +105,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("| minimax 0.6 IterativeSearch | {minimax_secs:.3} | {wrong} | 1.0× |");
 
     let solver = Config::default()
-        .algorithm(alphabeta::Algorithm::Bisection)
+        .algorithm(gametree_alphabeta::Algorithm::Bisection)
         .iterative_deepening(false)
         .killers(0)
         .history(None)

@@ -1,7 +1,7 @@
 //! [`Config`]: every option of the [`AlphaBeta`](crate::AlphaBeta) searcher.
 
-use ordering::Policy;
-use ttable::ProbePolicy;
+use gametree_ordering::Policy;
+use gametree_ttable::ProbePolicy;
 
 /// The root algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -29,7 +29,7 @@ pub enum Algorithm {
     /// middle of the remaining interval (the first at the previous value,
     /// or 0), so wide ranges (distance-to-win scores) close in a
     /// logarithmic number of passes. When solving a game that bounds its
-    /// length ([`game::Game::remaining_plies`]), the tests walk the ladder
+    /// length ([`gametree_game::Game::remaining_plies`]), the tests walk the ladder
     /// of the values the position can still have, the way Pons's Connect
     /// Four solver does (quick wins and quick losses tested first), and
     /// once neither is possible one PVS search inside the remaining window
@@ -52,7 +52,7 @@ pub enum TtUse {
 }
 
 /// Whether the searcher uses an item of the game's knowledge
-/// ([`game::Knowledge`]).
+/// ([`gametree_game::Knowledge`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Use {
     /// When the game provides it (the default).
@@ -108,8 +108,8 @@ impl<T: Copy> Setting<T> {
 /// Every option of the searcher, built by value.
 ///
 /// ```
-/// use alphabeta::{Algorithm, Config, TtUse};
-/// use ttable::ProbePolicy;
+/// use gametree_alphabeta::{Algorithm, Config, TtUse};
+/// use gametree_ttable::ProbePolicy;
 ///
 /// let config = Config::new()
 ///     .algorithm(Algorithm::Mtdf)
@@ -324,7 +324,7 @@ impl Config {
     }
 
     /// Try the game's tactical moves (captures, immediate wins) first
-    /// ([`game::Knowledge::tactics`]; `true` requires it).
+    /// ([`gametree_game::Knowledge::tactics`]; `true` requires it).
     #[must_use]
     pub fn tactical_ordering(mut self, on: bool) -> Config {
         self.tactical_ordering = Use::from_bool(on);
@@ -332,7 +332,7 @@ impl Config {
     }
 
     /// Quiescence search at the horizon (tactical moves only, with stand-pat
-    /// on the evaluation; requires [`game::Knowledge::tactics`]). Changes
+    /// on the evaluation; requires [`gametree_game::Knowledge::tactics`]). Changes
     /// the values: compare with
     /// [`negamax_quiescence`](crate::negamax_quiescence), not plain negamax.
     /// Off by default.
@@ -343,7 +343,7 @@ impl Config {
     }
 
     /// End a node with the game's immediate win, and skip moves that hand
-    /// the opponent one ([`game::Knowledge::forcing`]; `true` requires it).
+    /// the opponent one ([`gametree_game::Knowledge::forcing`]; `true` requires it).
     #[must_use]
     pub fn forcing(mut self, on: bool) -> Config {
         self.forcing = Use::from_bool(on);
@@ -351,7 +351,7 @@ impl Config {
     }
 
     /// Order quiet moves by the game's static hint, history breaking ties
-    /// ([`game::Knowledge::order_hints`]; `true` requires it).
+    /// ([`gametree_game::Knowledge::order_hints`]; `true` requires it).
     #[must_use]
     pub fn order_hints(mut self, on: bool) -> Config {
         self.order_hints = Use::from_bool(on);
@@ -359,7 +359,7 @@ impl Config {
     }
 
     /// When solving, use the game's bound on its remaining length
-    /// ([`game::Knowledge::length_bound`]; `true` requires it): a node
+    /// ([`gametree_game::Knowledge::length_bound`]; `true` requires it): a node
     /// where no win or loss can come in time is a draw, and
     /// [`Algorithm::Bisection`] tests only the values the position can
     /// still have.

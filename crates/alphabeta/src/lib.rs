@@ -1,4 +1,4 @@
-//! Negamax and alpha-beta search for any [`game::Game`].
+//! Negamax and alpha-beta search for any [`gametree_game::Game`].
 //!
 //! Alpha-beta returns the value plain negamax returns at the same depth
 //! while visiting fewer nodes; every enhancement in this crate keeps that
@@ -9,13 +9,13 @@
 //!   the end of the game, the reference everything is compared with;
 //! * [`alpha_beta`] / [`alpha_beta_solve`] — plain fail-hard alpha-beta.
 //!
-//! Scores follow [`game::Score`]: side-to-move relative, draw 0, a win in
+//! Scores follow [`gametree_game::Score`]: side-to-move relative, draw 0, a win in
 //! `n` plies from the root is `Score::win_in(n)`.
 //!
 //! ```
-//! use alphabeta::{alpha_beta_solve, negamax_solve};
-//! use game::Score;
-//! use games_tictactoe::TicTacToe;
+//! use gametree_alphabeta::{alpha_beta_solve, negamax_solve};
+//! use gametree_game::Score;
+//! use gametree_games_tictactoe::TicTacToe;
 //!
 //! let mut empty = TicTacToe::new();
 //! let plain = negamax_solve(&mut empty);
@@ -41,7 +41,7 @@ pub mod variants;
 mod worker;
 
 pub use config::{Algorithm, Config, TtUse, Use};
-pub use game::Stop;
+pub use gametree_game::Stop;
 pub use reference::{
     Depth, MAX_QUIESCENCE_PLY, alpha_beta, alpha_beta_solve, negamax, negamax_quiescence,
     negamax_solve,
@@ -50,7 +50,7 @@ pub use searcher::{AlphaBeta, MAX_PLY};
 
 use alloc::vec::Vec;
 use core::fmt;
-use game::{Outcome, Score};
+use gametree_game::{Outcome, Score};
 
 /// Search statistics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -97,9 +97,9 @@ impl Stats {
 pub enum SearchError {
     /// The transposition table was refused (size, verification bits, or
     /// the allocation failed).
-    Table(ttable::TableError),
+    Table(gametree_ttable::TableError),
     /// A configuration option requires an item of knowledge that the game
-    /// does not declare in [`game::Game::KNOWLEDGE`].
+    /// does not declare in [`gametree_game::Game::KNOWLEDGE`].
     MissingKnowledge {
         /// The option, e.g. `quiescence`.
         option: &'static str,
@@ -129,8 +129,8 @@ impl std::error::Error for SearchError {
     }
 }
 
-impl From<ttable::TableError> for SearchError {
-    fn from(source: ttable::TableError) -> Self {
+impl From<gametree_ttable::TableError> for SearchError {
+    fn from(source: gametree_ttable::TableError) -> Self {
         SearchError::Table(source)
     }
 }

@@ -3,9 +3,9 @@
 //! transposition cutoffs, the move loop (PVS null windows, any turn order)
 //! and the store.
 
-use game::{Game, MoveBuffer, Score};
-use ordering::{MovePicker, NoHistory};
-use ttable::{Bound, Entry, Table};
+use gametree_game::{Game, MoveBuffer, Score};
+use gametree_ordering::{MovePicker, NoHistory};
+use gametree_ttable::{Bound, Entry, Table};
 
 use crate::config::{Algorithm, TtUse};
 use crate::order::{HintOrder, LEAN_MAX, LeanOrder, move_code, move_of_code};

@@ -2,8 +2,8 @@
 //! order from the game's hints, and the lean order used when no heuristic
 //! table is on.
 
-use game::{Game, MoveBuffer, Player};
-use ordering::{CounterMoves, History, Killers, Policy, QuietOrder};
+use gametree_game::{Game, MoveBuffer, Player};
+use gametree_ordering::{CounterMoves, History, Killers, Policy, QuietOrder};
 
 use crate::config::Config;
 use crate::searcher::{MAX_PLY, Uses};

@@ -6,8 +6,8 @@
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
-use game::{Game, Limits, Progress};
-use ttable::{SharedTable, TranspositionTable};
+use gametree_game::{Game, Limits, Progress};
+use gametree_ttable::{SharedTable, TranspositionTable};
 
 use crate::Report;
 use crate::order::Heuristics;

@@ -1,9 +1,9 @@
 //! Quiescence search at the horizon: stand pat on the evaluation, then
 //! only the game's tactical moves, until the position is quiet.
 
-use game::{Game, Score};
-use ordering::{MovePicker, NoHistory};
-use ttable::Table;
+use gametree_game::{Game, Score};
+use gametree_ordering::{MovePicker, NoHistory};
+use gametree_ttable::Table;
 
 use crate::reference::MAX_QUIESCENCE_PLY;
 use crate::worker::Worker;

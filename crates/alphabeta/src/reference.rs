@@ -4,7 +4,7 @@
 
 use alloc::vec::Vec;
 
-use game::{Game, MoveBuffer, Score, from_child};
+use gametree_game::{Game, MoveBuffer, Score, from_child};
 
 use crate::Report;
 
@@ -185,12 +185,12 @@ fn run<G: Game>(
 /// the first one that reaches the value.
 ///
 /// ```
-/// use alphabeta::negamax;
-/// use games_tictactoe::TicTacToe;
+/// use gametree_alphabeta::negamax;
+/// use gametree_games_tictactoe::TicTacToe;
 ///
 /// let mut board: TicTacToe = "XX.OO....".parse()?;
 /// let report = negamax(&mut board, 3);
-/// assert_eq!(report.value, game::Score::win_in(1));
+/// assert_eq!(report.value, gametree_game::Score::win_in(1));
 /// assert_eq!(report.best.map(|m| m.get()), Some(2));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

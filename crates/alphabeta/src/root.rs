@@ -2,8 +2,8 @@
 //! null-window bisection (on the ladder of the values a solved position can
 //! still have, when the game bounds its length).
 
-use game::{Game, MoveBuffer, Score};
-use ttable::Table;
+use gametree_game::{Game, MoveBuffer, Score};
+use gametree_ttable::Table;
 
 use crate::Report;
 use crate::config::{Algorithm, TtUse};

@@ -3,8 +3,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use game::{Game, Knowledge, Limits, Outcome, Progress, Score, Solution, Solver};
-use ttable::{SharedTable, Table, TranspositionTable};
+use gametree_game::{Game, Knowledge, Limits, Outcome, Progress, Score, Solution, Solver};
+use gametree_ttable::{SharedTable, Table, TranspositionTable};
 
 use crate::config::{Config, TtUse};
 use crate::order::Heuristics;
@@ -32,7 +32,7 @@ pub(crate) struct Uses {
     /// Killers per ply, in effect.
     pub(crate) killers: u8,
     /// The history policy, in effect.
-    pub(crate) history: Option<ordering::Policy>,
+    pub(crate) history: Option<gametree_ordering::Policy>,
     /// Counter-moves, in effect.
     pub(crate) counter_moves: bool,
 }
@@ -107,19 +107,19 @@ impl Uses {
 /// [`test`](Self::test) (is the value at least `x`?). The searcher uses the
 /// game's knowledge ([`Game::KNOWLEDGE`]) by itself, keeps its tables
 /// between calls, and [`clear`](Self::clear) forgets them. It also
-/// implements [`game::Solver`].
+/// implements [`gametree_game::Solver`].
 ///
 /// ```
-/// use alphabeta::{AlphaBeta, Config, negamax};
-/// use game::Limits;
-/// use games_tictactoe::TicTacToe;
+/// use gametree_alphabeta::{AlphaBeta, Config, negamax};
+/// use gametree_game::Limits;
+/// use gametree_games_tictactoe::TicTacToe;
 ///
 /// let mut searcher = AlphaBeta::<TicTacToe>::new(Config::default())?;
 /// let mut board: TicTacToe = "X...O....".parse()?;
 /// let report = searcher.search(&mut board, &Limits::depth(4));
 /// assert_eq!(report.value, negamax(&mut board, 4).value);
 /// let solved = searcher.solve(&mut board, &Limits::none());
-/// assert_eq!(solved.value, game::Score::DRAW);
+/// assert_eq!(solved.value, gametree_game::Score::DRAW);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
@@ -142,7 +142,7 @@ impl<G: Game> AlphaBeta<G> {
     /// the game does not declare (e.g. quiescence without tactical moves).
     pub fn new(config: Config) -> Result<Self, SearchError> {
         let uses = Uses::resolve(&config, G::KNOWLEDGE)?;
-        let tt_config = ttable::Config::new()
+        let tt_config = gametree_ttable::Config::new()
             .probe_policy(config.tt_policy)
             .check_bits(config.tt_check_bits);
         let (table, shared) = match (config.tt, config.threads) {
@@ -238,9 +238,9 @@ impl<G: Game> AlphaBeta<G> {
     /// [`Config::progress_interval`] nodes (from the reporting thread).
     ///
     /// ```
-    /// use alphabeta::{AlphaBeta, Config};
-    /// use game::Limits;
-    /// use games_connect4::{Board, Size};
+    /// use gametree_alphabeta::{AlphaBeta, Config};
+    /// use gametree_game::Limits;
+    /// use gametree_games_connect4::{Board, Size};
     ///
     /// let mut board = Board::from_moves(Size::new(5, 4)?, "")?;
     /// let mut searcher = AlphaBeta::<Board>::new(Config::default().progress_interval(1024))?;

@@ -5,8 +5,8 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use ordering::Policy;
-use ttable::ProbePolicy;
+use gametree_ordering::Policy;
+use gametree_ttable::ProbePolicy;
 
 use crate::config::Setting;
 use crate::{Algorithm, Config, TtUse, Use};

@@ -5,8 +5,8 @@
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
-use game::{Game, Limits, Outcome, Progress, Score};
-use ttable::{Entry, SharedTable, Table};
+use gametree_game::{Game, Limits, Outcome, Progress, Score};
+use gametree_ttable::{Entry, SharedTable, Table};
 
 use crate::config::{Algorithm, Config, TtUse};
 use crate::order::Heuristics;
@@ -170,7 +170,7 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
     }
 
     #[inline]
-    pub(crate) fn probe(&mut self, key: u64, depth: u8, ply: u32) -> Option<ttable::Hit> {
+    pub(crate) fn probe(&mut self, key: u64, depth: u8, ply: u32) -> Option<gametree_ttable::Hit> {
         self.stats.tt_probes += 1;
         let hit = if let Some(t) = &self.table {
             t.probe(key, depth, ply)

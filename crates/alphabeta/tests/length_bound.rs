@@ -1,4 +1,4 @@
-//! Solving with a game-length bound ([`game::Game::remaining_plies`]):
+//! Solving with a game-length bound ([`gametree_game::Game::remaining_plies`]):
 //! the draw bounds at every node and the ladder bisection at the root
 //! must give exactly `negamax_solve`'s value, with a best move achieving
 //! it, with and without the game's forcing knowledge, on every reachable
@@ -7,10 +7,10 @@
 
 use std::collections::HashSet;
 
-use alphabeta::{Algorithm, AlphaBeta, Config, negamax_solve};
-use game::{Game, Limits, Score};
-use games_connect4::{Board, Size};
-use games_tictactoe::TicTacToe;
+use gametree_alphabeta::{Algorithm, AlphaBeta, Config, negamax_solve};
+use gametree_game::{Game, Limits, Score};
+use gametree_games_connect4::{Board, Size};
+use gametree_games_tictactoe::TicTacToe;
 
 fn reachable_tictactoe() -> Vec<TicTacToe> {
     let mut seen = HashSet::new();
@@ -104,7 +104,7 @@ where
             let mut c = p.clone();
             let undo = c.make(m);
             let value = negamax_solve(&mut c).value;
-            let child = game::from_child(p.side_to_move(), c.side_to_move(), value);
+            let child = gametree_game::from_child(p.side_to_move(), c.side_to_move(), value);
             c.unmake(m, undo);
             assert_eq!(child.to_root_relative(1), expected, "best move of {p}");
             let weak = searcher.solve_weak(&mut p.clone(), &Limits::none());

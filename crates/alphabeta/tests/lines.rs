@@ -3,9 +3,9 @@
 //! every tic-tac-toe position, on 4×4 Connect Four positions (plain
 //! alpha-beta) and on chess mates.
 
-use alphabeta::{AlphaBeta, Config, alpha_beta_solve, negamax_solve};
-use game::{Game, Limits, MoveBuffer, Outcome, Score};
-use games_tictactoe::TicTacToe;
+use gametree_alphabeta::{AlphaBeta, Config, alpha_beta_solve, negamax_solve};
+use gametree_game::{Game, Limits, MoveBuffer, Outcome, Score};
+use gametree_games_tictactoe::TicTacToe;
 
 /// Replays `line` from `p`: each move keeps the value `value` (checked by
 /// `exact`, the value of a position for its side to move), and the line
@@ -83,7 +83,7 @@ fn every_tictactoe_line_reaches_the_end() {
 
 #[test]
 fn connect4_lines_reach_the_end() {
-    use games_connect4::{Board, Size};
+    use gametree_games_connect4::{Board, Size};
     let size = Size::new(4, 4).unwrap();
     let mut searcher = AlphaBeta::<Board>::new(Config::default()).unwrap();
     // Plain alpha-beta is the reference.
@@ -97,7 +97,7 @@ fn connect4_lines_reach_the_end() {
 
 #[test]
 fn chess_mate_lines_have_the_mate_length() {
-    use games_chess::Position;
+    use gametree_games_chess::Position;
     let mut searcher = AlphaBeta::<Position>::new(Config::default()).unwrap();
     for (fen, plies) in [
         ("8/8/8/8/8/2k5/8/1K1Q4 w - - 0 1", 7),
@@ -111,7 +111,7 @@ fn chess_mate_lines_have_the_mate_length() {
         if plies <= 4 {
             // Plain negamax to the mate's depth agrees.
             assert_eq!(
-                alphabeta::negamax(&mut p.clone(), plies).value,
+                gametree_alphabeta::negamax(&mut p.clone(), plies).value,
                 r.value,
                 "{fen}"
             );

@@ -4,9 +4,9 @@
 
 use std::collections::HashSet;
 
-use alphabeta::{Report, alpha_beta, alpha_beta_solve, negamax, negamax_solve};
-use game::{Game, Score};
-use games_tictactoe::TicTacToe;
+use gametree_alphabeta::{Report, alpha_beta, alpha_beta_solve, negamax, negamax_solve};
+use gametree_game::{Game, Score};
+use gametree_games_tictactoe::TicTacToe;
 
 fn reachable() -> Vec<TicTacToe> {
     let mut seen = HashSet::new();
@@ -45,7 +45,7 @@ fn check_line<G: Game>(game: &G, report: &Report<G::Move>, depth: Option<u32>) {
         Some(d) => negamax(&mut child, d - 1).value,
         None => negamax_solve(&mut child).value,
     };
-    let seen = game::from_child(game.side_to_move(), child.side_to_move(), child_value);
+    let seen = gametree_game::from_child(game.side_to_move(), child.side_to_move(), child_value);
     assert_eq!(seen.to_root_relative(1), report.value);
 }
 

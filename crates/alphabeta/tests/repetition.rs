@@ -4,10 +4,10 @@
 //! cycles. Distances to mate are checked against a plain depth-limited
 //! alpha-beta without a table (a mate found inside the horizon is exact).
 
-use alphabeta::{Algorithm, AlphaBeta, Config, TtUse, alpha_beta};
-use game::{Limits, Score};
-use games_chess::Position;
-use ttable::ProbePolicy;
+use gametree_alphabeta::{Algorithm, AlphaBeta, Config, TtUse, alpha_beta};
+use gametree_game::{Limits, Score};
+use gametree_games_chess::Position;
+use gametree_ttable::ProbePolicy;
 
 fn solve(config: Config, fen: &str) -> Score {
     let mut p: Position = fen.parse().unwrap();

@@ -6,11 +6,13 @@
 
 use std::collections::HashSet;
 
-use alphabeta::variants::covering_set;
-use alphabeta::{AlphaBeta, Config, Stop, TtUse, negamax, negamax_quiescence, negamax_solve};
-use game::{Game, Limits, Score};
-use games_tictactoe::TicTacToe;
-use ttable::ProbePolicy;
+use gametree_alphabeta::variants::covering_set;
+use gametree_alphabeta::{
+    AlphaBeta, Config, Stop, TtUse, negamax, negamax_quiescence, negamax_solve,
+};
+use gametree_game::{Game, Limits, Score};
+use gametree_games_tictactoe::TicTacToe;
+use gametree_ttable::ProbePolicy;
 
 fn reachable() -> Vec<TicTacToe> {
     let mut seen = HashSet::new();
@@ -36,7 +38,7 @@ fn reachable() -> Vec<TicTacToe> {
 
 fn best_achieves(
     p: &TicTacToe,
-    best: Option<games_tictactoe::Square>,
+    best: Option<gametree_games_tictactoe::Square>,
     depth: u32,
     value: Score,
 ) -> bool {
@@ -78,7 +80,7 @@ fn solve_with_normal_table_equals_negamax_solve() {
     let positions = reachable();
     for config in [
         Config::default(),
-        Config::default().algorithm(alphabeta::Algorithm::Mtdf),
+        Config::default().algorithm(gametree_alphabeta::Algorithm::Mtdf),
         Config::default().threads(2),
     ] {
         let mut searcher = AlphaBeta::<TicTacToe>::new(config.tt_bytes(1 << 16)).unwrap();

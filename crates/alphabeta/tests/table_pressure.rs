@@ -5,9 +5,9 @@
 //! The searcher now verifies the whole key by default; these positions
 //! gave wrong values before.
 
-use alphabeta::{AlphaBeta, Config, alpha_beta_solve};
-use game::{Game, Limits, Score};
-use games_connect4::{Board, Size};
+use gametree_alphabeta::{AlphaBeta, Config, alpha_beta_solve};
+use gametree_game::{Game, Limits, Score};
+use gametree_games_connect4::{Board, Size};
 
 /// Line 298 of Pons's `Test_L2_R2`: score 2 (a win on ply 39 or 40).
 /// With 16 check bits the default 16 MiB table answered 1.

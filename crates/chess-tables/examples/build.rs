@@ -10,8 +10,8 @@
 
 use std::time::Instant;
 
-use chess_tables::{BuildOptions, Tables};
-use games_chess::{Signature, pawnless_endings};
+use gametree_chess_tables::{BuildOptions, Tables};
+use gametree_games_chess::{Signature, pawnless_endings};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut threads = 0;

@@ -1,11 +1,11 @@
 //! Chess pawnless endgame tables: distance to mate for every position of a
-//! set of endings, built by [`retrograde`] over [`games_chess::FastEndgame`],
+//! set of endings, built by [`gametree_retrograde`] over [`gametree_games_chess::FastEndgame`],
 //! and probed by position.
 //!
 //! An ending's captures lead into smaller endings, whose tables must exist
 //! first: [`Tables::build`] plans them (every ending a capture leads to,
 //! down to three pieces), builds the missing ones several at a time with
-//! [`retrograde::schedule`] (each after the endings it captures into), and
+//! [`gametree_retrograde::schedule`] (each after the endings it captures into), and
 //! keeps them. A position is probed in the table of its material, or in
 //! the table of the colours exchanged (`KRvKQ` in `KQvKR`), so each ending
 //! is built once.
@@ -13,9 +13,9 @@
 //! # Example
 //!
 //! ```
-//! use chess_tables::{BuildOptions, Tables};
-//! use games_chess::Position;
-//! use retrograde::Value;
+//! use gametree_chess_tables::{BuildOptions, Tables};
+//! use gametree_games_chess::Position;
+//! use gametree_retrograde::Value;
 //!
 //! let mut tables = Tables::new();
 //! // KRvK needs no other table (a capture leaves two kings: a draw).
@@ -39,9 +39,9 @@
 use std::fmt;
 use std::path::Path;
 
-use game::{Game, IndexSpace};
-use games_chess::{FastEndgame, Move, Placement, Position, Signature, SignatureError};
-use retrograde::{Event, Generator, Label, LoadError, Resolve, Table, Value};
+use gametree_game::{Game, IndexSpace};
+use gametree_games_chess::{FastEndgame, Move, Placement, Position, Signature, SignatureError};
+use gametree_retrograde::{Event, Generator, Label, LoadError, Resolve, Table, Value};
 
 // The README's example runs as a doctest.
 #[doc = include_str!("../README.md")]
@@ -55,7 +55,7 @@ pub struct ReadmeDoctests;
 pub const MAX_BUILD_PIECES: usize = 5;
 
 /// The index scheme's name in a table's file [`Label`]: the numbering of
-/// [`games_chess::Endgame`] (462 king placements, then each non-king
+/// [`gametree_games_chess::Endgame`] (462 king placements, then each non-king
 /// piece's square).
 pub const SCHEME: &str = "pawnless-462-v1";
 
@@ -83,7 +83,7 @@ pub enum Error {
         /// The ending.
         ending: Signature,
         /// What went wrong.
-        source: retrograde::BuildError,
+        source: gametree_retrograde::BuildError,
     },
     /// A table file could not be read, or is not the ending's table.
     Load {
@@ -109,7 +109,7 @@ pub enum Error {
         /// The ending.
         ending: Signature,
         /// The sizes.
-        source: retrograde::SizeMismatch,
+        source: gametree_retrograde::SizeMismatch,
     },
 }
 
@@ -162,7 +162,7 @@ fn lookup<'a>(tables: impl Iterator<Item = &'a Entry> + Clone, p: &Placement) ->
 /// capture in the table of its material (or of the colours exchanged).
 ///
 /// [`Tables`] is a resolver too; this one borrows tables from anywhere (a
-/// [`retrograde::schedule`] job's finished needs, say).
+/// [`gametree_retrograde::schedule`] job's finished needs, say).
 #[derive(Debug, Default)]
 pub struct SubTables<'a>(Vec<&'a Entry>);
 
@@ -285,7 +285,7 @@ impl Tables {
         if space.size() != table.len() {
             return Err(Error::Size {
                 ending: signature,
-                source: retrograde::SizeMismatch {
+                source: gametree_retrograde::SizeMismatch {
                     space: space.size(),
                     table: table.len(),
                 },
@@ -316,7 +316,7 @@ impl Tables {
         let mut out: Vec<Signature> = Vec::new();
         for ending in endings {
             let all = std::iter::once(ending.clone())
-                .chain(games_chess::sub_endings(ending, true))
+                .chain(gametree_games_chess::sub_endings(ending, true))
                 .filter(|s| s.piece_count() > 2);
             for s in all {
                 let flip = flipped(&s);
@@ -342,17 +342,17 @@ impl Tables {
     /// `threads` biggest builds of the plan, which may run at once.
     ///
     /// ```
-    /// use chess_tables::Tables;
+    /// use gametree_chess_tables::Tables;
     ///
     /// // KQRvKR and its five sub-endings, on two threads: about 536 MiB,
     /// // most of it KQRvKR's build (520 MiB, its table of 231 MiB
     /// // included); the 4-man tables take 3.6 MiB each.
     /// let tables = Tables::new();
-    /// let kqrkr: games_chess::Signature = "KQRvKR".parse()?;
+    /// let kqrkr: gametree_games_chess::Signature = "KQRvKR".parse()?;
     /// assert_eq!(tables.plan(&[kqrkr.clone()]).len(), 6);
     /// let bytes = tables.memory(&[kqrkr], 2);
     /// assert!(bytes > 530 << 20 && bytes < 540 << 20, "{bytes}");
-    /// # Ok::<(), games_chess::SignatureError>(())
+    /// # Ok::<(), gametree_games_chess::SignatureError>(())
     /// ```
     #[must_use]
     pub fn memory(&self, endings: &[Signature], threads: usize) -> u64 {
@@ -364,7 +364,7 @@ impl Tables {
             let space = space_of(ending);
             let working = Generator::new(&space)
                 .threads(1)
-                .memory(retrograde::Method::Backward)
+                .memory(gametree_retrograde::Method::Backward)
                 .total_bytes;
             tables += space.size();
             extra.push(working.saturating_sub(space.size()));
@@ -425,7 +425,7 @@ impl Tables {
             n => n,
         };
         let have = &self.entries;
-        let built = retrograde::schedule(&needs, threads, |job| {
+        let built = gametree_retrograde::schedule(&needs, threads, |job| {
             let ending = &plan[job.index()];
             let space = space_of(ending);
             let resolver = SubTables::new(
@@ -453,7 +453,7 @@ impl Tables {
             Ok((space, table))
         })
         .map_err(|e| match e {
-            retrograde::ScheduleError::Build { error, .. } => error,
+            gametree_retrograde::ScheduleError::Build { error, .. } => error,
             // Every job needs only earlier ones, all of them jobs.
             other => unreachable!("a plan is acyclic: {other:?}"),
         })?;
@@ -574,7 +574,9 @@ impl Resolve<Placement> for Tables {
 
 /// The index space of an ending.
 fn space_of(signature: &Signature) -> FastEndgame {
-    FastEndgame::from_endgame(games_chess::Endgame::from_signature(signature.clone()))
+    FastEndgame::from_endgame(gametree_games_chess::Endgame::from_signature(
+        signature.clone(),
+    ))
 }
 
 /// The signature with the colours exchanged.
@@ -591,8 +593,8 @@ fn flipped(s: &Signature) -> Signature {
 /// without two bare kings (drawn by rule, no table).
 ///
 /// ```
-/// use chess_tables::captures;
-/// use games_chess::Signature;
+/// use gametree_chess_tables::captures;
+/// use gametree_games_chess::Signature;
 ///
 /// let names = |s: &str| {
 ///     let s: Signature = s.parse().unwrap();

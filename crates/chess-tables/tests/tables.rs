@@ -4,10 +4,10 @@
 
 use std::sync::Mutex;
 
-use chess_tables::{BuildOptions, Error, MAX_BUILD_PIECES, Tables, label};
-use game::IndexSpace;
-use games_chess::{FastEndgame, Placement, Position, Signature};
-use retrograde::{Event, Generator, Label, Table, TableProbe, Value};
+use gametree_chess_tables::{BuildOptions, Error, MAX_BUILD_PIECES, Tables, label};
+use gametree_game::IndexSpace;
+use gametree_games_chess::{FastEndgame, Placement, Position, Signature};
+use gametree_retrograde::{Event, Generator, Label, Table, TableProbe, Value};
 
 fn sig(s: &str) -> Signature {
     s.parse().unwrap()
@@ -63,7 +63,7 @@ fn a_scheduled_set_equals_tables_built_one_by_one() {
         assert_eq!(tables.len(), 7);
         for (space, table) in &expected {
             let (_, got) = tables.get(space.endgame().signature()).unwrap();
-            assert_eq!(retrograde::compare(table, got), Ok(space.size()));
+            assert_eq!(gametree_retrograde::compare(table, got), Ok(space.size()));
         }
         // Nothing left to build.
         assert!(tables.build(&[sig("KQvKR")], &options).unwrap().is_empty());
@@ -161,7 +161,7 @@ fn files_round_trip_and_wrong_files_are_refused() {
     loaded.load(&sig("KRvK"), &path).unwrap();
     let (_, a) = tables.get(&sig("KRvK")).unwrap();
     let (space, b) = loaded.get(&sig("KRvK")).unwrap();
-    assert_eq!(retrograde::compare(a, b), Ok(space.size()));
+    assert_eq!(gametree_retrograde::compare(a, b), Ok(space.size()));
     // Another ending's file, a truncated one, a missing one.
     let e = loaded.load(&sig("KQvK"), &path).unwrap_err();
     assert!(matches!(&e, Error::Load { .. }), "{e}");
@@ -196,7 +196,7 @@ fn files_round_trip_and_wrong_files_are_refused() {
     assert_eq!(loaded.insert(relabelled.clone()).unwrap(), None);
     assert!(loaded.insert(relabelled).unwrap().is_some());
     let wrong_size = Generator::new(&space)
-        .label(Label::new("chess", "KQvKR", chess_tables::SCHEME))
+        .label(Label::new("chess", "KQvKR", gametree_chess_tables::SCHEME))
         .backward_indexed()
         .unwrap();
     assert!(matches!(loaded.insert(wrong_size), Err(Error::Size { .. })));
@@ -219,7 +219,7 @@ fn memory_bound() {
         let space = FastEndgame::new(m).unwrap();
         Generator::new(&space)
             .threads(1)
-            .memory(retrograde::Method::Backward)
+            .memory(gametree_retrograde::Method::Backward)
             .total_bytes
     };
     // KQvK, KRvK, KQvKR: one thread runs one build at a time, so the
@@ -240,7 +240,7 @@ fn memory_bound() {
 /// the slowest loss); from a drawn position they keep the draw.
 #[test]
 fn best_moves_mate_in_the_stated_number_of_plies() {
-    use game::{Game, Outcome};
+    use gametree_game::{Game, Outcome};
     let mut tables = Tables::new();
     tables
         .build(&[sig("KQvKR")], &BuildOptions::default())

@@ -2,8 +2,8 @@
 
 use std::time::{Duration, Instant};
 
-use alphabeta::{AlphaBeta, Config, MAX_PLY};
-use game::{Limits, Score};
+use gametree_alphabeta::{AlphaBeta, Config, MAX_PLY};
+use gametree_game::{Limits, Score};
 
 use crate::error::{CliError, Result};
 use crate::games::{CliGame, Spec};
@@ -35,11 +35,11 @@ pub(crate) struct Options {
 /// move, negative when it is mated), and the JSON `mate` field.
 pub(crate) fn uci_score(score: Score) -> (String, Option<i64>) {
     match (score.outcome(), score.plies_to_end()) {
-        (Some(game::Outcome::Win), Some(p)) => {
+        (Some(gametree_game::Outcome::Win), Some(p)) => {
             let m = i64::from(p.div_ceil(2));
             (format!("mate {m}"), Some(m))
         }
-        (Some(game::Outcome::Loss), Some(p)) => {
+        (Some(gametree_game::Outcome::Loss), Some(p)) => {
             let m = -i64::from(p.div_ceil(2));
             (format!("mate {m}"), Some(m))
         }

@@ -3,13 +3,13 @@
 
 use std::fmt::Write as _;
 
-use game::{Game, Limits, MoveBuffer, Player, Score, Solver};
-use games_ataxx::Position as Ataxx;
-use games_chess::Position as Chess;
-use games_connect4::{Board as Connect4, Column, Size};
-use games_dots::{Dots, Size as DotsSize};
-use games_mnk::Mnk;
-use games_tictactoe::TicTacToe;
+use gametree_game::{Game, Limits, MoveBuffer, Player, Score, Solver};
+use gametree_games_ataxx::Position as Ataxx;
+use gametree_games_chess::Position as Chess;
+use gametree_games_connect4::{Board as Connect4, Column, Size};
+use gametree_games_dots::{Dots, Size as DotsSize};
+use gametree_games_mnk::Mnk;
+use gametree_games_tictactoe::TicTacToe;
 
 use crate::error::{CliError, Result};
 
@@ -79,7 +79,7 @@ impl GameKind {
                     Err(_) if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) => {
                         return Err(bad(&format!(
                             "{p} is too large (max {} per dimension)",
-                            games_mnk::MAX_SIDE
+                            gametree_games_mnk::MAX_SIDE
                         )));
                     }
                     Err(_) => return Err(bad(&format!("{p:?} is not a number"))),
@@ -170,7 +170,7 @@ pub(crate) trait CliGame: Send + Game<Move: Send + Sync> {
     const QUIESCENCE: bool = false;
     /// Perft, by the game's fastest counter (the generic one by default).
     fn fast_perft(&mut self, depth: u32) -> u64 {
-        game::perft(self, depth)
+        gametree_game::perft(self, depth)
     }
     /// The value of this position from the game's endgame database, built
     /// in memory (retrograde analysis), with a best move.
@@ -354,7 +354,7 @@ impl CliGame for Connect4 {
         self.pons_score(score).map(i64::from)
     }
     fn fast_perft(&mut self, depth: u32) -> u64 {
-        games_connect4::perft_bitboard(self, depth)
+        gametree_games_connect4::perft_bitboard(self, depth)
     }
     fn retrograde(&self, threads: usize) -> Result<crate::tb::Probe<Self::Move>> {
         crate::tb::probe_connect4(self, threads, None)
@@ -403,7 +403,7 @@ impl Spec for MnkSpec {
 
 impl CliGame for Mnk {
     fn parse_move(&self, text: &str) -> Result<Self::Move> {
-        let m: games_mnk::Move = text
+        let m: gametree_games_mnk::Move = text
             .trim()
             .parse()
             .map_err(|_| CliError::input(format!("bad move {text:?}: {}", self.move_syntax())))?;
@@ -422,7 +422,7 @@ impl CliGame for Mnk {
         for row in (0..self.n()).rev() {
             let _ = write!(s, "{:>2} ", row + 1);
             for col in 0..self.m() {
-                let mv = games_mnk::Move::new(col, row).expect("on the board");
+                let mv = gametree_games_mnk::Move::new(col, row).expect("on the board");
                 s.push(match self.stone(mv) {
                     Some(Player::First) => 'x',
                     Some(Player::Second) => 'o',
@@ -466,7 +466,7 @@ impl Spec for AtaxxSpec {
 
 impl CliGame for Ataxx {
     fn parse_move(&self, text: &str) -> Result<Self::Move> {
-        let m: games_ataxx::Move = text
+        let m: gametree_games_ataxx::Move = text
             .trim()
             .parse()
             .map_err(|e| CliError::input(format!("bad move {text:?}: {e}")))?;
@@ -489,7 +489,7 @@ impl CliGame for Ataxx {
         self.to_string()
     }
     fn fast_perft(&mut self, depth: u32) -> u64 {
-        games_ataxx::perft(self, depth)
+        gametree_games_ataxx::perft(self, depth)
     }
     fn move_syntax(&self) -> &'static str {
         "a destination (b2) to clone, origin and destination (a1c3) to jump, 0000 to pass"
@@ -522,7 +522,9 @@ impl CliGame for Chess {
         }
         match self.parse_uci(text.trim()) {
             Ok(m) => Ok(m),
-            Err(e) if e.kind() == games_chess::UciErrorKind::Illegal => Err(illegal(self, text)),
+            Err(e) if e.kind() == gametree_games_chess::UciErrorKind::Illegal => {
+                Err(illegal(self, text))
+            }
             Err(e) => Err(CliError::input(format!("{e} ({})", self.move_syntax()))),
         }
     }
@@ -531,7 +533,8 @@ impl CliGame for Chess {
         for rank in (0..8u8).rev() {
             let _ = write!(s, "{} ", rank + 1);
             for file in 0..8u8 {
-                let sq = games_chess::Square::from_coords(file, rank).expect("on the board");
+                let sq =
+                    gametree_games_chess::Square::from_coords(file, rank).expect("on the board");
                 s.push(self.piece_at(sq).map_or('.', |p| p.char()));
                 s.push(' ');
             }
@@ -600,7 +603,7 @@ impl CliGame for Dots {
         None
     }
     fn solved_score(&self, solver: &mut dyn Solver<Self>, limits: &Limits) -> Option<Option<i64>> {
-        Some(games_dots::exact_score(solver, self, limits).map(i64::from))
+        Some(gametree_games_dots::exact_score(solver, self, limits).map(i64::from))
     }
     fn move_syntax(&self) -> &'static str {
         "a dot and a direction: a1- (the line to the right of a1) or a1| (the line up)"

@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use game::{Game, MoveBuffer};
+use gametree_game::{Game, MoveBuffer};
 
 use crate::error::Result;
 use crate::games::{CliGame, Spec};

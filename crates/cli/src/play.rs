@@ -3,7 +3,7 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use game::{Game, Limits, Outcome};
+use gametree_game::{Game, Limits, Outcome};
 
 use crate::analyse::{searcher, uci_score};
 use crate::error::{CliError, Result};
@@ -126,12 +126,14 @@ pub(crate) fn run<S: Spec>(spec: &S, position: &str, opts: &Options) -> Result<(
 }
 
 fn think<G: CliGame>(
-    engine: &mut alphabeta::AlphaBeta<G>,
+    engine: &mut gametree_alphabeta::AlphaBeta<G>,
     g: &mut G,
     limits: &Limits,
 ) -> Result<G::Move> {
     // Deepen from 1 so a time limit always leaves a completed iteration.
-    let max = limits.depth.unwrap_or(alphabeta::MAX_PLY as u32 - 1);
+    let max = limits
+        .depth
+        .unwrap_or(gametree_alphabeta::MAX_PLY as u32 - 1);
     let start = std::time::Instant::now();
     let mut best = None;
     for depth in 1..=max {
@@ -158,9 +160,9 @@ fn think<G: CliGame>(
         .or_else(|| {
             let mut moves = G::Moves::default();
             g.generate(&mut moves);
-            game::MoveBuffer::as_slice(&moves)
+            gametree_game::MoveBuffer::as_slice(&moves)
                 .first()
-                .map(|&m| (m, game::Score::DRAW))
+                .map(|&m| (m, gametree_game::Score::DRAW))
         })
         .ok_or_else(|| CliError::input("the engine has no move"))?;
     println!("engine plays {m} (score {})", uci_score(value).0);

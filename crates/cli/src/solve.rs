@@ -2,9 +2,11 @@
 
 use std::time::Instant;
 
-use alphabeta::{AlphaBeta, Config};
-use game::{Limits, Outcome, Solution, Solver};
-use pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig, SecondLevel};
+use gametree_alphabeta::{AlphaBeta, Config};
+use gametree_game::{Limits, Outcome, Solution, Solver};
+use gametree_pns_conspiracy::{
+    Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig, SecondLevel,
+};
 
 use crate::error::{CliError, Result, parse_size};
 use crate::games::{CliGame, GameKind, Spec};
@@ -84,7 +86,7 @@ impl<G: CliGame> Engine<G> {
     fn new(opts: &Options) -> Result<Engine<G>> {
         let tree_bytes = opts.tt.unwrap_or(TREE_BYTES);
         let table_bytes = opts.tt.unwrap_or(TABLE_BYTES);
-        let memory = |e: pns_conspiracy::Error| CliError::input(format!("--tt: {e}"));
+        let memory = |e: gametree_pns_conspiracy::Error| CliError::input(format!("--tt: {e}"));
         Ok(match opts.algo {
             Algo::Alphabeta => {
                 let config = Config::default()
@@ -177,8 +179,8 @@ fn solve_one<G: CliGame>(
     if let Some(o) = g.outcome() {
         let score = match o {
             Outcome::Win => None,
-            Outcome::Draw => Some(game::Score::DRAW),
-            Outcome::Loss => Some(game::Score::loss_in(0)),
+            Outcome::Draw => Some(gametree_game::Score::DRAW),
+            Outcome::Loss => Some(gametree_game::Score::loss_in(0)),
         };
         return Ok(Solved {
             outcome: Some(o),
@@ -243,7 +245,7 @@ fn solve_one<G: CliGame>(
 fn game_score<G: CliGame>(
     g: &G,
     engine: &mut Engine<G>,
-    score: Option<game::Score>,
+    score: Option<gametree_game::Score>,
     limits: &Limits,
 ) -> Option<i64> {
     let custom = match engine {

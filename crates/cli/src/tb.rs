@@ -6,14 +6,14 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
-use chess_tables::{Tables, captures};
-use game::{Game, IndexSpace, MoveBuffer, Outcome, Player};
-use games_chess::{Endgame, FastEndgame, Position as Chess, Signature};
-use games_connect4::{Board as Connect4, BoardIndex as Connect4Index, Size};
-use games_tictactoe::TicTacToe;
-use games_tictactoe::index::BoardIndex;
+use gametree_chess_tables::{Tables, captures};
+use gametree_game::{Game, IndexSpace, MoveBuffer, Outcome, Player};
+use gametree_games_chess::{Endgame, FastEndgame, Position as Chess, Signature};
+use gametree_games_connect4::{Board as Connect4, BoardIndex as Connect4Index, Size};
+use gametree_games_tictactoe::TicTacToe;
+use gametree_games_tictactoe::index::BoardIndex;
+use gametree_retrograde::{Counts, Event, Generator, Label, Method, Table, Value};
 use indicatif::ProgressBar;
-use retrograde::{Counts, Event, Generator, Label, Method, Table, Value};
 
 use crate::error::{CliError, Result};
 use crate::output::{Record, Value as Out};
@@ -83,7 +83,7 @@ fn tictactoe_value(table: &Table, g: &TicTacToe) -> Option<Value> {
 pub(crate) fn probe_tictactoe(
     g: &TicTacToe,
     threads: usize,
-) -> Result<Probe<games_tictactoe::Square>> {
+) -> Result<Probe<gametree_games_tictactoe::Square>> {
     let table = tictactoe_table(threads)?;
     let mut probe = line(g, |p| tictactoe_value(table, p))?;
     probe.positions = table.counts().positions();
@@ -221,7 +221,7 @@ pub(crate) fn probe_connect4(
     b: &Connect4,
     threads: usize,
     dir: Option<&Path>,
-) -> Result<Probe<games_connect4::Column>> {
+) -> Result<Probe<gametree_games_connect4::Column>> {
     let (space, table) = connect4_table(b.size(), dir, threads, progress::enabled())?;
     let mut probe = line(b, |p| connect4_value(space, table, p))?;
     probe.positions = space.positions();
@@ -233,7 +233,7 @@ pub(crate) fn probe_connect4(
 /// Built or loaded chess databases by material, each with its index space
 /// (`FastEndgame`: the `Endgame` numbering over piece lists, which the
 /// indexed backward method builds over). The tables (a
-/// `chess_tables::Tables`) are the resolver of each new build: a capture
+/// `gametree_chess_tables::Tables`) are the resolver of each new build: a capture
 /// is valued in the table of its material.
 #[derive(Debug, Default)]
 struct ChessTables {
@@ -280,7 +280,7 @@ impl ChessTables {
         if let Some(dir) = dir {
             let path = table_path(dir, &name);
             if path.exists() {
-                let table = Table::read(&path, &chess_tables::label(sig))
+                let table = Table::read(&path, &gametree_chess_tables::label(sig))
                     .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
                 self.keep(table)?;
                 return Ok(());
@@ -299,7 +299,7 @@ impl ChessTables {
         self.keep(table)
     }
 
-    /// Adds a table labelled with `chess_tables::label`.
+    /// Adds a table labelled with `gametree_chess_tables::label`.
     fn keep(&mut self, table: Table) -> Result<()> {
         self.tables
             .insert(table)
@@ -320,7 +320,7 @@ fn build_chess(
     let space = FastEndgame::from_endgame(Endgame::from_signature(sig.clone()));
     let report = |e: &Event| report_event(pb, e);
     let mut generator = Generator::new(&space)
-        .label(chess_tables::label(sig))
+        .label(gametree_chess_tables::label(sig))
         .threads(threads)
         .resolver(tables);
     if pb.is_some() {
@@ -350,7 +350,7 @@ pub(crate) fn probe_chess(
     p: &Chess,
     threads: usize,
     dir: Option<&Path>,
-) -> Result<Probe<games_chess::Move>> {
+) -> Result<Probe<gametree_games_chess::Move>> {
     let sig = chess_signature(p)?;
     let mut tables = chess_tables()
         .lock()
@@ -432,10 +432,10 @@ fn parse_connect4(t: &str) -> Result<Size> {
 /// Refuses a board whose database would be too large, before any work.
 fn connect4_space_check(size: Size) -> Result<()> {
     let bits = size.stride() * size.width() as u32;
-    if bits > games_connect4::index::MAX_INDEX_BITS {
+    if bits > gametree_games_connect4::index::MAX_INDEX_BITS {
         return Err(CliError::unavailable(format!(
             "connect4:{size}: no database (2^{bits} indices, at most 2^{}; 4x4, 5x4 and 4x5 fit)",
-            games_connect4::index::MAX_INDEX_BITS
+            gametree_games_connect4::index::MAX_INDEX_BITS
         )));
     }
     Ok(())
@@ -479,12 +479,12 @@ fn parse_all_chess(text: &str) -> Option<Result<usize>> {
 /// `dir` (or loaded from it when there). The endings they capture into
 /// come first, one at a time on `threads` threads; the endings of `men`
 /// pieces, which do not capture into each other, are then built several
-/// at a time (`retrograde::schedule`, one thread each while others wait),
+/// at a time (`gametree_retrograde::schedule`, one thread each while others wait),
 /// and each is dropped from memory once written, so memory holds the
 /// smaller endings and one table per thread. Prints each ending's file,
 /// in the order of `pawnless_endings`.
 fn build_all_chess(men: usize, dir: &Path, threads: usize) -> Result<()> {
-    let endings = games_chess::pawnless_endings(men);
+    let endings = gametree_games_chess::pawnless_endings(men);
     let mut tables = ChessTables::default();
     for sig in &endings {
         for sub in captures(sig) {
@@ -495,13 +495,13 @@ fn build_all_chess(men: usize, dir: &Path, threads: usize) -> Result<()> {
     let bars = indicatif::MultiProgress::new();
     let tables = &tables;
     let needs = vec![Vec::new(); endings.len()];
-    let paths = retrograde::schedule(&needs, threads, |job| {
+    let paths = gametree_retrograde::schedule(&needs, threads, |job| {
         let sig = &endings[job.index()];
         let name = sig.to_string();
         let path = table_path(dir, &name);
         if path.exists() {
             // Loaded as `ensure` would: a bad file is an error.
-            Table::read(&path, &chess_tables::label(sig))
+            Table::read(&path, &gametree_chess_tables::label(sig))
                 .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
             return Ok(path);
         }
@@ -514,7 +514,7 @@ fn build_all_chess(men: usize, dir: &Path, threads: usize) -> Result<()> {
         Ok(path)
     })
     .map_err(|e| match e {
-        retrograde::ScheduleError::Build { error, .. } => error,
+        gametree_retrograde::ScheduleError::Build { error, .. } => error,
         other => CliError::input(other.to_string()),
     })?;
     for path in paths {

@@ -6,9 +6,9 @@ use std::collections::HashSet;
 use std::fmt::Debug;
 use std::time::Instant;
 
-use alphabeta::{AlphaBeta, Config, negamax, negamax_solve, variants};
-use game::{Game, Limits, Outcome};
-use games_tictactoe::TicTacToe;
+use gametree_alphabeta::{AlphaBeta, Config, negamax, negamax_solve, variants};
+use gametree_game::{Game, Limits, Outcome};
+use gametree_games_tictactoe::TicTacToe;
 
 use crate::error::{CliError, Result};
 use crate::games::{AtaxxSpec, ChessSpec, CliGame, Connect4Spec, MnkSpec, Spec, TicTacToeSpec};
@@ -204,7 +204,8 @@ fn solvers_agree() -> CheckResult {
             );
         }
         if g.outcome().is_none()
-            && let Err(e) = pns_conspiracy::agree::solvers_agree(&mut p, expected, &Limits::none())
+            && let Err(e) =
+                gametree_pns_conspiracy::agree::solvers_agree(&mut p, expected, &Limits::none())
         {
             return (cases, Some(format!("at {g}: {e}")));
         }
@@ -233,7 +234,7 @@ fn perft_rows<S: Spec>(spec: &S, fen: &str, counts: &[u64]) -> CheckResult {
     };
     for (i, &want) in counts.iter().enumerate() {
         let depth = i as u32 + 1;
-        let generic = game::perft(&mut g, depth);
+        let generic = gametree_game::perft(&mut g, depth);
         let fast = g.fast_perft(depth);
         if generic != want || fast != want {
             return (
@@ -268,7 +269,7 @@ fn perft_chess() -> CheckResult {
 }
 
 fn perft_ataxx() -> CheckResult {
-    match games_ataxx::verify_published(2_000_000) {
+    match gametree_games_ataxx::verify_published(2_000_000) {
         Ok(n) => (n as u64, None),
         Err(e) => (0, Some(e.to_string())),
     }
@@ -278,12 +279,12 @@ fn perft_connect4() -> CheckResult {
     let mut cases = 0;
     for size in ["7x6", "4x4", "5x4"] {
         let size = size.parse().expect("valid size");
-        match games_connect4::verify_perft(size, 7) {
+        match gametree_games_connect4::verify_perft(size, 7) {
             Ok(rows) => cases += rows.len() as u64,
             Err(e) => return (cases, Some(e.to_string())),
         }
     }
-    match games_connect4::verify_position_counts(8) {
+    match gametree_games_connect4::verify_position_counts(8) {
         Ok(rows) => (cases + rows.len() as u64, None),
         Err(e) => (cases, Some(e.to_string())),
     }
@@ -292,21 +293,21 @@ fn perft_connect4() -> CheckResult {
 /// The Connect Four database of one board over the mirror-reduced
 /// `BoardIndex`: both retrograde methods agree index by index, the
 /// un-move generator is the exact inverse of move generation, every value
-/// follows from its successors' (`retrograde::verify::database`); the
+/// follows from its successors' (`gametree_retrograde::verify::database`); the
 /// empty board is a draw (4×4 and 5×4: Tromp); and the values of `sample`
 /// positions (every one when `None`) equal the alpha-beta solver's exact
 /// solve. Cases: positions checked against the solver.
 fn connect4_database(w: usize, h: usize, sample: Option<u64>) -> CheckResult {
-    use game::IndexSpace;
-    use retrograde::{NoExits, Value};
-    let Ok(size) = games_connect4::Size::new(w, h) else {
+    use gametree_game::IndexSpace;
+    use gametree_retrograde::{NoExits, Value};
+    let Ok(size) = gametree_games_connect4::Size::new(w, h) else {
         return (0, Some(format!("{w}x{h}: not a board size")));
     };
-    let space = match games_connect4::BoardIndex::symmetric(size) {
+    let space = match gametree_games_connect4::BoardIndex::symmetric(size) {
         Ok(s) => s,
         Err(e) => return (0, Some(e.to_string())),
     };
-    let table = match retrograde::verify::database(&space, &NoExits) {
+    let table = match gametree_retrograde::verify::database(&space, &NoExits) {
         Ok((table, report)) if report.counts.positions() == space.positions() => table,
         Ok((_, report)) => {
             return (
@@ -320,7 +321,7 @@ fn connect4_database(w: usize, h: usize, sample: Option<u64>) -> CheckResult {
         }
         Err(e) => return (0, Some(e.to_string())),
     };
-    let empty = games_connect4::Board::new(size);
+    let empty = gametree_games_connect4::Board::new(size);
     let at_empty = space.index_of(&empty).and_then(|i| table.get(i));
     if at_empty != Some(Value::Draw) {
         return (
@@ -328,7 +329,7 @@ fn connect4_database(w: usize, h: usize, sample: Option<u64>) -> CheckResult {
             Some(format!("{size} empty board: {at_empty:?}, a draw expected")),
         );
     }
-    let mut ab = match AlphaBeta::<games_connect4::Board>::new(Config::default()) {
+    let mut ab = match AlphaBeta::<gametree_games_connect4::Board>::new(Config::default()) {
         Ok(s) => s,
         Err(e) => return (0, Some(e.to_string())),
     };
@@ -389,7 +390,7 @@ where
 {
     let start = spec.start();
     for seed in 0..games {
-        if let Err(e) = game::check::playout(&start, &mut choices(seed + 1), plies) {
+        if let Err(e) = gametree_game::check::playout(&start, &mut choices(seed + 1), plies) {
             return (seed + 1, Some(format!("seed {}: {e}", seed + 1)));
         }
     }
@@ -400,7 +401,13 @@ fn oracles() -> CheckResult {
     let mut cases = 0;
     let runs: [fn() -> CheckResult; 5] = [
         || playouts(&TicTacToeSpec, 50, 9),
-        || playouts(&Connect4Spec(games_connect4::Size::STANDARD), 50, 42),
+        || {
+            playouts(
+                &Connect4Spec(gametree_games_connect4::Size::STANDARD),
+                50,
+                42,
+            )
+        },
         || playouts(&MnkSpec(7, 7, 4), 20, 49),
         || playouts(&AtaxxSpec, 10, 100),
         || playouts(&ChessSpec, 10, 150),

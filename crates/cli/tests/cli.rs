@@ -388,8 +388,8 @@ fn tb_build_every_ending_of_three_pieces() {
 
 /// Win/draw/loss counts by side to move: (first, second) player to move.
 fn counts_by_side(
-    space: &impl game::IndexSpace<Game = games_connect4::Board>,
-    table: &retrograde::Table,
+    space: &impl gametree_game::IndexSpace<Game = gametree_games_connect4::Board>,
+    table: &gametree_retrograde::Table,
 ) -> [[u64; 3]; 2] {
     let mut out = [[0u64; 3]; 2];
     for i in 0..space.size() {
@@ -397,9 +397,9 @@ fn counts_by_side(
             continue;
         };
         let k = match v {
-            retrograde::Value::Win(_) => 0,
-            retrograde::Value::Draw => 1,
-            retrograde::Value::Loss(_) => 2,
+            gametree_retrograde::Value::Win(_) => 0,
+            gametree_retrograde::Value::Draw => 1,
+            gametree_retrograde::Value::Loss(_) => 2,
         };
         out[b.plies() % 2][k] += 1;
     }
@@ -415,8 +415,8 @@ fn wdl_json(c: [u64; 3]) -> String {
 
 #[test]
 fn tb_connect4_build_stats_probe() {
-    use games_connect4::{Board, Size};
-    use retrograde::{Generator, Method, Reachable};
+    use gametree_games_connect4::{Board, Size};
+    use gametree_retrograde::{Generator, Method, Reachable};
 
     let dir = std::env::temp_dir().join(format!("gametree-cli-c4-{}", std::process::id()));
     let d = dir.to_str().unwrap();

@@ -94,7 +94,7 @@ pub trait IndexMoves: IndexSpace {
     /// The default calls `successor_count` on each index.
     ///
     /// ```
-    /// use game::{Counted, IndexMoves};
+    /// use gametree_game::{Counted, IndexMoves};
     ///
     /// /// The number of valid indices in `0..end` and their exits.
     /// fn census<S: IndexMoves>(space: &S, end: u64) -> (u64, u64) {
@@ -165,7 +165,7 @@ pub trait IndexMoves: IndexSpace {
     /// pair.
     ///
     /// ```
-    /// use game::IndexMoves;
+    /// use gametree_game::IndexMoves;
     ///
     /// /// The predecessors of the members of one block that are below 100.
     /// fn low<S: IndexMoves>(space: &S, first: u64, members: u64) -> Vec<u64> {

@@ -27,7 +27,7 @@
 //!
 //! ```
 //! use arrayvec::ArrayVec;
-//! use game::{Game, Limits, Outcome, Player, Score, perft};
+//! use gametree_game::{Game, Limits, Outcome, Player, Score, perft};
 //!
 //! #[derive(Clone, Debug, PartialEq, Eq)]
 //! struct Nim { stones: u32, to_move: Player }
@@ -56,10 +56,10 @@
 //! assert!(nim.try_make(3).is_err()); // illegal: the position is unchanged
 //! assert_eq!(nim.stones, 4);
 //! // The oracles every game must pass:
-//! game::check::playout(&nim, &mut [1u64, 0, 0].into_iter(), 10)?;
+//! gametree_game::check::playout(&nim, &mut [1u64, 0, 0].into_iter(), 10)?;
 //!
 //! // Solved by alpha-beta: take one stone, and win in 3 plies.
-//! let mut solver = alphabeta::AlphaBeta::<Nim>::new(alphabeta::Config::default())?;
+//! let mut solver = gametree_alphabeta::AlphaBeta::<Nim>::new(gametree_alphabeta::Config::default())?;
 //! let solved = solver.solve(&mut nim, &Limits::none());
 //! assert_eq!(solved.value, Score::win_in(3));
 //! assert_eq!(solved.best, Some(1));
@@ -373,7 +373,7 @@ pub trait Game: Clone {
     /// built.
     ///
     /// ```
-    /// use game::Knowledge;
+    /// use gametree_game::Knowledge;
     ///
     /// const K: Knowledge = Knowledge::NONE.evaluation().tactics();
     /// assert!(K.has_tactics() && !K.has_forcing());
@@ -681,7 +681,7 @@ impl fmt::Display for Knowledge {
 /// the same player moves again.
 ///
 /// ```
-/// use game::{Player, Score, from_child};
+/// use gametree_game::{Player, Score, from_child};
 ///
 /// let v = Score::win_in(3);
 /// assert_eq!(from_child(Player::First, Player::Second, v), -v);

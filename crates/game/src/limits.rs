@@ -9,7 +9,7 @@ use core::time::Duration;
 /// the default is "no limit".
 ///
 /// ```
-/// use game::Limits;
+/// use gametree_game::Limits;
 /// use std::time::Duration;
 ///
 /// let mut limits = Limits::depth(6).with_nodes(1_000_000).with_time(Duration::from_millis(50));

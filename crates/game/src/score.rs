@@ -25,7 +25,7 @@ use crate::Outcome;
 /// pack them in 16 bits.
 ///
 /// ```
-/// use game::{Outcome, Score};
+/// use gametree_game::{Outcome, Score};
 ///
 /// let mate_in_3 = Score::win_in(3);
 /// assert!(mate_in_3.is_win());

@@ -110,7 +110,7 @@ impl<M> Solution<M> {
 /// verification harness) can drive any of them.
 ///
 /// ```
-/// use game::{Game, Limits, Solution, Solver};
+/// use gametree_game::{Game, Limits, Solution, Solver};
 ///
 /// /// Solves every position with the same solver, one after the other.
 /// fn solve_all<G: Game, S: Solver<G>>(solver: &mut S, positions: &mut [G]) -> Vec<Solution<G::Move>> {

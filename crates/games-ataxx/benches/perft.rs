@@ -2,7 +2,7 @@
 //! thread, bulk counting at the last ply: leaf nodes per second.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use games_ataxx::{Position, perft};
+use gametree_games_ataxx::{Position, perft};
 use std::hint::black_box;
 
 fn perft6(c: &mut Criterion) {

@@ -8,7 +8,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use games_ataxx::{Position, divide, perft};
+use gametree_games_ataxx::{Position, divide, perft};
 
 fn main() -> ExitCode {
     let mut depth = None;

@@ -3,7 +3,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use game::Player;
+use gametree_game::Player;
 
 use crate::position::{Cell, Position};
 use crate::square::Square;

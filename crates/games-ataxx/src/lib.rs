@@ -4,7 +4,7 @@
 //!
 //! # Rules
 //!
-//! Two players, `x` (moves first, [`Player::First`](game::Player)) and `o`,
+//! Two players, `x` (moves first, [`Player::First`](gametree_game::Player)) and `o`,
 //! on a 7×7 board where some squares may be blocked (`-` in FEN).
 //!
 //! * A **single** (clone) move puts a new stone on an empty square at
@@ -26,7 +26,7 @@
 //!
 //! The textbook's exercise: one random number per colour per square, and one
 //! for the side to move: `2 × 49 + 1 = 99` numbers. This crate draws them
-//! from [`zobrist::ZobristTable::new(49, 3)`](zobrist::ZobristTable) (piece
+//! from [`gametree_zobrist::ZobristTable::new(49, 3)`](gametree_zobrist::ZobristTable) (piece
 //! 0 an `x` stone, piece 1 an `o` stone), plus:
 //!
 //! * **Blocked squares** (piece 2): 49 more numbers, XORed into the hash
@@ -46,13 +46,13 @@
 //! # Example
 //!
 //! ```
-//! use game::{Game, MoveBuffer, Outcome, Player};
-//! use games_ataxx::{Move, Position, perft};
+//! use gametree_game::{Game, MoveBuffer, Outcome, Player};
+//! use gametree_games_ataxx::{Move, Position, perft};
 //!
 //! let mut pos = Position::startpos();
 //! assert_eq!(pos.to_string(), "x5o/7/7/7/7/7/o5x x 0 1");
 //! assert_eq!(perft(&pos, 3), 6460); // published (libataxx)
-//! assert_eq!(game::perft(&mut pos, 3), 6460); // the generic walk agrees
+//! assert_eq!(gametree_game::perft(&mut pos, 3), 6460); // the generic walk agrees
 //!
 //! let m: Move = "f2".parse()?; // a single move next to g1
 //! pos.try_make(m)?;

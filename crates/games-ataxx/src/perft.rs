@@ -116,7 +116,7 @@ fn perft_rec(us: u64, them: u64, empty: u64, halfmoves: u32, depth: u32) -> u64 
 
 /// The number of leaves of the legal-move tree `depth` plies deep, by a
 /// specialised copy-make walk over bitboards (no hash, no move list) that
-/// counts the last ply in bulk. Equal to the generic [`game::perft`] (tests
+/// counts the last ply in bulk. Equal to the generic [`gametree_game::perft`] (tests
 /// compare them) and much faster.
 #[must_use]
 pub fn perft(position: &Position, depth: u32) -> u64 {
@@ -137,7 +137,7 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
 /// generator disagrees with another. Empty for `depth == 0`.
 #[must_use]
 pub fn divide(position: &Position, depth: u32) -> Vec<(Move, u64)> {
-    use game::Game;
+    use gametree_game::Game;
     let mut rows = Vec::new();
     if depth == 0 {
         return rows;

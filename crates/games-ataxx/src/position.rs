@@ -3,8 +3,8 @@
 use std::sync::LazyLock;
 
 use arrayvec::ArrayVec;
-use game::{Game, Knowledge, MoveHint, Outcome, Player, Score};
-use zobrist::ZobristTable;
+use gametree_game::{Game, Knowledge, MoveHint, Outcome, Player, Score};
+use gametree_zobrist::ZobristTable;
 
 use crate::bitboard::{ALL, JUMPS, SINGLES, dilate};
 use crate::square::{Move, Square};
@@ -38,7 +38,7 @@ pub(crate) struct Keys {
     pub(crate) side: u64,
 }
 
-/// The keys come from `zobrist::ZobristTable::new(49, 3)`: piece 0 is an
+/// The keys come from `gametree_zobrist::ZobristTable::new(49, 3)`: piece 0 is an
 /// `x` stone, 1 an `o` stone, 2 a blocked square.
 pub(crate) static KEYS: LazyLock<Keys> = LazyLock::new(|| {
     let t: ZobristTable = ZobristTable::new(49, 3);

@@ -1,20 +1,22 @@
 //! Ataxx rules against published perft numbers, a brute-force move
-//! generator, and the `game::check` oracles.
+//! generator, and the `gametree_game::check` oracles.
 
-use game::{Game, Outcome, Player};
-use games_ataxx::{Cell, FenError, Move, Moves, PUBLISHED, Position, Square, divide, perft};
+use gametree_game::{Game, Outcome, Player};
+use gametree_games_ataxx::{
+    Cell, FenError, Move, Moves, PUBLISHED, Position, Square, divide, perft,
+};
 use rand_core::Rng;
 use rand_pcg::Pcg64;
 
 /// Every published row up to 5 million leaves, with the fast perft.
 #[test]
 fn published_perft_fast() {
-    let checked = games_ataxx::verify_published(5_000_000).unwrap();
+    let checked = gametree_games_ataxx::verify_published(5_000_000).unwrap();
     // 6 + 6 + 6 + 5 rows of depth 0..=5 (start position: 0..=5).
     assert_eq!(checked, 6 + 6 + 6 + 5);
 }
 
-/// The generic `game::perft` (generate/make/unmake with hashing) agrees
+/// The generic `gametree_game::perft` (generate/make/unmake with hashing) agrees
 /// with the published numbers and with the fast perft.
 #[test]
 fn published_perft_generic() {
@@ -25,7 +27,7 @@ fn published_perft_generic() {
                 break;
             }
             assert_eq!(
-                game::perft(&mut pos, depth as u32),
+                gametree_game::perft(&mut pos, depth as u32),
                 expected,
                 "{fen} depth {depth}"
             );
@@ -54,7 +56,7 @@ fn fast_perft_equals_generic_midgame() {
         for depth in 0..=3 {
             assert_eq!(
                 perft(&pos, depth),
-                game::perft(&mut pos, depth),
+                gametree_game::perft(&mut pos, depth),
                 "{pos} depth {depth}"
             );
         }
@@ -66,7 +68,7 @@ fn fast_perft_equals_generic_midgame() {
     for depth in 0..=4 {
         assert_eq!(
             perft(&pos, depth),
-            game::perft(&mut pos, depth),
+            gametree_game::perft(&mut pos, depth),
             "depth {depth}"
         );
     }
@@ -79,7 +81,7 @@ fn divide_agrees() {
     let rows = divide(&pos, 4);
     assert_eq!(rows.len(), 16);
     assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 155_888);
-    assert_eq!(rows, game::perft_divide(&mut pos, 4));
+    assert_eq!(rows, gametree_game::perft_divide(&mut pos, 4));
 }
 
 /// A naive move generator from the rules' words, square by square.
@@ -185,7 +187,7 @@ fn random_start(rng: &mut Pcg64) -> Position {
 }
 
 /// Random playouts: generated moves equal the brute-force list, make equals
-/// the brute-force make, FEN round-trips, and the `game::check` oracles hold.
+/// the brute-force make, FEN round-trips, and the `gametree_game::check` oracles hold.
 #[test]
 fn random_playouts_against_brute_force() {
     let mut rng = Pcg64::new(0xa7a, 0x5eed);
@@ -196,7 +198,7 @@ fn random_playouts_against_brute_force() {
             .take(400)
             .collect::<Vec<_>>()
             .into_iter();
-        game::check::playout(&start, &mut choices.clone(), 400).unwrap();
+        gametree_game::check::playout(&start, &mut choices.clone(), 400).unwrap();
         let mut pos = start.clone();
         for _ply in 0..400 {
             pos.generate(&mut moves);
@@ -237,11 +239,11 @@ fn check_oracles() {
         let mut pos = start.clone();
         let mut moves = Moves::default();
         for _ in 0..200 {
-            game::check::position(&pos, 0).unwrap();
+            gametree_game::check::position(&pos, 0).unwrap();
             for _ in 0..8 {
                 let code = (rng.next_u64() % 900) as usize;
                 if let Some(m) = Move::from_number(code) {
-                    game::check::try_make_agrees(&pos, m).unwrap();
+                    gametree_game::check::try_make_agrees(&pos, m).unwrap();
                 }
             }
             pos.generate(&mut moves);
@@ -375,7 +377,7 @@ fn game_over_conditions() {
 fn tactical_orders_captures() {
     let p: Position = "7/7/7/3o3/2o1o2/3x3/7 x 0 1".parse().unwrap();
     let single: Move = "d3".parse().unwrap();
-    assert_eq!(p.move_hint(single), game::MoveHint::Tactical(4)); // 3 flips + the new stone
+    assert_eq!(p.move_hint(single), gametree_game::MoveHint::Tactical(4)); // 3 flips + the new stone
     let mut caps = Moves::default();
     p.generate_tactical(&mut caps);
     assert!(caps.as_slice().iter().all(|&m| p.flips(m) > 0));

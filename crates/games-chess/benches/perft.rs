@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use games_chess::Position;
+use gametree_games_chess::Position;
 
 fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
     let mut nodes = 0;

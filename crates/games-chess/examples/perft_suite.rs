@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use games_chess::suite;
+use gametree_games_chess::suite;
 
 fn main() -> ExitCode {
     let budget = std::env::args()

@@ -1,7 +1,7 @@
 //! Pawnless endgames for retrograde analysis: material signatures
 //! ([`Signature`], `KQvKR`) and a perfect index per signature with the
 //! board's 8-fold symmetry ([`Endgame`], implementing
-//! [`game::IndexSpace`] and [`game::Predecessors`]).
+//! [`gametree_game::IndexSpace`] and [`gametree_game::Predecessors`]).
 //!
 //! # The index
 //!
@@ -35,8 +35,8 @@
 //! every index of KQvK and KRvK).
 //!
 //! ```
-//! use game::IndexSpace;
-//! use games_chess::{Endgame, Position};
+//! use gametree_game::IndexSpace;
+//! use gametree_games_chess::{Endgame, Position};
 //!
 //! let kqk = Endgame::new("KQvK")?;
 //! assert_eq!(kqk.size(), 2 * 462 * 64);
@@ -51,7 +51,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use arrayvec::ArrayVec;
-use game::{IndexSpace, Predecessors};
+use gametree_game::{IndexSpace, Predecessors};
 
 use crate::attacks::{KING, KNIGHT, tables};
 use crate::position::{BISHOP_R, KING_R, KNIGHT_R, PAWN_R, Position, QUEEN_R, ROOK_R};
@@ -216,7 +216,7 @@ impl Signature {
 /// empty list when `men` is below 2 or above [`MAX_PIECES`].
 ///
 /// ```
-/// use games_chess::pawnless_endings;
+/// use gametree_games_chess::pawnless_endings;
 ///
 /// let names = |men| pawnless_endings(men).iter().map(|s| s.to_string()).collect::<Vec<_>>();
 /// assert_eq!(names(3), ["KQvK", "KRvK", "KBvK", "KNvK"]);
@@ -283,13 +283,13 @@ pub fn pawnless_endings(men: usize) -> Vec<Signature> {
 /// as the captures leave it, `KvK` included.
 ///
 /// ```
-/// use games_chess::{Signature, sub_endings};
+/// use gametree_games_chess::{Signature, sub_endings};
 ///
 /// let kqkr: Signature = "KQvKR".parse()?;
 /// let names = |subs: Vec<Signature>| subs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
 /// assert_eq!(names(sub_endings(&kqkr, false)), ["KvK", "KQvK", "KvKR"]);
 /// assert_eq!(names(sub_endings(&kqkr, true)), ["KQvK", "KRvK"]);
-/// # Ok::<(), games_chess::SignatureError>(())
+/// # Ok::<(), gametree_games_chess::SignatureError>(())
 /// ```
 #[must_use]
 pub fn sub_endings(signature: &Signature, normalise: bool) -> Vec<Signature> {

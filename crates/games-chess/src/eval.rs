@@ -2,7 +2,7 @@
 //! (captures and promotions ordered by MVV-LVA) for quiescence search.
 
 use arrayvec::ArrayVec;
-use game::Score;
+use gametree_game::Score;
 
 use crate::movegen::ListSink;
 use crate::mv::Move;
@@ -104,7 +104,7 @@ impl Position {
     }
 
     /// The MVV-LVA priority of a capture or promotion (the tactical priority
-    /// of [`game::Game::move_hint`]).
+    /// of [`gametree_game::Game::move_hint`]).
     #[must_use]
     pub fn mvv_lva(&self, m: Move) -> Option<i32> {
         let from = m.orig_idx();
@@ -155,7 +155,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use game::{Game, MoveBuffer};
+    use gametree_game::{Game, MoveBuffer};
 
     /// The FEN with colours swapped and the board flipped (no castling or ep).
     fn mirror(fen: &str) -> String {
@@ -218,7 +218,7 @@ mod tests {
         assert!(p.move_hint(pxq).tactical() > p.move_hint(qxp).tactical());
         assert_eq!(
             p.move_hint(p.parse_uci("e1f2").unwrap()),
-            game::MoveHint::Quiet(0)
+            gametree_game::MoveHint::Quiet(0)
         );
     }
 }

@@ -3,17 +3,17 @@
 //! evaluation and tactical moves for alpha-beta with quiescence, and
 //! pawnless-endgame indexing for retrograde analysis.
 //!
-//! [`Position`] implements [`game::Game`] with its knowledge (an
+//! [`Position`] implements [`gametree_game::Game`] with its knowledge (an
 //! evaluation, captures and promotions as tactical moves, one-to-one move
 //! numbers), so every searcher of the workspace plays chess.
-//! [`Endgame`] implements [`game::IndexSpace`] and [`game::Predecessors`]
+//! [`Endgame`] implements [`gametree_game::IndexSpace`] and [`gametree_game::Predecessors`]
 //! for the retrograde solver.
 //!
 //! # Example
 //!
 //! ```
-//! use game::{Game, Outcome, perft};
-//! use games_chess::{Endgame, Position};
+//! use gametree_game::{Game, Outcome, perft};
+//! use gametree_games_chess::{Endgame, Position};
 //!
 //! // Perft from the initial position, generic and bulk-counting.
 //! let mut pos = Position::startpos();
@@ -36,7 +36,7 @@
 //! assert_eq!(pos.outcome(), Some(Outcome::Loss));
 //!
 //! // Pawnless endings for retrograde analysis.
-//! use game::IndexSpace;
+//! use gametree_game::IndexSpace;
 //! let kqk = Endgame::new("KQvK")?;
 //! assert_eq!(kqk.size(), 2 * 462 * 64);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -47,10 +47,10 @@
 //! * Move generation: the published perft counts of the Chess Programming
 //!   Wiki's six standard positions (`data/chess-perft.toml`; cheap
 //!   rows in `cargo test`, deep rows through [`suite::verify_file`]), the
-//!   bulk counter against the generic [`game::perft`], and the legal move
+//!   bulk counter against the generic [`gametree_game::perft`], and the legal move
 //!   lists against the `cozy-chess` crate along seeded random games.
 //! * make/unmake restores everything, the incremental hash equals the hash
-//!   from scratch, a move is legal iff generated: the [`game::check`]
+//!   from scratch, a move is legal iff generated: the [`gametree_game::check`]
 //!   oracles on seeded random playouts.
 //! * Endgames: 462 king placements (also counted by brute force), the
 //!   numbers of legal KQvK and KRvK positions published by the Syzygy
@@ -95,7 +95,7 @@ pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -
 
 #[cfg(test)]
 mod tests {
-    use game::Game;
+    use gametree_game::Game;
 
     use super::*;
 

@@ -15,8 +15,8 @@
 //! build both and compare them index by index).
 //!
 //! ```
-//! use game::{Game, IndexSpace};
-//! use games_chess::{Endgame, FastEndgame, Placement, Position};
+//! use gametree_game::{Game, IndexSpace};
+//! use gametree_games_chess::{Endgame, FastEndgame, Placement, Position};
 //!
 //! let fast = FastEndgame::new("KQvK")?;
 //! let p: Position = "8/8/8/8/8/2k5/8/1K1Q4 b - - 0 1".parse()?;
@@ -32,7 +32,7 @@
 use core::fmt;
 
 use arrayvec::ArrayVec;
-use game::{Counted, Game, IndexMoves, IndexSpace, Outcome, Player, Predecessors};
+use gametree_game::{Counted, Game, IndexMoves, IndexSpace, Outcome, Player, Predecessors};
 
 use crate::attacks::{KING, KNIGHT, sparse_bishop, sparse_rook, tables};
 use crate::endgame::{
@@ -378,8 +378,8 @@ impl Placement {
     /// one a capture leads to without trying each table's index.
     ///
     /// ```
-    /// use game::IndexSpace;
-    /// use games_chess::{FastEndgame, Placement, Position};
+    /// use gametree_game::IndexSpace;
+    /// use gametree_games_chess::{FastEndgame, Placement, Position};
     ///
     /// let krk = FastEndgame::new("KRvK").unwrap();
     /// let position = Position::from_fen("8/8/8/8/8/2k5/8/KR6 w - - 0 1").unwrap();
@@ -2047,7 +2047,7 @@ impl FastEndgame {
 
 #[cfg(test)]
 mod tests {
-    use game::{Counted, Game, IndexMoves, IndexSpace, Predecessors};
+    use gametree_game::{Counted, Game, IndexMoves, IndexSpace, Predecessors};
 
     use super::*;
 

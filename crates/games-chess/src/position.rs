@@ -4,8 +4,8 @@ use core::fmt;
 use std::sync::LazyLock;
 
 use arrayvec::ArrayVec;
-use game::{Game, Knowledge, MoveHint, Outcome, Player, Score};
-use zobrist::{Extra, ZobristTable};
+use gametree_game::{Game, Knowledge, MoveHint, Outcome, Player, Score};
+use gametree_zobrist::{Extra, ZobristTable};
 
 use crate::attacks::{Bitboard, KING, KNIGHT, PAWN, tables};
 use crate::movegen::{AnySink, CountSink, ListSink};
@@ -99,7 +99,7 @@ pub(crate) fn keys() -> &'static Keys {
 ///
 /// Build one with [`Position::startpos`] or by parsing a FEN string
 /// (`"...".parse::<Position>()`, [`Position::from_fen`]); print it as FEN
-/// with [`Display`](fmt::Display). Play moves through [`game::Game`]
+/// with [`Display`](fmt::Display). Play moves through [`gametree_game::Game`]
 /// (`make`/`unmake`/`try_make`).
 ///
 /// Equality compares the board, side to move, castling rights, en-passant
@@ -547,7 +547,7 @@ impl Position {
     }
 
     /// Perft with bulk counting at the last ply (the same numbers as
-    /// [`game::perft`], faster).
+    /// [`gametree_game::perft`], faster).
     pub fn perft(&mut self, depth: u32) -> u64 {
         match depth {
             0 => 1,
@@ -568,7 +568,7 @@ impl Position {
 
 impl Position {
     /// Perft split by root move ("divide", `depth >= 1`), with the bulk
-    /// counter below the root: the rows of [`game::perft_divide`], faster.
+    /// counter below the root: the rows of [`gametree_game::perft_divide`], faster.
     /// Empty for `depth == 0`.
     #[must_use]
     pub fn perft_divide(&mut self, depth: u32) -> Vec<(Move, u64)> {

@@ -5,7 +5,7 @@
 //! [`TEST_BUDGET`]; `cargo xtask verify` runs [`verify_file`] with a larger
 //! budget for the deep rows. Each row is counted twice when cheap (the
 //! crate's bulk-counting [`Position::perft`] and the generic
-//! [`game::perft`]), and with the bulk counter only above
+//! [`gametree_game::perft`]), and with the bulk counter only above
 //! [`GENERIC_BUDGET`] nodes.
 
 use core::fmt;
@@ -18,7 +18,7 @@ use crate::{FenError, Position};
 pub const TEST_BUDGET: u64 = 5_000_000;
 
 /// Rows up to this many nodes are also counted with the generic
-/// [`game::perft`] (make/unmake through the [`game::Game`] trait).
+/// [`gametree_game::perft`] (make/unmake through the [`gametree_game::Game`] trait).
 pub const GENERIC_BUDGET: u64 = 10_000_000;
 
 /// One position of the data file.
@@ -155,7 +155,7 @@ pub struct PerftResult {
     pub expected: u64,
     /// The bulk-counting perft's count.
     pub counted: u64,
-    /// The generic `game::perft` count, when the row was within [`GENERIC_BUDGET`].
+    /// The generic `gametree_game::perft` count, when the row was within [`GENERIC_BUDGET`].
     pub generic: Option<u64>,
     /// Wall-clock time of the bulk count.
     pub elapsed: Duration,
@@ -213,7 +213,8 @@ pub fn run(entries: &[PerftEntry], budget: u64) -> Result<Vec<PerftResult>, RunE
             let start = Instant::now();
             let counted = pos.perft(depth);
             let elapsed = start.elapsed();
-            let generic = (expected <= GENERIC_BUDGET).then(|| game::perft(&mut pos, depth));
+            let generic =
+                (expected <= GENERIC_BUDGET).then(|| gametree_game::perft(&mut pos, depth));
             out.push(PerftResult {
                 id: e.id.clone(),
                 depth,
@@ -270,7 +271,7 @@ mod tests {
         ] {
             let mut p: Position = fen.parse().unwrap();
             let ours = p.perft_divide(3);
-            assert_eq!(ours, game::perft_divide(&mut p, 3));
+            assert_eq!(ours, gametree_game::perft_divide(&mut p, 3));
             assert_eq!(ours.iter().map(|r| r.1).sum::<u64>(), p.perft(3));
             assert!(p.perft_divide(0).is_empty());
         }

@@ -6,9 +6,9 @@ use core::str::FromStr;
 /// A side: White moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Color {
-    /// White (`game::Player::First`).
+    /// White (`gametree_game::Player::First`).
     White,
-    /// Black (`game::Player::Second`).
+    /// Black (`gametree_game::Player::Second`).
     Black,
 }
 

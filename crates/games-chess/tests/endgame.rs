@@ -3,8 +3,8 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use game::{Game, IndexSpace, Predecessors};
-use games_chess::{
+use gametree_game::{Game, IndexSpace, Predecessors};
+use gametree_games_chess::{
     Endgame, KING_PLACEMENTS, MAX_PIECES, Position, Signature, SignatureError, king_pair,
     pawnless_endings,
 };
@@ -144,7 +144,7 @@ fn signatures() {
         assert_eq!(text.parse::<Signature>().unwrap().to_string(), text);
     }
     let e = |s: &str| s.parse::<Signature>().unwrap_err();
-    use games_chess::Color::{Black, White};
+    use gametree_games_chess::Color::{Black, White};
     assert_eq!(e("KQK"), SignatureError::Separator);
     assert_eq!(e("KQvKvK"), SignatureError::Separator);
     assert_eq!(e("QvK"), SignatureError::MissingKing(White));

@@ -1,11 +1,11 @@
 //! Rules, formats and oracles: FEN and UCI errors, draw rules, the
-//! `game::check` oracles on seeded random playouts, and a move-by-move
+//! `gametree_game::check` oracles on seeded random playouts, and a move-by-move
 //! comparison with the `cozy-chess` crate.
 
 use std::collections::BTreeSet;
 
-use game::{Game, Outcome, check};
-use games_chess::{FenErrorKind, Move, Position, STARTPOS, UciErrorKind};
+use gametree_game::{Game, Outcome, check};
+use gametree_games_chess::{FenErrorKind, Move, Position, STARTPOS, UciErrorKind};
 use rand_core::Rng;
 use rand_pcg::Pcg64;
 
@@ -51,15 +51,15 @@ fn fen_errors_are_precise() {
     ));
     assert_eq!(
         fen_kind("8/8/8/8/8/8/8/4K3 w - - 0 1"),
-        K::KingCount(games_chess::Color::Black)
+        K::KingCount(gametree_games_chess::Color::Black)
     );
     assert_eq!(
         fen_kind("4k3/8/8/8/8/8/8/3KK3 w - - 0 1"),
-        K::KingCount(games_chess::Color::White)
+        K::KingCount(gametree_games_chess::Color::White)
     );
     assert_eq!(
         fen_kind("4k3/8/8/8/QQQQQQQQ/QQQQQQQQ/8/4K3 w - - 0 1"),
-        K::TooManyPieces(games_chess::Color::White)
+        K::TooManyPieces(gametree_games_chess::Color::White)
     );
     assert_eq!(fen_kind("4k3/8/8/8/8/8/8/4K3 x - - 0 1"), K::Side);
     assert_eq!(
@@ -381,7 +381,8 @@ fn same_moves_as_cozy_chess_along_random_games() {
                         m.promotion().is_some()
                             || p.piece_at(m.to()).is_some()
                             || (p.en_passant() == Some(m.to())
-                                && p.piece_at(m.from()).unwrap().role == games_chess::Role::Pawn)
+                                && p.piece_at(m.from()).unwrap().role
+                                    == gametree_games_chess::Role::Pawn)
                     })
                     .cloned()
                     .collect();

@@ -5,8 +5,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use game::{Game, perft};
-use games_connect4::{Board, Moves, perft_bitboard};
+use gametree_game::{Game, perft};
+use gametree_games_connect4::{Board, Moves, perft_bitboard};
 
 /// 1000 positions from deterministic pseudo-random playouts (8..30 plies).
 fn positions() -> Vec<Board> {
@@ -38,7 +38,7 @@ fn positions() -> Vec<Board> {
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("perft 7x6 depth 6");
-    g.bench_function("generic game::perft", |b| {
+    g.bench_function("generic gametree_game::perft", |b| {
         let mut board = Board::standard();
         b.iter(|| perft(black_box(&mut board), 6));
     });

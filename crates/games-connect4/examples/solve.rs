@@ -6,10 +6,10 @@
 
 use std::time::Instant;
 
-use alphabeta::{AlphaBeta, Config};
-use game::Limits;
-use games_connect4::Board;
-use games_connect4::pons::load_test_file;
+use gametree_alphabeta::{AlphaBeta, Config};
+use gametree_game::Limits;
+use gametree_games_connect4::Board;
+use gametree_games_connect4::pons::load_test_file;
 
 /// The CPU time of this thread in nanoseconds, if Linux tells.
 fn thread_cpu_ns() -> Option<u64> {
@@ -29,7 +29,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let positions = load_test_file(file.as_ref())?;
     let positions: Vec<_> = positions.into_iter().skip(first).take(count).collect();
     let config = Config::default()
-        .algorithm(alphabeta::Algorithm::Bisection)
+        .algorithm(gametree_alphabeta::Algorithm::Bisection)
         .iterative_deepening(false)
         .killers(0)
         .history(None)

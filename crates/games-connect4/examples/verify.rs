@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use games_connect4::{Size, verify_perft, verify_position_counts};
+use gametree_games_connect4::{Size, verify_perft, verify_position_counts};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);

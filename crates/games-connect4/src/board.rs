@@ -5,8 +5,8 @@ use std::hash::{Hash, Hasher};
 use std::sync::LazyLock;
 
 use arrayvec::ArrayVec;
-use game::{Game, Knowledge, MoveHint, Outcome, Player, Score};
-use zobrist::ZobristTable;
+use gametree_game::{Game, Knowledge, MoveHint, Outcome, Player, Score};
+use gametree_zobrist::ZobristTable;
 
 use crate::Size;
 
@@ -125,8 +125,8 @@ pub type Moves = ArrayVec<Column, { Size::MAX_WIDTH }>;
 /// per stone; see [`zobrist_keys`]) is available as [`Board::zobrist`].
 ///
 /// ```
-/// use game::{Game, Outcome};
-/// use games_connect4::Board;
+/// use gametree_game::{Game, Outcome};
+/// use gametree_games_connect4::Board;
 ///
 /// let mut b: Board = "4455".parse()?;     // Pons's notation, 7 × 6
 /// assert!(!b.can_win_now());

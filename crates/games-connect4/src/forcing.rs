@@ -57,7 +57,7 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use game::Game;
+    use gametree_game::Game;
 
     #[test]
     fn forcing_agrees_with_brute_force() {
@@ -71,7 +71,7 @@ mod tests {
             "4444441111112222",
         ] {
             let b: Board = moves.parse().unwrap();
-            game::check::forcing(&b).unwrap();
+            gametree_game::check::forcing(&b).unwrap();
         }
         let _ = Board::standard().side_to_move();
     }

@@ -1,5 +1,5 @@
 //! Numbering the Connect Four positions of a small board for retrograde
-//! analysis ([`game::IndexSpace`] and [`game::Predecessors`]).
+//! analysis ([`gametree_game::IndexSpace`] and [`gametree_game::Predecessors`]).
 //!
 //! A column of height `h` holding `k` stones is the digit `(1 << k) | bits`
 //! (below `2^(h+1)`), where bit `r` of `bits` is set when the stone on row
@@ -17,14 +17,14 @@
 //! left–right mirror image to the smaller of their two indices (whose
 //! position is the class's representative) and marks the other invalid.
 //!
-//! [`position`](game::IndexSpace::position) rebuilds a [`Board`] with a
+//! [`position`](gametree_game::IndexSpace::position) rebuilds a [`Board`] with a
 //! legal move history (found by taking back stones through reachable
 //! positions), so it prints in Pons's notation and can be undone.
 //!
 //! ```
-//! use game::IndexSpace;
-//! use games_connect4::{Board, Size};
-//! use games_connect4::index::BoardIndex;
+//! use gametree_game::IndexSpace;
+//! use gametree_games_connect4::{Board, Size};
+//! use gametree_games_connect4::index::BoardIndex;
 //!
 //! let size = Size::new(4, 4)?;
 //! let plain = BoardIndex::plain(size)?;
@@ -45,7 +45,7 @@
 
 use core::fmt;
 
-use game::{Game, IndexSpace, Player, Predecessors};
+use gametree_game::{Game, IndexSpace, Player, Predecessors};
 
 use crate::board::has_four;
 use crate::{Board, Column, Size};

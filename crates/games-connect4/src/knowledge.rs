@@ -5,7 +5,7 @@
 //! Every function here is checked against a brute-force version (try each
 //! move, look at the result) in `tests/knowledge.rs`.
 
-use game::Score;
+use gametree_game::Score;
 
 use crate::board::{Board, Column, Moves, centre_order, shl};
 
@@ -380,7 +380,7 @@ impl Board {
     /// the weights in the source: good-parity threats count triple), minus
     /// a little for each opponent threat the side to move must block now.
     /// A decisive position is not recognised here; searches score it from
-    /// [`game::Game::outcome`] and immediate wins from the move list.
+    /// [`gametree_game::Game::outcome`] and immediate wins from the move list.
     pub(crate) fn threat_evaluation(&self) -> Score {
         let first_to_move = self.plies & 1 == 0;
         let mine = self.threat_value(self.own_threats(), first_to_move);
@@ -445,7 +445,7 @@ impl Board {
 }
 
 /// The moves of `board` that are [`Board::non_losing_moves`], as columns
-/// centre first (a convenience for searches over the [`game::Game`] trait).
+/// centre first (a convenience for searches over the [`gametree_game::Game`] trait).
 pub fn non_losing_columns(board: &Board, out: &mut Moves) {
     board.columns_of(board.non_losing_moves(), out);
 }
@@ -453,7 +453,7 @@ pub fn non_losing_columns(board: &Board, out: &mut Moves) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use game::Game;
+    use gametree_game::Game;
 
     #[test]
     fn simple_threats() {
@@ -466,7 +466,7 @@ mod tests {
             b.possible() & !b.opponent_threats() >> 1
         );
         let t = b.move_hint(Column::new(2).unwrap());
-        assert_eq!(t, game::MoveHint::Tactical(2));
+        assert_eq!(t, gametree_game::MoveHint::Tactical(2));
         let mut m = Moves::new();
         b.generate_tactical(&mut m);
         assert_eq!(

@@ -3,7 +3,7 @@
 //! Pascal Pons's move notation and scoring, and the Connect Four knowledge a
 //! strong solver needs, as fast bitboard functions.
 //!
-//! * [`Board`] implements [`game::Game`] (moves are [`Column`]s, generated
+//! * [`Board`] implements [`gametree_game::Game`] (moves are [`Column`]s, generated
 //!   centre first) with every item of knowledge: an evaluation (threat
 //!   count with the zugzwang parity rule), tactical moves (immediate wins,
 //!   then forced blocks) and the threat count after a quiet move as its
@@ -14,7 +14,7 @@
 //!   bitboard; the trait method of the same name fills a move list: call it
 //!   as `Game::non_losing_moves(&board, &mut moves)` on a concrete board.)
 //! * [`Board::key`] is a provably unique 64-bit key,
-//!   [`Game::hash`](game::Game::hash) the same key through a bijective mix
+//!   [`Game::hash`](gametree_game::Game::hash) the same key through a bijective mix
 //!   (as unique, with well-mixed bits for tables) xored with a constant per
 //!   board size (one table can serve several sizes), [`Board::symmetric_key`]
 //!   the key shared by a position and its mirror image, and
@@ -28,13 +28,13 @@
 //!   `{:#}` / [`Board::pretty`] draws the board. [`Size`] parses `WxH`.
 //! * [`pons`]: Pons's score convention and a loader for his benchmark files.
 //! * [`perft_bitboard`]: a move-tree counter on raw bitboards, to check the
-//!   generic [`game::perft`] against.
+//!   generic [`gametree_game::perft`] against.
 //!
 //! # Example
 //!
 //! ```
-//! use game::{Game, Outcome, perft};
-//! use games_connect4::{Board, Size};
+//! use gametree_game::{Game, Outcome, perft};
+//! use gametree_games_connect4::{Board, Size};
 //!
 //! let mut b: Board = "4455".parse()?;
 //! assert_eq!(b.to_string(), "4455");

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use game::{Game, Player};
+use gametree_game::{Game, Player};
 
 use crate::{Board, Column, Size};
 
@@ -68,7 +68,7 @@ impl Board {
     /// empty board of size `size`.
     ///
     /// ```
-    /// use games_connect4::{Board, Size};
+    /// use gametree_games_connect4::{Board, Size};
     /// let b = Board::from_moves(Size::new(5, 4)?, "3321")?;
     /// assert_eq!(b.plies(), 4);
     /// assert!(Board::from_moves(Size::new(5, 4)?, "36").is_err()); // no column 6
@@ -124,7 +124,7 @@ impl Board {
     /// then a line of column labels. The same as `format!("{board:#}")`.
     ///
     /// ```
-    /// let b: games_connect4::Board = "4453".parse()?;
+    /// let b: gametree_games_connect4::Board = "4453".parse()?;
     /// assert_eq!(
     ///     b.pretty(),
     ///     ".......\n.......\n.......\n.......\n...O...\n..OXX..\n1234567\n"
@@ -141,7 +141,7 @@ impl Board {
     #[must_use]
     pub fn status(&self) -> String {
         match self.outcome() {
-            Some(game::Outcome::Draw) => "draw: the board is full".to_owned(),
+            Some(gametree_game::Outcome::Draw) => "draw: the board is full".to_owned(),
             Some(_) => format!("{} player connected four", self.side_to_move().opponent()),
             None => format!("{} player to move", self.side_to_move()),
         }

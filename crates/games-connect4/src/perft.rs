@@ -7,8 +7,8 @@ use crate::board::has_four;
 use crate::{Board, Size};
 
 /// The number of leaves of the legal-move tree `depth` plies below `board`,
-/// counted on the raw bitboards (no [`game::Game`] calls, no move lists):
-/// the same numbers as the generic [`game::perft`], computed independently.
+/// counted on the raw bitboards (no [`gametree_game::Game`] calls, no move lists):
+/// the same numbers as the generic [`gametree_game::perft`], computed independently.
 /// A finished game (four connected, or a full board) has no moves.
 #[must_use]
 pub fn perft_bitboard(board: &Board, depth: u32) -> u64 {
@@ -59,7 +59,7 @@ pub struct PerftMismatch {
     pub size: Size,
     /// The depth where they first disagree.
     pub depth: u32,
-    /// The generic [`game::perft`] count.
+    /// The generic [`gametree_game::perft`] count.
     pub generic: u64,
     /// The [`perft_bitboard`] count.
     pub bitboard: u64,
@@ -78,7 +78,7 @@ impl fmt::Display for PerftMismatch {
 impl std::error::Error for PerftMismatch {}
 
 /// Counts the move tree of the empty `size` board at depths `1..=max_depth`
-/// with [`game::perft`] and with [`perft_bitboard`] and checks that they
+/// with [`gametree_game::perft`] and with [`perft_bitboard`] and checks that they
 /// agree, for `cargo xtask verify` (7 × 6 up to depth 10 takes seconds to
 /// a minute in release builds).
 ///
@@ -89,7 +89,7 @@ pub fn verify_perft(size: Size, max_depth: u32) -> Result<Vec<PerftRow>, PerftMi
     let mut board = Board::new(size);
     let mut rows = Vec::new();
     for depth in 1..=max_depth {
-        let generic = game::perft(&mut board, depth);
+        let generic = gametree_game::perft(&mut board, depth);
         let bitboard = perft_bitboard(&board, depth);
         if generic != bitboard {
             return Err(PerftMismatch {

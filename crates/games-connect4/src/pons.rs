@@ -14,7 +14,7 @@
 //! range possible for the position.
 //!
 //! ```no_run
-//! use games_connect4::pons::TestSet;
+//! use gametree_games_connect4::pons::TestSet;
 //! let dir = std::path::Path::new("../shared/data/connect4");
 //! for t in TestSet::L3_R1.load(dir)?.iter().take(3) {
 //!     println!("{} {} (ply {})", t.moves, t.score, t.board.plies());
@@ -164,11 +164,11 @@ impl fmt::Display for LineErrorKind {
 /// Parses one benchmark line `moves score` (7 × 6).
 ///
 /// ```
-/// use games_connect4::pons::parse_test_line;
+/// use gametree_games_connect4::pons::parse_test_line;
 /// let (board, score) = parse_test_line("4455 18")?;
 /// assert_eq!((board.plies(), score), (4, 18));
 /// assert!(parse_test_line("4455 19").is_err()); // no win that fast
-/// # Ok::<(), games_connect4::pons::LineErrorKind>(())
+/// # Ok::<(), gametree_games_connect4::pons::LineErrorKind>(())
 /// ```
 ///
 /// # Errors
@@ -285,7 +285,7 @@ fn parse_test_text(text: &str) -> Result<Vec<TestPosition>, (usize, LineErrorKin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use game::Score;
+    use gametree_game::Score;
 
     #[test]
     fn lines() {

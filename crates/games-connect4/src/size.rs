@@ -14,7 +14,7 @@ use std::str::FromStr;
 /// A size prints and parses as `WxH`:
 ///
 /// ```
-/// use games_connect4::Size;
+/// use gametree_games_connect4::Size;
 /// let s: Size = "5x4".parse()?;
 /// assert_eq!((s.width(), s.height()), (5, 4));
 /// assert_eq!(s.to_string(), "5x4");
@@ -142,7 +142,7 @@ impl Size {
     /// a win on the last ply (42) scores 1.
     ///
     /// ```
-    /// use games_connect4::Size;
+    /// use gametree_games_connect4::Size;
     /// assert_eq!(Size::STANDARD.pons_score_of_win_on_ply(7), 18);
     /// assert_eq!(Size::STANDARD.pons_score_of_win_on_ply(41), 1);
     /// assert_eq!(Size::STANDARD.pons_score_of_win_on_ply(42), 1);

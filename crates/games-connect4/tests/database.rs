@@ -5,10 +5,10 @@
 //! comparison with alpha-beta are heavier and run from `cargo xtask verify`
 //! and `gametree verify` (see the CLI), with the same calls.
 
-use alphabeta::{AlphaBeta, Config};
-use game::{IndexSpace, Limits};
-use games_connect4::{Board, BoardIndex, Size};
-use retrograde::{Generator, Method, NoExits, Table, Value, verify};
+use gametree_alphabeta::{AlphaBeta, Config};
+use gametree_game::{IndexSpace, Limits};
+use gametree_games_connect4::{Board, BoardIndex, Size};
+use gametree_retrograde::{Generator, Method, NoExits, Table, Value, verify};
 
 fn size(w: usize, h: usize) -> Size {
     Size::new(w, h).unwrap()
@@ -70,7 +70,7 @@ fn four_by_four_matches_the_reachable_enumeration() {
     // `Board::key`) finds the same positions and the same values.
     let plain = BoardIndex::plain(size(4, 4)).unwrap();
     let table = Generator::new(&plain).build(Method::Backward).unwrap();
-    let reach = retrograde::Reachable::new(Board::new(size(4, 4)), Board::key).unwrap();
+    let reach = gametree_retrograde::Reachable::new(Board::new(size(4, 4)), Board::key).unwrap();
     assert_eq!(reach.positions(), plain.positions());
     let other = Generator::new(&reach).build(Method::ForwardSweeps).unwrap();
     for i in 0..reach.size() {

@@ -6,9 +6,9 @@ mod common;
 
 use std::time::Instant;
 
-use game::{Game, Outcome};
-use games_connect4::pons::TestSet;
-use games_connect4::{Board, Column, Moves, Size};
+use gametree_game::{Game, Outcome};
+use gametree_games_connect4::pons::TestSet;
+use gametree_games_connect4::{Board, Column, Moves, Size};
 
 /// Exact Pons score of `b` for the side to move, within `(alpha, beta)`
 /// (fail-hard), using only the `Game` trait: generate, make, unmake,

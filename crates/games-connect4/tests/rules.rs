@@ -6,8 +6,8 @@ mod common;
 use std::collections::{HashMap, HashSet};
 
 use common::{Naive, Rng};
-use game::{Game, Outcome, Player, Score, check, perft};
-use games_connect4::{Board, Column, Moves, Size, perft_bitboard};
+use gametree_game::{Game, Outcome, Player, Score, check, perft};
+use gametree_games_connect4::{Board, Column, Moves, Size, perft_bitboard};
 
 /// Sizes exercised: the standard board, the small solved ones, and the
 /// extremes of the 64-bit layout.
@@ -333,7 +333,7 @@ fn distinct_positions_match_oeis() {
 #[test]
 fn position_counts_agree_with_naive() {
     for &(w, h, plies) in &[(4, 4, 12), (5, 4, 9), (3, 3, 9), (7, 6, 5), (32, 1, 3)] {
-        let counts = games_connect4::count_positions(Size::new(w, h).unwrap(), plies);
+        let counts = gametree_games_connect4::count_positions(Size::new(w, h).unwrap(), plies);
         let mut layer: HashSet<Naive> = HashSet::from([Naive::new(w, h)]);
         for &count in &counts[1..] {
             let mut next = HashSet::new();

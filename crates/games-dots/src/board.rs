@@ -5,8 +5,8 @@ use core::fmt;
 use std::sync::LazyLock;
 
 use arrayvec::ArrayVec;
-use game::{Game, Knowledge, MoveHint, Outcome, Player, Score};
-use zobrist::{Extra, ZobristTable};
+use gametree_game::{Game, Knowledge, MoveHint, Outcome, Player, Score};
+use gametree_zobrist::{Extra, ZobristTable};
 
 /// The most lines a board may have (one bit each in a `u64`).
 pub const MAX_LINES: usize = 64;
@@ -312,8 +312,8 @@ static KEYS: LazyLock<Keys> = LazyLock::new(|| {
 /// depends on nothing else).
 ///
 /// ```
-/// use game::{Game, Outcome, Player};
-/// use games_dots::{Dots, Size};
+/// use gametree_game::{Game, Outcome, Player};
+/// use gametree_games_dots::{Dots, Size};
 ///
 /// // 1x1: the four sides of one box; whoever draws the fourth takes it.
 /// let mut g = Dots::new(Size::new(1, 1)?);

@@ -12,7 +12,7 @@
 //! of a position is then its box difference (mover's view) plus `future`.
 
 use crate::board::{Dots, Line, Size};
-use game::{Game, Player};
+use gametree_game::{Game, Player};
 
 /// The most lines [`future_values`] handles: `2^26` bytes (64 MiB).
 pub const MAX_BRUTE_FORCE_LINES: usize = 26;

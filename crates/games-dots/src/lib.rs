@@ -2,13 +2,13 @@
 //! completes a box **moves again**, so turns do not alternate, on any board
 //! of `W × H` boxes with at most 64 lines.
 //!
-//! * [`Dots`] implements [`game::Game`] with its knowledge (lines that take
+//! * [`Dots`] implements [`gametree_game::Game`] with its knowledge (lines that take
 //!   boxes are tactical, lines that give one away come last, the lines left
 //!   bound the game's length, lines are their own move numbers, the box
 //!   difference is the evaluation). Every searcher of the workspace decides
 //!   the sign of a value from `side_to_move()`, so all of them solve it.
 //! * The result compares the final box difference with a target (0: more
-//!   boxes wins); [`exact_score`] turns any [`game::Solver`] into a solver
+//!   boxes wins); [`exact_score`] turns any [`gametree_game::Solver`] into a solver
 //!   of the exact final box difference by a binary search over targets.
 //! * Position text: the moves from the empty board (`""`), each a dot and a
 //!   direction: `a1-` is the line from dot a1 to the right, `a1|` the line
@@ -22,11 +22,11 @@
 //! book's "by 1"), and every board up to 3×3 boxes.
 //!
 //! ```
-//! use game::Limits;
-//! use games_dots::{Dots, Size, exact_score};
+//! use gametree_game::Limits;
+//! use gametree_games_dots::{Dots, Size, exact_score};
 //!
 //! let board = Dots::new(Size::new(2, 2)?);
-//! let mut solver = alphabeta::AlphaBeta::<Dots>::new(alphabeta::Config::default())?;
+//! let mut solver = gametree_alphabeta::AlphaBeta::<Dots>::new(gametree_alphabeta::Config::default())?;
 //! assert_eq!(exact_score(&mut solver, &board, &Limits::none()), Some(2));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -45,7 +45,7 @@ mod notation;
 pub use board::{Dots, Line, MAX_LINES, Moves, Size, SizeError, Undo};
 pub use notation::{ParseError, ParseErrorKind};
 
-use game::{Game, Limits, Outcome, Player, Solver};
+use gametree_game::{Game, Limits, Outcome, Player, Solver};
 
 /// The final box difference for the player to move under perfect play,
 /// found with any win/draw/loss `solver` by a binary search over targets

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use game::Game;
+use gametree_game::Game;
 
 use crate::board::{Dots, Line, Size, SizeError};
 

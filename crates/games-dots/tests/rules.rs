@@ -4,10 +4,10 @@
 
 use std::collections::HashSet;
 
-use alphabeta::{AlphaBeta, Config, negamax_solve};
-use game::{Game, Limits, Outcome, Player, Score, Solution, Solver, check};
-use games_dots::{Dots, Line, ParseErrorKind, Size, check as reference, exact_score};
-use pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns};
+use gametree_alphabeta::{AlphaBeta, Config, negamax_solve};
+use gametree_game::{Game, Limits, Outcome, Player, Score, Solution, Solver, check};
+use gametree_games_dots::{Dots, Line, ParseErrorKind, Size, check as reference, exact_score};
+use gametree_pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns};
 use rand_core::Rng;
 use rand_pcg::Pcg64;
 

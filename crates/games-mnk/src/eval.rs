@@ -1,6 +1,6 @@
 //! Pattern/threat evaluation, tactical moves and proof-number hints.
 
-use game::{Game, Player, Score};
+use gametree_game::{Game, Player, Score};
 
 use crate::board::{Bits, STRIDE};
 use crate::position::{DIRECTIONS, Mnk, Move, Moves};

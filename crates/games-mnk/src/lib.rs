@@ -11,14 +11,14 @@
 //!
 //! Every board lives on a 19 × 19 layout of 384-bit bitboards (`[u64; 6]`),
 //! square `row * 19 + column`, so one [`Move`] type, one Zobrist table and
-//! one move numbering ([`Game::move_number`](game::Game::move_number)) cover every size. Making a move costs
+//! one move numbering ([`Game::move_number`](gametree_game::Game::move_number)) cover every size. Making a move costs
 //! a few bit operations plus the win test, which walks only the four lines
 //! through the new stone. Nothing is allocated per node: the move list is
 //! an [`ArrayVec`](arrayvec::ArrayVec) of 361.
 //!
 //! Zobrist keys: one per square per colour on the 19 × 19 layout, one for
 //! the side to move, and one per value of `m`, `n` and `k`
-//! (`zobrist::ZobristTable::with_extras`): the empty board's hash is the
+//! (`gametree_zobrist::ZobristTable::with_extras`): the empty board's hash is the
 //! XOR of its three rule keys, so positions of different games never share
 //! a hash and one transposition table can serve several sizes.
 //!
@@ -31,8 +31,8 @@
 //! # Example
 //!
 //! ```
-//! use game::{Game, Outcome};
-//! use games_mnk::{Mnk, Move, Moves};
+//! use gametree_game::{Game, Outcome};
+//! use gametree_games_mnk::{Mnk, Move, Moves};
 //!
 //! // Tic-tac-toe: x b2, o a1, x c2, o b1.
 //! let mut ttt: Mnk = "3,3,3 b2 a1 c2 b1".parse()?;
@@ -51,13 +51,13 @@
 //! assert_eq!((gomoku.m(), gomoku.n(), gomoku.k()), (15, 15, 5));
 //! assert!("3,3,3 b2 b2".parse::<Mnk>().is_err()); // occupied
 //! assert!("3,3".parse::<Mnk>().is_err());
-//! assert_eq!(game::perft(&mut Mnk::tictactoe(), 2), 72);
+//! assert_eq!(gametree_game::perft(&mut Mnk::tictactoe(), 2), 72);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! # Knowledge
 //!
-//! The game declares every item of [`game::Knowledge`]: an evaluation that
+//! The game declares every item of [`gametree_game::Knowledge`]: an evaluation that
 //! scores windows of `k` squares that only one player occupies, by how
 //! close they are to a line, plus threats (a completion square for the side
 //! to move, two for the opponent); tactical moves (immediate wins first,

@@ -5,8 +5,8 @@ use core::str::FromStr;
 use std::sync::LazyLock;
 
 use arrayvec::ArrayVec;
-use game::{Game, Knowledge, MoveHint, Outcome, Player, Score};
-use zobrist::{Extra, ZobristTable};
+use gametree_game::{Game, Knowledge, MoveHint, Outcome, Player, Score};
+use gametree_zobrist::{Extra, ZobristTable};
 
 use crate::board::{Bits, SQUARES, STRIDE};
 use crate::text::{ParseError, ParseErrorKind};
@@ -22,7 +22,7 @@ pub(crate) const DIRECTIONS: [(i8, i8); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
 /// Zobrist keys: one per square of the 19 × 19 layout per colour, the side
 /// to move, and one key per value of `m`, of `n` and of `k` (the rules: the
-/// empty board's hash), from `zobrist::ZobristTable::with_extras(361, 2,
+/// empty board's hash), from `gametree_zobrist::ZobristTable::with_extras(361, 2,
 /// [m, n, k: 19 each])`.
 struct Keys {
     stone: [[u64; 2]; SQUARES],

@@ -14,7 +14,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use game::{Game, Player};
+use gametree_game::{Game, Player};
 
 use crate::board::STRIDE;
 use crate::position::{Mnk, Move};

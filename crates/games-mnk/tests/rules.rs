@@ -1,12 +1,12 @@
 //! m,n,k rules against a naive 2-D reference, tic-tac-toe, known solved
-//! values and the `game::check` oracles.
+//! values and the `gametree_game::check` oracles.
 
 use std::collections::HashSet;
 
-use alphabeta::alpha_beta_solve;
-use game::{Game, Outcome, Player, Score};
-use games_mnk::{Mnk, Move, Moves, ParseErrorKind};
-use games_tictactoe::TicTacToe;
+use gametree_alphabeta::alpha_beta_solve;
+use gametree_game::{Game, Outcome, Player, Score};
+use gametree_games_mnk::{Mnk, Move, Moves, ParseErrorKind};
+use gametree_games_tictactoe::TicTacToe;
 use rand_core::Rng;
 use rand_pcg::Pcg64;
 
@@ -86,7 +86,7 @@ fn random_playouts_against_naive_grid() {
         let seed = rng.next_u64();
         let mut choices = Pcg64::new(u128::from(seed), 3);
         let mut it = std::iter::from_fn(|| Some(choices.next_u64()));
-        game::check::playout(&start, &mut it, 400).unwrap();
+        gametree_game::check::playout(&start, &mut it, 400).unwrap();
 
         let mut g = start.clone();
         loop {
@@ -138,7 +138,7 @@ fn random_playouts_against_naive_grid() {
                     .filter(|&&m| g.move_hint(m).tactical().is_some())
                     .count()
             );
-            game::check::forcing(&g).unwrap();
+            gametree_game::check::forcing(&g).unwrap();
             let v = g.evaluate();
             assert!(!v.is_decisive());
             let (pn, dn) = g.proof_hints();
@@ -230,7 +230,7 @@ fn parse_errors_are_typed() {
 // Equivalence with games-tictactoe.
 
 /// Tic-tac-toe square `s` (reading order from the top-left) as an m,n,k move.
-fn to_mnk(s: games_tictactoe::Square) -> Move {
+fn to_mnk(s: gametree_games_tictactoe::Square) -> Move {
     let s = s.get();
     Move::new(s % 3, 2 - s / 3).unwrap()
 }
@@ -290,8 +290,12 @@ fn tictactoe_equivalence() {
     assert_eq!(w.ttt_positions.len(), 5478);
     assert_eq!(w.solved, 5478);
     for d in 0..10 {
-        let n = game::perft(&mut Mnk::tictactoe(), d);
-        assert_eq!(n, game::perft(&mut TicTacToe::new(), d), "depth {d}");
+        let n = gametree_game::perft(&mut Mnk::tictactoe(), d);
+        assert_eq!(
+            n,
+            gametree_game::perft(&mut TicTacToe::new(), d),
+            "depth {d}"
+        );
         // perft counts leaves at depth d; the walk counts nodes at depth d,
         // which agree because a finished game generates no moves.
         assert_eq!(n, w.perft[d as usize], "depth {d}");
@@ -322,7 +326,7 @@ fn known_results_333_and_443() {
 /// win/draw/loss (-1, 0, 1) with a transposition table of bounds and the
 /// threat rules of `Tactical`: an immediate win ends the search; a side that
 /// cannot win at once and faces a completion square must block there.
-/// Plain `alphabeta::alpha_beta_solve` takes about 40 s of CPU on 4,4,4, too
+/// Plain `gametree_alphabeta::alpha_beta_solve` takes about 40 s of CPU on 4,4,4, too
 /// slow for `cargo test`; this solver is checked against it on the smaller
 /// boards below.
 fn solve_wdl(
@@ -419,11 +423,13 @@ fn threat_solver_agrees_with_alphabeta() {
 /// ordering), weak and strong solving, and the threat solver above.
 #[test]
 fn known_result_444_draw() {
-    let searcher = || alphabeta::AlphaBeta::<Mnk>::new(alphabeta::Config::default()).unwrap();
+    let searcher = || {
+        gametree_alphabeta::AlphaBeta::<Mnk>::new(gametree_alphabeta::Config::default()).unwrap()
+    };
     let mut g = Mnk::new(4, 4, 4).unwrap();
-    let weak = searcher().solve_weak(&mut g, &game::Limits::none());
+    let weak = searcher().solve_weak(&mut g, &gametree_game::Limits::none());
     assert_eq!(weak.outcome, Some(Outcome::Draw));
-    let strong = searcher().solve(&mut g, &game::Limits::none());
+    let strong = searcher().solve(&mut g, &gametree_game::Limits::none());
     assert_eq!(strong.value, Score::DRAW);
     assert_eq!(solve(4, 4, 4), 0);
     assert_eq!(solve(4, 4, 3), 1);
@@ -446,9 +452,13 @@ fn rules_are_hashed() {
             }
         }
     }
-    let mut s = alphabeta::AlphaBeta::<Mnk>::new(alphabeta::Config::default()).unwrap();
+    let mut s =
+        gametree_alphabeta::AlphaBeta::<Mnk>::new(gametree_alphabeta::Config::default()).unwrap();
     for (m, n, k, expected) in [(4, 4, 3, Outcome::Win), (4, 4, 4, Outcome::Draw)] {
-        let r = s.solve_weak(&mut Mnk::new(m, n, k).unwrap(), &game::Limits::none());
+        let r = s.solve_weak(
+            &mut Mnk::new(m, n, k).unwrap(),
+            &gametree_game::Limits::none(),
+        );
         assert_eq!(r.outcome, Some(expected), "{m},{n},{k}");
     }
 }

@@ -1,5 +1,5 @@
 //! Numbering tic-tac-toe positions for retrograde analysis
-//! ([`game::IndexSpace`] and [`game::Predecessors`]).
+//! ([`gametree_game::IndexSpace`] and [`gametree_game::Predecessors`]).
 //!
 //! An index is the board read as a base-3 number: square `s` contributes
 //! `3^s` times `0` (empty), `1` (X) or `2` (O), so there are `3^9 = 19,683`
@@ -10,9 +10,9 @@
 //! its class.
 //!
 //! ```
-//! use game::IndexSpace;
-//! use games_tictactoe::TicTacToe;
-//! use games_tictactoe::index::BoardIndex;
+//! use gametree_game::IndexSpace;
+//! use gametree_games_tictactoe::TicTacToe;
+//! use gametree_games_tictactoe::index::BoardIndex;
 //!
 //! let space = BoardIndex::symmetric();
 //! let corner: TicTacToe = "X........".parse()?;
@@ -23,7 +23,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use game::{Game, IndexSpace, Predecessors};
+use gametree_game::{Game, IndexSpace, Predecessors};
 
 use crate::TicTacToe;
 

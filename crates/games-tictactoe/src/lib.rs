@@ -18,8 +18,8 @@
 //! same reading order, and a move prints as its square number.
 //!
 //! ```
-//! use game::{Game, Outcome, MoveBuffer};
-//! use games_tictactoe::{Square, TicTacToe};
+//! use gametree_game::{Game, Outcome, MoveBuffer};
+//! use gametree_games_tictactoe::{Square, TicTacToe};
 //!
 //! let mut board: TicTacToe = "XX.OO....".parse()?;
 //! let mut moves = <TicTacToe as Game>::Moves::default();
@@ -39,8 +39,8 @@ use std::str::FromStr;
 use std::sync::LazyLock;
 
 use arrayvec::ArrayVec;
-use game::{Game, Knowledge, MoveHint, Outcome, Player, Score};
-use zobrist::ZobristTable;
+use gametree_game::{Game, Knowledge, MoveHint, Outcome, Player, Score};
+use gametree_zobrist::ZobristTable;
 
 pub mod index;
 

@@ -4,8 +4,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use game::{Game, Outcome, Player, perft};
-use games_tictactoe::TicTacToe;
+use gametree_game::{Game, Outcome, Player, perft};
+use gametree_games_tictactoe::TicTacToe;
 use rand_core::Rng;
 
 fn reachable() -> HashMap<(u16, u16), TicTacToe> {
@@ -151,7 +151,7 @@ fn oracles_on_random_playouts() {
     let mut rng = rand_pcg::Pcg64::new(0x7717_u128, 1);
     for _ in 0..2_000 {
         let mut choices = std::iter::from_fn(|| Some(rng.next_u64()));
-        game::check::playout(&TicTacToe::new(), &mut choices, 9).unwrap();
+        gametree_game::check::playout(&TicTacToe::new(), &mut choices, 9).unwrap();
     }
 }
 
@@ -159,8 +159,8 @@ fn oracles_on_random_playouts() {
 fn try_make_agrees_everywhere() {
     for b in reachable().values() {
         for s in 0..9 {
-            let sq = games_tictactoe::Square::new(s).unwrap();
-            game::check::try_make_agrees(b, sq).unwrap();
+            let sq = gametree_games_tictactoe::Square::new(s).unwrap();
+            gametree_game::check::try_make_agrees(b, sq).unwrap();
         }
     }
 }
@@ -168,6 +168,6 @@ fn try_make_agrees_everywhere() {
 #[test]
 fn forcing_agrees_with_brute_force_everywhere() {
     for b in reachable().values() {
-        game::check::forcing(b).unwrap();
+        gametree_game::check::forcing(b).unwrap();
     }
 }

@@ -5,8 +5,8 @@
 
 use arrayvec::ArrayVec;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use game::{Game, Player};
-use ordering::{History, MovePicker, Policy};
+use gametree_game::{Game, Player};
+use gametree_ordering::{History, MovePicker, Policy};
 use std::hint::black_box;
 
 #[path = "../tests/common/mod.rs"]

@@ -3,7 +3,7 @@
 use alloc::boxed::Box;
 use alloc::vec;
 use core::fmt;
-use game::{Game, Player};
+use gametree_game::{Game, Player};
 
 /// The counter-move table: for each side and each previous move (through
 /// [`Game::move_number`]), the quiet reply that last caused a cutoff after it.
@@ -13,9 +13,9 @@ use game::{Game, Player};
 /// that node. Allocated once by [`CounterMoves::new`], `2 · G::MOVE_NUMBERS` slots.
 ///
 /// ```
-/// use game::Player;
-/// use games_tictactoe::{Square, TicTacToe};
-/// use ordering::CounterMoves;
+/// use gametree_game::Player;
+/// use gametree_games_tictactoe::{Square, TicTacToe};
+/// use gametree_ordering::CounterMoves;
 ///
 /// let (center, corner) = (Square::new(4).unwrap(), Square::new(0).unwrap());
 /// let mut counters = CounterMoves::<TicTacToe>::new();

@@ -4,7 +4,7 @@ use alloc::boxed::Box;
 use alloc::vec;
 use core::fmt;
 use core::marker::PhantomData;
-use game::{Game, Player};
+use gametree_game::{Game, Player};
 
 use crate::tuning::{
     ADDITIVE_BONUS_MAX, ADDITIVE_LIMIT, DECAY_DIVISOR, GRAVITY_BONUS_MAX,
@@ -114,9 +114,9 @@ const fn clamp(x: i64, limit: i64) -> i64 {
 /// stays within `±policy.limit()`.
 ///
 /// ```
-/// use game::Player;
-/// use games_tictactoe::{Square, TicTacToe};
-/// use ordering::{History, Policy};
+/// use gametree_game::Player;
+/// use gametree_games_tictactoe::{Square, TicTacToe};
+/// use gametree_ordering::{History, Policy};
 ///
 /// let sq = |i| Square::new(i).unwrap();
 /// let mut history = History::<TicTacToe>::new(Policy::Gravity);

@@ -23,7 +23,7 @@ use arrayvec::ArrayVec;
 /// other but not with the children of unrelated nodes.
 ///
 /// ```
-/// use ordering::Killers;
+/// use gametree_ordering::Killers;
 ///
 /// let mut killers: Killers<u16> = Killers::new(64);
 /// killers.store(3, 10);

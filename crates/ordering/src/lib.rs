@@ -3,11 +3,11 @@
 //!
 //! Alpha-beta prunes most when the best move is searched first. This crate
 //! holds the classic, game-independent ways of guessing it, for any game
-//! that implements the [`game`] crate's traits:
+//! that implements the [`gametree_game`] crate's traits:
 //!
 //! * [`Killers`] — per ply, the last `K` (default 2) quiet moves that caused
 //!   a cutoff; a new killer replaces the oldest, never a duplicate.
-//! * [`History`] — a score per (side, [`game::Game::move_number`]) raised on every
+//! * [`History`] — a score per (side, [`gametree_game::Game::move_number`]) raised on every
 //!   cutoff, with three bonus [`Policy`]s: the textbook's `4^depth`,
 //!   `depth²`, and the bounded "gravity" update; a malus for the quiet moves
 //!   tried before the cutoff; decay between searches. No update sequence
@@ -15,7 +15,7 @@
 //! * [`CounterMoves`] — the reply that last refuted the previous move.
 //! * [`MovePicker`] — yields the moves of a generated list lazily, in
 //!   stages: the transposition-table move, the tactical moves (through
-//!   [`game::Game::move_hint`], for games that have tactical knowledge), the killers, the
+//!   [`gametree_game::Game::move_hint`], for games that have tactical knowledge), the killers, the
 //!   counter-move, then the rest by history. It yields exactly the moves of
 //!   the list, each once, and allocates nothing.
 //!
@@ -29,9 +29,9 @@
 //! move it tries refutes the opponent:
 //!
 //! ```
-//! use game::{Game, MoveBuffer};
-//! use games_tictactoe::{Square, TicTacToe};
-//! use ordering::{CounterMoves, History, Killers, MovePicker, Policy};
+//! use gametree_game::{Game, MoveBuffer};
+//! use gametree_games_tictactoe::{Square, TicTacToe};
+//! use gametree_ordering::{CounterMoves, History, Killers, MovePicker, Policy};
 //!
 //! let mut killers: Killers<Square> = Killers::new(16);
 //! let mut history = History::<TicTacToe>::new(Policy::Gravity);

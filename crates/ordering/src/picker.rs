@@ -2,7 +2,7 @@
 
 use arrayvec::ArrayVec;
 use core::fmt;
-use game::{Game, MoveBuffer, Player};
+use gametree_game::{Game, MoveBuffer, Player};
 
 use crate::History;
 use crate::tuning::QUIET_SELECTIONS_BEFORE_SORT;
@@ -105,9 +105,9 @@ enum Step {
 /// no borrow of the game, history or buffer).
 ///
 /// ```
-/// use game::{Game, Player};
-/// use games_tictactoe::{Square, TicTacToe};
-/// use ordering::{History, MovePicker, Policy, Stage};
+/// use gametree_game::{Game, Player};
+/// use gametree_games_tictactoe::{Square, TicTacToe};
+/// use gametree_ordering::{History, MovePicker, Policy, Stage};
 ///
 /// let sq = |i| Square::new(i).unwrap();
 /// let board: TicTacToe = "X.X.OO...".parse()?; // X to move: 1 wins, 3 blocks

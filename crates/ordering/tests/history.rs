@@ -5,8 +5,8 @@
 mod common;
 
 use common::{Mv, Toy};
-use game::Player;
-use ordering::{History, Policy, tuning};
+use gametree_game::Player;
+use gametree_ordering::{History, Policy, tuning};
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]

@@ -4,8 +4,8 @@
 mod common;
 
 use common::{Mv, Toy};
-use game::Player;
-use ordering::{CounterMoves, Killers};
+use gametree_game::Player;
+use gametree_ordering::{CounterMoves, Killers};
 use proptest::prelude::*;
 use std::collections::HashMap;
 

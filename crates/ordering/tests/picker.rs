@@ -4,8 +4,8 @@
 mod common;
 
 use common::{Moves, Mv, Toy};
-use game::{Game, Player};
-use ordering::{History, MovePicker, NoHistory, Policy, QuietOrder, Stage};
+use gametree_game::{Game, Player};
+use gametree_ordering::{History, MovePicker, NoHistory, Policy, QuietOrder, Stage};
 use proptest::prelude::*;
 
 /// A history stand-in with arbitrary (often tied) scores.

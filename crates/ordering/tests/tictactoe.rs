@@ -2,9 +2,9 @@
 //! tactical moves (wins, then blocks): it yields exactly the generated moves,
 //! the tactical ones first by priority, whatever the suggestions.
 
-use game::Game;
-use games_tictactoe::{Square, TicTacToe};
-use ordering::{History, MovePicker, Policy, Stage};
+use gametree_game::Game;
+use gametree_games_tictactoe::{Square, TicTacToe};
+use gametree_ordering::{History, MovePicker, Policy, Stage};
 use std::collections::HashSet;
 
 fn visit(game: &mut TicTacToe, seen: &mut HashSet<u64>, history: &mut History<TicTacToe>) -> usize {

@@ -7,15 +7,15 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use alphabeta::{AlphaBeta, Config};
 use criterion::{
     BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime,
 };
-use game::{Game, Limits, Outcome};
-use games_connect4::{Board, Size};
-use games_mnk::Mnk;
-use games_tictactoe::TicTacToe;
-use pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns};
+use gametree_alphabeta::{AlphaBeta, Config};
+use gametree_game::{Game, Limits, Outcome};
+use gametree_games_connect4::{Board, Size};
+use gametree_games_mnk::Mnk;
+use gametree_games_tictactoe::TicTacToe;
+use gametree_pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns};
 
 type Solver<G> = (&'static str, fn(&mut G) -> (Option<Outcome>, u64));
 

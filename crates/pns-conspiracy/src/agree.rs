@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::error::Error;
 use std::fmt;
 
-use game::{Game, Limits, Outcome, Score};
+use gametree_game::{Game, Limits, Outcome, Score};
 
 use crate::cns::{Conspiracy, ConspiracyConfig, ValueSet};
 use crate::common::{Answer, Question, Report};

@@ -3,7 +3,7 @@
 use std::mem::size_of;
 use std::time::Duration;
 
-use game::{Game, Limits, MoveBuffer, Outcome, Score, Solution, Solver};
+use gametree_game::{Game, Limits, MoveBuffer, Outcome, Score, Solution, Solver};
 
 use crate::common::{Budget, Error, INFINITE, Number, Progress, Stop, TableUse, add};
 

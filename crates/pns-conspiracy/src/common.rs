@@ -4,8 +4,8 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use game::{Limits, Outcome, Solution};
-pub use game::{Progress, Stop};
+use gametree_game::{Limits, Outcome, Solution};
+pub use gametree_game::{Progress, Stop};
 
 /// A proof or disproof number. [`INFINITE`] means "can never be proven".
 pub type Number = u64;
@@ -122,7 +122,7 @@ pub enum Error {
     /// symmetric under negation.
     BadValueSet,
     /// A leaf value that the [`ValueSet`](crate::ValueSet) does not hold.
-    ValueNotInSet(game::Score),
+    ValueNotInSet(gametree_game::Score),
 }
 
 impl fmt::Display for Error {

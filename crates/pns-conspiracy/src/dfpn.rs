@@ -3,7 +3,7 @@
 
 use std::mem::size_of;
 
-use game::{Game, Limits, MoveBuffer, Outcome, Player, Solution, Solver};
+use gametree_game::{Game, Limits, MoveBuffer, Outcome, Player, Solution, Solver};
 
 use crate::common::{
     Budget, Error, INFINITE, Number, Progress, Question, Report, TableUse, add, answer_of,

@@ -1,5 +1,5 @@
 //! Proof-number search (PNS, PN², df-pn) and conspiracy-number search for
-//! any [`game::Game`].
+//! any [`gametree_game::Game`].
 //!
 //! * [`Pns`]: best-first proof-number search (Allis 1994) over an explicit
 //!   tree, and PN² (Breuker) with [`PnsConfig::second_level`].
@@ -13,7 +13,7 @@
 //! All proof-number searches work in the negamax φ/δ form and answer a
 //! [`Question`] about the side to move: "can it force a win?" or "can it
 //! force at least a draw?". [`Pns::solve`] and [`DfPn::solve`] ask both in
-//! turn to get win, draw or loss. Every search takes [`game::Limits`]
+//! turn to get win, draw or loss. Every search takes [`gametree_game::Limits`]
 //! (nodes, time, cancel flag), has a memory bound (tree limit or table
 //! size) and a progress callback, and reports the answer (or the limit
 //! that stopped it), nodes, table use and time.
@@ -25,8 +25,8 @@
 //!
 //! ```
 //! use arrayvec::ArrayVec;
-//! use game::{Game, Limits, Outcome, Player};
-//! use pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, Question, verify};
+//! use gametree_game::{Game, Limits, Outcome, Player};
+//! use gametree_pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, Question, verify};
 //!
 //! // Take one or two stones; whoever takes the last stone wins.
 //! #[derive(Clone, Debug)]

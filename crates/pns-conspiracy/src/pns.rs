@@ -3,7 +3,7 @@
 
 use std::mem::size_of;
 
-use game::{Game, Limits, MoveBuffer, Outcome, Solution, Solver};
+use gametree_game::{Game, Limits, MoveBuffer, Outcome, Solution, Solver};
 
 use crate::common::Error;
 use crate::common::{

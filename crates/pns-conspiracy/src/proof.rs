@@ -4,7 +4,7 @@
 use std::error::Error;
 use std::fmt;
 
-use game::{Game, MoveBuffer, Outcome, Player};
+use gametree_game::{Game, MoveBuffer, Outcome, Player};
 
 /// What a [`Strategy`] claims: `prover` can force a result of at least
 /// `at_least` (from the prover's point of view).

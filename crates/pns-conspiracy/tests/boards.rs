@@ -2,11 +2,11 @@
 //! published values (Tromp; REFERENCE.md) and against the workspace's
 //! alpha-beta solver on seeded random positions.
 
-use alphabeta::{AlphaBeta, Config};
-use game::{Game, Limits, MoveBuffer, Outcome};
-use games_connect4::{Board, Size};
-use games_mnk::Mnk;
-use pns_conspiracy::{Answer, DfPn, DfPnConfig, Pns, PnsConfig, Question, agree};
+use gametree_alphabeta::{AlphaBeta, Config};
+use gametree_game::{Game, Limits, MoveBuffer, Outcome};
+use gametree_games_connect4::{Board, Size};
+use gametree_games_mnk::Mnk;
+use gametree_pns_conspiracy::{Answer, DfPn, DfPnConfig, Pns, PnsConfig, Question, agree};
 
 /// The alpha-beta solver's value for the side to move.
 fn alpha_beta_outcome<G>(g: &mut G) -> Outcome

@@ -1,13 +1,13 @@
 //! Every solver on every reachable tic-tac-toe position (5,478), against a
 //! plain negamax written here (itself checked against
-//! `alphabeta::negamax_solve`); and depth-limited conspiracy-number search
+//! `gametree_alphabeta::negamax_solve`); and depth-limited conspiracy-number search
 //! against depth-limited negamax.
 
 use std::collections::HashMap;
 
-use game::{Game, Limits, Outcome, Score};
-use games_tictactoe::TicTacToe;
-use pns_conspiracy::{Answer, DfPn, DfPnConfig, Pns, Question, agree, verify};
+use gametree_game::{Game, Limits, Outcome, Score};
+use gametree_games_tictactoe::TicTacToe;
+use gametree_pns_conspiracy::{Answer, DfPn, DfPnConfig, Pns, Question, agree, verify};
 
 /// Every position reachable from the empty board, terminal ones included.
 fn reachable() -> Vec<TicTacToe> {
@@ -83,7 +83,7 @@ fn every_reachable_position_every_solver_agrees() {
         let expected = negamax(&mut g, &mut memo);
         // The workspace's reference solver agrees with the one here.
         assert_eq!(
-            alphabeta::negamax_solve(&mut g).outcome,
+            gametree_alphabeta::negamax_solve(&mut g).outcome,
             Some(expected),
             "{g}"
         );
@@ -110,7 +110,7 @@ fn depth_limited_cns_is_negamax_everywhere() {
             let mut g = *p;
             let expected = negamax_depth(&mut g, depth, 0);
             assert_eq!(
-                alphabeta::negamax(&mut g, depth).value,
+                gametree_alphabeta::negamax(&mut g, depth).value,
                 expected,
                 "{g} depth {depth}"
             );

@@ -3,8 +3,8 @@
 //! transpositions, and a cyclic game.
 
 use arrayvec::ArrayVec;
-use game::{Game, Knowledge, Limits, MoveBuffer, Outcome, Player, Score};
-use pns_conspiracy::{
+use gametree_game::{Game, Knowledge, Limits, MoveBuffer, Outcome, Player, Score};
+use gametree_pns_conspiracy::{
     Answer, Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig, Question, SecondLevel,
     Stop, ValueSet, agree, verify,
 };
@@ -441,7 +441,7 @@ fn cns_ranges_shrink_with_the_threshold() {
         let depth = 5;
         let values = ValueSet::depth_limited(-2..=2, depth);
         let exact = negamax_depth(&mut g, depth, 0);
-        for ct in [1, 2, 3, 5, pns_conspiracy::INFINITE] {
+        for ct in [1, 2, 3, 5, gametree_pns_conspiracy::INFINITE] {
             let config = ConspiracyConfig::new().values(values.clone()).threshold(ct);
             let r = Conspiracy::new(config)
                 .unwrap()
@@ -455,9 +455,9 @@ fn cns_ranges_shrink_with_the_threshold() {
             assert!(hi + 1 >= r.values.len() || r.up[hi + 1] >= ct);
             assert!(lo == 0 || r.down[lo - 1] >= ct);
             assert!((lo..=hi).all(|j| r.up[j] < ct && r.down[j] < ct));
-            assert!(r.low <= exact && exact <= r.high || ct < pns_conspiracy::INFINITE);
+            assert!(r.low <= exact && exact <= r.high || ct < gametree_pns_conspiracy::INFINITE);
             assert_eq!(r.stop, None);
-            if ct == pns_conspiracy::INFINITE {
+            if ct == gametree_pns_conspiracy::INFINITE {
                 assert_eq!(r.value, exact);
             }
         }
@@ -473,7 +473,7 @@ fn cns_rejects_bad_value_sets() {
     ];
     for v in bad {
         let c = Conspiracy::new(ConspiracyConfig::new().values(ValueSet::Scores(v)));
-        assert_eq!(c.unwrap_err(), pns_conspiracy::Error::BadValueSet);
+        assert_eq!(c.unwrap_err(), gametree_pns_conspiracy::Error::BadValueSet);
     }
     // Evaluations outside the set are an error, not a wrong answer.
     let c = Conspiracy::new(ConspiracyConfig::new().values(ValueSet::depth_limited(-1..=1, 3)))

@@ -7,9 +7,9 @@
 //! ```
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use games_chess::{Endgame, FastEndgame};
-use games_tictactoe::index::BoardIndex;
-use retrograde::{Generator, Method};
+use gametree_games_chess::{Endgame, FastEndgame};
+use gametree_games_tictactoe::index::BoardIndex;
+use gametree_retrograde::{Generator, Method};
 
 fn methods() -> [(Method, &'static str); 2] {
     [

@@ -7,7 +7,7 @@
 //! cargo run --release -p gametree-retrograde --example all24 -- [threads] [one-at-a-time [phases]]
 //! ```
 //!
-//! By default the endings are built with `retrograde::schedule`: each one
+//! By default the endings are built with `gametree_retrograde::schedule`: each one
 //! once its sub-endings exist, several at a time on one thread each (an
 //! ending that is alone to be ready gets every free thread); the total wall
 //! time is that of the whole schedule. With `one-at-a-time`, the endings are
@@ -26,9 +26,9 @@
 //! time, both are taken around each build and summed, so that the totals
 //! leave out what happens between builds (the checksums).
 
-use game::IndexSpace;
-use games_chess::{FastEndgame, Placement, Signature, pawnless_endings};
-use retrograde::{Generator, Resolve, Table, Value};
+use gametree_game::IndexSpace;
+use gametree_games_chess::{FastEndgame, Placement, Signature, pawnless_endings};
+use gametree_retrograde::{Generator, Resolve, Table, Value};
 
 /// The tables of an ending's sub-endings, probed as they are, then colours
 /// exchanged (`KvKR` in `KRvK`).
@@ -50,7 +50,7 @@ impl Resolve<Placement> for Built<'_> {
     }
 }
 
-/// Builds the 24 endings with `retrograde::schedule` on `threads` threads;
+/// Builds the 24 endings with `gametree_retrograde::schedule` on `threads` threads;
 /// returns the tables in the order of `endings`.
 fn scheduled(
     endings: &[Signature],
@@ -68,14 +68,14 @@ fn scheduled(
     let needs: Vec<Vec<usize>> = order
         .iter()
         .map(|&e| {
-            games_chess::sub_endings(&endings[e], true)
+            gametree_games_chess::sub_endings(&endings[e], true)
                 .iter()
                 .filter_map(|sub| order.iter().position(|&o| endings[o] == *sub))
                 .collect()
         })
         .collect();
     let clock = std::time::Instant::now();
-    let built = retrograde::schedule(
+    let built = gametree_retrograde::schedule(
         &needs,
         threads,
         |job| -> Result<_, Box<dyn std::error::Error + Send + Sync>> {
@@ -173,7 +173,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let space = FastEndgame::new(&material)?;
         // Only the endings a capture leads to, as `cargo xtask bench
         // retrograde` does (the resolver tries each table in turn).
-        let subs: Vec<String> = games_chess::sub_endings(&signature, true)
+        let subs: Vec<String> = gametree_games_chess::sub_endings(&signature, true)
             .iter()
             .map(ToString::to_string)
             .collect();
@@ -186,8 +186,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let cpu = cpu_seconds();
         let start = std::time::Instant::now();
         let first = std::sync::Mutex::new(f64::NAN);
-        let initialised = |e: &retrograde::Event| {
-            if let retrograde::Event::Initialised { .. } = e
+        let initialised = |e: &gametree_retrograde::Event| {
+            if let gametree_retrograde::Event::Initialised { .. } = e
                 && let Ok(mut f) = first.lock()
             {
                 *f = cpu_seconds() - cpu;

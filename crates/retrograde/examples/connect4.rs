@@ -7,8 +7,8 @@
 
 use std::time::Instant;
 
-use games_connect4::{Board, Size};
-use retrograde::{Generator, Method, Reachable};
+use gametree_games_connect4::{Board, Size};
+use gametree_retrograde::{Generator, Method, Reachable};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -4,7 +4,7 @@
 //! cargo run --release -p gametree-retrograde --example endgame -- KQvK [backward|generic|forward] [threads]
 //! ```
 //!
-//! Builds over `games_chess::FastEndgame` (the `Endgame` index over piece
+//! Builds over `gametree_games_chess::FastEndgame` (the `Endgame` index over piece
 //! lists): `backward` through its index-level moves
 //! (`Generator::backward_indexed`), `generic` by the generic backward method
 //! (decoding every index and numbering every move's result), `forward` by
@@ -17,9 +17,9 @@
 
 use std::time::Instant;
 
-use game::IndexSpace;
-use games_chess::{FastEndgame, Placement, Signature, sub_endings};
-use retrograde::{Event, Generator, Label, Method, Resolve, Table, TableProbe, Value};
+use gametree_game::IndexSpace;
+use gametree_games_chess::{FastEndgame, Placement, Signature, sub_endings};
+use gametree_retrograde::{Event, Generator, Label, Method, Resolve, Table, TableProbe, Value};
 
 /// A resolver over the tables of the sub-endings: the table of the
 /// capture's material (`Placement::material`), probed once. Tables hold
@@ -62,7 +62,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut subs: Vec<(FastEndgame, Table)> = Vec::new();
     let signature: Signature = material.parse()?;
     for sub in sub_endings(&signature, false) {
-        let space = FastEndgame::from_endgame(games_chess::Endgame::from_signature(sub.clone()));
+        let space =
+            FastEndgame::from_endgame(gametree_games_chess::Endgame::from_signature(sub.clone()));
         let probes: Vec<TableProbe<'_, FastEndgame>> = subs
             .iter()
             .map(|(s, t)| TableProbe::new(s, t))

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, Ordering};
 
 use std::time::Instant;
 
-use game::{
+use gametree_game::{
     Counted, Game, IndexMoves, IndexSpace, Limits, MoveBuffer, Outcome, Predecessors, Stop,
 };
 use rayon::prelude::*;
@@ -391,9 +391,9 @@ impl std::error::Error for BuildError {}
 /// Builds a database over an [`IndexSpace`], by either method.
 ///
 /// ```
-/// # use retrograde::{Generator, Label, Method};
-/// # fn demo<S>(space: &S) -> Result<(), retrograde::BuildError>
-/// # where S: game::Predecessors + Sync {
+/// # use gametree_retrograde::{Generator, Label, Method};
+/// # fn demo<S>(space: &S) -> Result<(), gametree_retrograde::BuildError>
+/// # where S: gametree_game::Predecessors + Sync {
 /// let table = Generator::new(space)
 ///     .label(Label::new("mygame", "all", "v1"))
 ///     .threads(2)

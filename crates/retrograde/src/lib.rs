@@ -2,9 +2,9 @@
 //! positions.
 //!
 //! A game (or a part of it: the chess positions of one material
-//! signature) implements [`game::IndexSpace`] — a size, index → canonical
+//! signature) implements [`gametree_game::IndexSpace`] — a size, index → canonical
 //! position, position → index — and, for the backward method,
-//! [`game::Predecessors`] (un-moves). This crate then computes the exact
+//! [`gametree_game::Predecessors`] (un-moves). This crate then computes the exact
 //! value of every position: win, draw or loss for the side to move, and the
 //! distance to the end of the game in plies (distance to mate for chess).
 //!
@@ -26,10 +26,10 @@
 //!   another version or for other material.
 //! * Progress through a callback ([`Event`]), the memory a build needs
 //!   stated before it starts ([`Generator::memory`]), and the workspace's
-//!   [`game::Limits`] (time, cancel flag, positions decided) stopping a
+//!   [`gametree_game::Limits`] (time, cancel flag, positions decided) stopping a
 //!   build cleanly ([`Generator::limits`], [`BuildError::Stopped`]).
 //! * A built or loaded table answers like any solver: [`TableProbe`]
-//!   implements [`game::Solver`] (value, distance, best move and the line
+//!   implements [`gametree_game::Solver`] (value, distance, best move and the line
 //!   to the end of the game).
 //! * [`schedule`]: a set of databases that depend on one another (every
 //!   chess ending on its sub-endings), built several at a time, each job
@@ -49,8 +49,8 @@
 //!
 //! ```
 //! use arrayvec::ArrayVec;
-//! use game::{Game, IndexSpace, Outcome, Player, Predecessors};
-//! use retrograde::{Generator, Label, Method, Value, verify};
+//! use gametree_game::{Game, IndexSpace, Outcome, Player, Predecessors};
+//! use gametree_retrograde::{Generator, Label, Method, Value, verify};
 //!
 //! #[derive(Clone, Debug)]
 //! struct Pile { stones: u64, to_move: Player }
@@ -98,14 +98,14 @@
 //! assert_eq!(table.get(5), Some(Value::Win(3)));   // take 1, leave 4
 //! assert_eq!(table.get(40), Some(Value::Loss(20)));
 //! // The other method agrees everywhere; un-moves invert moves exactly.
-//! assert_eq!(retrograde::compare(&table, &generator.forward()?), Ok(41));
+//! assert_eq!(gametree_retrograde::compare(&table, &generator.forward()?), Ok(41));
 //! assert_eq!(verify::check_predecessors(&Piles, 0..41), Ok(41));
 //! // Round trip through the file format, refusing the wrong material.
 //! let bytes = table.to_bytes();
 //! let label = Label::new("pile", "0-40", "stones-v1");
-//! assert_eq!(retrograde::Table::from_bytes(&bytes, &label)?, table);
+//! assert_eq!(gametree_retrograde::Table::from_bytes(&bytes, &label)?, table);
 //! let other = Label::new("pile", "0-99", "stones-v1");
-//! assert!(retrograde::Table::from_bytes(&bytes, &other).is_err());
+//! assert!(gametree_retrograde::Table::from_bytes(&bytes, &other).is_err());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![forbid(unsafe_code)]

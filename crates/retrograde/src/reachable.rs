@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
 use arrayvec::ArrayVec;
-use game::{Game, IndexSpace, MoveBuffer, Predecessors};
+use gametree_game::{Game, IndexSpace, MoveBuffer, Predecessors};
 
 /// The longest path from the root a [`Reachable`] space accepts, in plies.
 pub const MAX_DEPTH: usize = 256;

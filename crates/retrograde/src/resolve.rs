@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use game::{Game, IndexSpace, Limits, MoveBuffer, Outcome, Solution, Solver, Stop};
+use gametree_game::{Game, IndexSpace, Limits, MoveBuffer, Outcome, Solution, Solver, Stop};
 
 use crate::{Table, Value};
 
@@ -15,7 +15,7 @@ use crate::{Table, Value};
 /// the point of view of the side to move in `position`, or `None` when it
 /// does not know it. A win, or a loss in one ply or more, is taken as it
 /// is (no terminal position has such a value). Otherwise the generators
-/// ask the game: a successor whose [`Game::outcome`](game::Game::outcome)
+/// ask the game: a successor whose [`Game::outcome`](gametree_game::Game::outcome)
 /// is `Some` is valued from it (`Loss` → `Value::Loss(0)`, `Draw` →
 /// `Value::Draw`) whatever the resolver said, so a resolver need not know
 /// terminal positions; for any other, `None` stops the build with
@@ -100,10 +100,10 @@ impl<G> Resolve<G> for NoExits {
 /// [`Solution`] stopped with [`Stop::OutOfScope`].
 ///
 /// ```
-/// use game::{Limits, Outcome, Score, Solver};
-/// use games_tictactoe::TicTacToe;
-/// use games_tictactoe::index::BoardIndex;
-/// use retrograde::{Generator, Method, TableProbe};
+/// use gametree_game::{Limits, Outcome, Score, Solver};
+/// use gametree_games_tictactoe::TicTacToe;
+/// use gametree_games_tictactoe::index::BoardIndex;
+/// use gametree_retrograde::{Generator, Method, TableProbe};
 ///
 /// let space = BoardIndex::plain();
 /// let table = Generator::new(&space).build(Method::Backward)?;

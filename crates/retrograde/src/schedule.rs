@@ -163,7 +163,7 @@ fn lock<E>(state: &Mutex<State<E>>) -> MutexGuard<'_, State<E>> {
 /// Three jobs: 0 and 1 need nothing, 2 needs both.
 ///
 /// ```
-/// use retrograde::{ScheduleError, schedule};
+/// use gametree_retrograde::{ScheduleError, schedule};
 ///
 /// let needs = vec![vec![], vec![], vec![0, 1]];
 /// let sums = schedule(&needs, 2, |job| {

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use game::Outcome;
+use gametree_game::Outcome;
 use rayon::prelude::*;
 
 use crate::Value;

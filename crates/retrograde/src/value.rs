@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use game::{Outcome, Score};
+use gametree_game::{Outcome, Score};
 
 /// The game-theoretic value of a position, from the side to move's view,
 /// with the distance to the end of the game in plies (distance to mate for

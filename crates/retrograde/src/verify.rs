@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use game::{Game, IndexSpace, MoveBuffer, Predecessors};
+use gametree_game::{Game, IndexSpace, MoveBuffer, Predecessors};
 use rayon::prelude::*;
 
 use crate::{BuildError, Generator, Resolve, Table, Value};
@@ -376,7 +376,7 @@ fn one_ply<S: IndexSpace>(
     resolver: &(dyn Resolve<S::Game> + Sync),
     p: &mut S::Game,
 ) -> Option<Value> {
-    use game::Outcome;
+    use gametree_game::Outcome;
     let terminal = |g: &S::Game| match g.outcome() {
         Some(Outcome::Loss) => Some(Some(Value::Loss(0))),
         Some(Outcome::Draw) => Some(Some(Value::Draw)),

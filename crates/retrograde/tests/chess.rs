@@ -1,13 +1,13 @@
-//! Chess pawnless endings from `games_chess::Endgame`: KQvK and KRvK
+//! Chess pawnless endings from `gametree_games_chess::Endgame`: KQvK and KRvK
 //! reproduce the Syzygy generator's statistics and the raw KQK counts
 //! (REFERENCE.md), both methods agree, and every value follows from its
 //! successors'.
 
 use std::sync::Mutex;
 
-use game::{Game, IndexMoves, IndexSpace, Outcome};
-use games_chess::{Endgame, FastEndgame, Placement, Position};
-use retrograde::{
+use gametree_game::{Game, IndexMoves, IndexSpace, Outcome};
+use gametree_games_chess::{Endgame, FastEndgame, Placement, Position};
+use gametree_retrograde::{
     BuildError, Counts, Generator, Label, Method, NoExits, Resolve, Table, TableProbe, Value,
     verify,
 };
@@ -161,11 +161,11 @@ fn file_round_trip_with_material_check() {
     let krk = Label::new("chess", "KRvK", "games-chess-endgame-462x64^n-v1");
     assert!(matches!(
         Table::from_bytes(&bytes, &krk),
-        Err(retrograde::LoadError::WrongMaterial { .. })
+        Err(gametree_retrograde::LoadError::WrongMaterial { .. })
     ));
 }
 
-/// `games_chess::FastEndgame` numbers placements exactly as `Endgame` numbers
+/// `gametree_games_chess::FastEndgame` numbers placements exactly as `Endgame` numbers
 /// positions: its tables (both methods) equal the position-based ones
 /// index by index, and un-moves invert moves on a sample.
 #[test]
@@ -175,7 +175,7 @@ fn fast_endgame_tables_equal_the_position_based_ones() {
         let fast = FastEndgame::new(material).unwrap();
         let (table, n) = verify::methods_agree(&fast, &NoExits).unwrap();
         assert_eq!(n, fast.size());
-        assert_eq!(retrograde::compare(&slow, &table), Ok(fast.size()));
+        assert_eq!(gametree_retrograde::compare(&slow, &table), Ok(fast.size()));
         for start in (0..fast.size()).step_by(7 * 64) {
             verify::check_predecessors(&fast, start..start + 5).unwrap();
         }
@@ -292,7 +292,7 @@ fn kbbk_matches_syzygy_statistics_with_distinguishable_bishops() {
 }
 
 /// The backward method over index-level moves (`Generator::backward_indexed`,
-/// `game::IndexMoves` of `FastEndgame`) gives the generic backward method's
+/// `gametree_game::IndexMoves` of `FastEndgame`) gives the generic backward method's
 /// table index by index: every 3-man ending (no resolver: a capture leaves a
 /// bare king or king and minor piece, drawn by material), KBBvK and KNNvK
 /// (identical pieces, whose moves re-sort the index), KBNvK, and KQvKR
@@ -308,7 +308,10 @@ fn indexed_backward_equals_the_generic_backward_method() {
             .resolver(resolver)
             .backward_indexed()
             .unwrap();
-        assert_eq!(retrograde::compare(&generic, &indexed), Ok(space.size()));
+        assert_eq!(
+            gametree_retrograde::compare(&generic, &indexed),
+            Ok(space.size())
+        );
         indexed
     };
     let mut three = Vec::new();
@@ -324,16 +327,16 @@ fn indexed_backward_equals_the_generic_backward_method() {
     same(&FastEndgame::new("KQvKR").unwrap(), &subs);
     // The indexed build honours limits too: stopped after the level that
     // passes 1,000 decided positions.
-    let limits = game::Limits {
+    let limits = gametree_game::Limits {
         nodes: Some(1_000),
-        ..game::Limits::none()
+        ..gametree_game::Limits::none()
     };
     let stopped = Generator::new(&three[0].0)
         .limits(limits)
         .backward_indexed();
     assert_eq!(
         stopped.unwrap_err(),
-        retrograde::BuildError::Stopped(game::Stop::Nodes)
+        gametree_retrograde::BuildError::Stopped(gametree_game::Stop::Nodes)
     );
 }
 
@@ -397,7 +400,10 @@ fn terminal_exits_are_valued_by_the_game_not_the_resolver() {
             .build(Method::Backward)
             .unwrap(),
     ] {
-        assert_eq!(retrograde::compare(&expected, &table), Ok(space.size()));
+        assert_eq!(
+            gametree_retrograde::compare(&expected, &table),
+            Ok(space.size())
+        );
     }
     assert!(blind.asked.into_inner() > 1_000);
 }
@@ -436,7 +442,10 @@ fn a_resolver_that_knows_terminals_gives_the_same_tables() {
         generator.build(Method::Backward).unwrap(),
         generator.build(Method::ForwardSweeps).unwrap(),
     ] {
-        assert_eq!(retrograde::compare(&expected, &table), Ok(space.size()));
+        assert_eq!(
+            gametree_retrograde::compare(&expected, &table),
+            Ok(space.size())
+        );
     }
     // Taken at its word: one that calls a mate a draw and says it knows
     // terminal positions makes another table.
@@ -461,7 +470,9 @@ fn a_resolver_that_knows_terminals_gives_the_same_tables() {
     let wrong = Generator::new(&space)
         .resolver(&Trusted(lying_blind))
         .backward_indexed();
-    assert!(wrong.map_or(true, |t| retrograde::compare(&expected, &t).is_err()));
+    assert!(wrong.map_or(true, |t| {
+        gametree_retrograde::compare(&expected, &t).is_err()
+    }));
     // Tables know terminal positions, closures are not assumed to, and a
     // list does when all its resolvers do.
     let probes: Vec<TableProbe<'_, FastEndgame>> = subs
@@ -546,7 +557,7 @@ fn indexed_backward_names_the_frontier_index_of_a_wrong_predecessor() {
     );
 }
 
-/// `retrograde::schedule` builds a set of endings, several at a time and
+/// `gametree_retrograde::schedule` builds a set of endings, several at a time and
 /// each after the endings its captures lead to, into the same tables as
 /// building them one after another.
 #[test]
@@ -577,7 +588,7 @@ fn scheduled_endings_equal_endings_built_in_turn() {
         in_turn[job] = Some(build(endings[job], &subs, 1));
     }
     for threads in [1, 2, 3] {
-        let scheduled = retrograde::schedule(&needs, threads, |job| {
+        let scheduled = gametree_retrograde::schedule(&needs, threads, |job| {
             let subs = Flipping(
                 needs[job.index()]
                     .iter()
@@ -593,7 +604,7 @@ fn scheduled_endings_equal_endings_built_in_turn() {
         for (job, (space, table)) in scheduled.iter().enumerate() {
             let (_, expected) = in_turn[job].as_ref().unwrap();
             assert_eq!(
-                retrograde::compare(expected, table),
+                gametree_retrograde::compare(expected, table),
                 Ok(space.size()),
                 "{} on {threads} threads",
                 endings[job]

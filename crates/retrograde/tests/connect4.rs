@@ -4,9 +4,9 @@
 
 use std::collections::HashMap;
 
-use game::{Game, IndexSpace, Outcome};
-use games_connect4::{Board, Size};
-use retrograde::{NoExits, Reachable, TableProbe, Value, verify};
+use gametree_game::{Game, IndexSpace, Outcome};
+use gametree_games_connect4::{Board, Size};
+use gametree_retrograde::{NoExits, Reachable, TableProbe, Value, verify};
 
 /// Negamax to the end with a memo keyed by `Board::key` (exact: the value
 /// of a position does not depend on how it was reached).

@@ -4,10 +4,10 @@
 
 use std::path::PathBuf;
 
-use games_tictactoe::TicTacToe;
-use games_tictactoe::index::BoardIndex;
-use retrograde::format::{Encoding, FORMAT_VERSION, MAGIC};
-use retrograde::{Generator, Label, LoadError, Table, TableProbe, Value, WdlTable};
+use gametree_games_tictactoe::TicTacToe;
+use gametree_games_tictactoe::index::BoardIndex;
+use gametree_retrograde::format::{Encoding, FORMAT_VERSION, MAGIC};
+use gametree_retrograde::{Generator, Label, LoadError, Table, TableProbe, Value, WdlTable};
 
 fn label() -> Label {
     Label::new("tictactoe", "all", "canonical-base3-v1")
@@ -181,7 +181,7 @@ fn wrong_game_material_or_scheme_is_refused() {
     // A table for another space is refused when paired with a space.
     let space = BoardIndex::symmetric();
     let other = Generator::new(&common_small::Tiny)
-        .build(retrograde::Method::Backward)
+        .build(gametree_retrograde::Method::Backward)
         .unwrap();
     assert!(TableProbe::new(&space, &other).is_err());
     // Every refusal explains itself.
@@ -192,11 +192,11 @@ fn wrong_game_material_or_scheme_is_refused() {
 
 mod common_small {
     //! A one-position space, to make a table of the wrong size.
-    use games_tictactoe::TicTacToe;
+    use gametree_games_tictactoe::TicTacToe;
 
     pub(crate) struct Tiny;
 
-    impl game::IndexSpace for Tiny {
+    impl gametree_game::IndexSpace for Tiny {
         type Game = TicTacToe;
         fn size(&self) -> u64 {
             1
@@ -209,7 +209,7 @@ mod common_small {
         }
     }
 
-    impl game::Predecessors for Tiny {
+    impl gametree_game::Predecessors for Tiny {
         fn predecessors(&self, _: &TicTacToe, _: &mut dyn FnMut(u64)) {}
     }
 }

@@ -7,11 +7,11 @@ mod common;
 use std::sync::Mutex;
 
 use common::{Faulty, Slice, solve};
-use game::IndexSpace;
-use games_tictactoe::TicTacToe;
-use games_tictactoe::index::BoardIndex;
-use retrograde::verify::{self, PredecessorFault, VerifyError};
-use retrograde::{BuildError, Event, Generator, Method, Table, TableProbe, Value};
+use gametree_game::IndexSpace;
+use gametree_games_tictactoe::TicTacToe;
+use gametree_games_tictactoe::index::BoardIndex;
+use gametree_retrograde::verify::{self, PredecessorFault, VerifyError};
+use gametree_retrograde::{BuildError, Event, Generator, Method, Table, TableProbe, Value};
 
 fn build(space: &BoardIndex, method: Method) -> Table {
     Generator::new(space)
@@ -34,7 +34,8 @@ fn every_value_equals_negamax() {
 #[test]
 fn methods_agree_on_both_spaces() {
     for space in [BoardIndex::plain(), BoardIndex::symmetric()] {
-        let (table, compared) = verify::methods_agree(&space, &retrograde::NoExits).unwrap();
+        let (table, compared) =
+            verify::methods_agree(&space, &gametree_retrograde::NoExits).unwrap();
         assert_eq!(compared, 19_683);
         assert_eq!(
             table.counts().positions(),
@@ -73,7 +74,7 @@ fn published_counts_and_values() {
     let x_to_move = plain.counts_where(|i| {
         plain_space
             .position(i)
-            .is_some_and(|p| game::Game::side_to_move(&p) == game::Player::First)
+            .is_some_and(|p| gametree_game::Game::side_to_move(&p) == gametree_game::Player::First)
     });
     assert_eq!(x_to_move.positions(), 1 + 72 + 756 + 1520 + 390);
     // The longest win is reported with an index where negamax confirms it.
@@ -146,7 +147,7 @@ fn progress_reports_memory_first_and_levels_in_order() {
 #[test]
 fn the_verify_row_passes() {
     let space = BoardIndex::symmetric();
-    let (_, report) = verify::database(&space, &retrograde::NoExits).unwrap();
+    let (_, report) = verify::database(&space, &gametree_retrograde::NoExits).unwrap();
     assert_eq!(report.indices, 19_683);
     assert_eq!(report.positions, 765);
     assert_eq!(report.counts.positions(), 765);
@@ -155,7 +156,7 @@ fn the_verify_row_passes() {
         drop: 3,
         spurious: false,
     };
-    assert!(verify::database(&broken, &retrograde::NoExits).is_err());
+    assert!(verify::database(&broken, &gametree_retrograde::NoExits).is_err());
 }
 
 #[test]
@@ -178,7 +179,7 @@ fn faulty_predecessors_are_caught() {
         Err(PredecessorFault::Missing { .. })
     ));
     assert!(matches!(
-        verify::methods_agree(&missing, &retrograde::NoExits),
+        verify::methods_agree(&missing, &gametree_retrograde::NoExits),
         Err(VerifyError::Disagree(_))
     ));
     let spurious = Faulty {
@@ -216,7 +217,7 @@ fn split_at_five_marks() -> (Marks, Marks) {
 #[test]
 fn moves_leaving_the_space_are_resolved_by_a_sub_database() {
     let (late, early) = split_at_five_marks();
-    let (late_table, _) = verify::methods_agree(&late, &retrograde::NoExits).unwrap();
+    let (late_table, _) = verify::methods_agree(&late, &gametree_retrograde::NoExits).unwrap();
     // Without a resolver, the early space cannot be built.
     assert!(matches!(
         Generator::new(&early).forward(),
@@ -269,9 +270,9 @@ fn reachable_space_agrees_with_the_board_index() {
         let c = b.canonical();
         u64::from(c.x_mask()) << 16 | u64::from(c.o_mask())
     };
-    let reachable = retrograde::Reachable::new(TicTacToe::new(), key).unwrap();
+    let reachable = gametree_retrograde::Reachable::new(TicTacToe::new(), key).unwrap();
     assert_eq!(reachable.positions(), 765);
-    let (table, _) = verify::methods_agree(&reachable, &retrograde::NoExits).unwrap();
+    let (table, _) = verify::methods_agree(&reachable, &gametree_retrograde::NoExits).unwrap();
     let space = BoardIndex::symmetric();
     let reference = build(&space, Method::Backward);
     let probe = TableProbe::new(&space, &reference).unwrap();
@@ -281,14 +282,14 @@ fn reachable_space_agrees_with_the_board_index() {
     }
 }
 
-/// A table as a [`Solver`](game::Solver): on every position, the value
+/// A table as a [`Solver`](gametree_game::Solver): on every position, the value
 /// equals negamax's, and the line is a line of best play that ends the game
 /// at the stated distance with the stated result. Split into two spaces,
 /// the early one solves through its exits into the late one, and without
 /// them says out of scope.
 #[test]
 fn a_table_solves_every_position_with_a_line_to_the_end() {
-    use game::{Game, Limits, Outcome, Solver, Stop};
+    use gametree_game::{Game, Limits, Outcome, Solver, Stop};
     let space = BoardIndex::plain();
     let table = build(&space, Method::Backward);
     let mut db = TableProbe::new(&space, &table).unwrap();
@@ -318,7 +319,8 @@ fn a_table_solves_every_position_with_a_line_to_the_end() {
                 assert_eq!(q.outcome(), Some(Outcome::Loss), "{p:?}");
             }
             None => assert!(
-                q.outcome() == Some(Outcome::Draw) || s.line.len() == retrograde::DRAWN_LINE
+                q.outcome() == Some(Outcome::Draw)
+                    || s.line.len() == gametree_retrograde::DRAWN_LINE
             ),
         }
         assert_eq!(s.best, s.line.first().copied());
@@ -357,7 +359,7 @@ fn a_table_solves_every_position_with_a_line_to_the_end() {
 /// stop with the reason.
 #[test]
 fn builds_stop_at_their_limits() {
-    use game::{Limits, Stop};
+    use gametree_game::{Limits, Stop};
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
     use std::time::Duration;
@@ -397,7 +399,7 @@ fn builds_stop_at_their_limits() {
     };
     let table = Generator::new(&space).limits(roomy).backward().unwrap();
     assert_eq!(
-        retrograde::compare(&table, &build(&space, Method::Backward)),
+        gametree_retrograde::compare(&table, &build(&space, Method::Backward)),
         Ok(19_683)
     );
 }

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use ahash::RandomState;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use ttable::{Config, Memory, SharedTable, Storage, Table, TranspositionTable};
+use gametree_ttable::{Config, Memory, SharedTable, Storage, Table, TranspositionTable};
 
 #[path = "support/workload.rs"]
 mod workload;

@@ -17,7 +17,7 @@
 //! Run: `cargo run --release -p gametree-ttable --example collisions [probes] [MiB]`
 //! (defaults: 100000000 probes per k on a 16 MiB table).
 
-use ttable::{Bound, Config, Entry, Table, TranspositionTable};
+use gametree_ttable::{Bound, Config, Entry, Table, TranspositionTable};
 
 /// SplitMix64: a fast, well-mixed stream of 64-bit keys.
 struct SplitMix(u64);

@@ -33,7 +33,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use ahash::RandomState;
-use ttable::{Config, Entry, Memory, SharedTable, Table, TranspositionTable};
+use gametree_ttable::{Config, Entry, Memory, SharedTable, Table, TranspositionTable};
 use zerocopy::FromBytes;
 
 #[path = "../benches/support/workload.rs"]

@@ -50,13 +50,13 @@ pub enum ProbePolicy {
 /// The decisive-score convention of the searcher: a win in `n` plies is
 /// `win - n`, a loss in `n` plies is `-(win - n)`, and `n <= max_ply`.
 ///
-/// The defaults match `game::Score` of the gametree workspace
+/// The defaults match `gametree_game::Score` of the gametree workspace
 /// (`win = 32000`, `max_ply = 1000`). Tables store decisive scores relative to
 /// the node (distance from the stored position) and give them back relative to
 /// the root (distance from the root of the probing search).
 ///
 /// ```
-/// use ttable::ScoreConfig;
+/// use gametree_ttable::ScoreConfig;
 ///
 /// let s = ScoreConfig::default();
 /// let win_in_7 = 32_000 - 7; // found at a node 3 plies below the root
@@ -164,7 +164,7 @@ impl ScoreConfig {
 /// and score convention. Built by value:
 ///
 /// ```
-/// use ttable::{Config, ProbePolicy, Replacement};
+/// use gametree_ttable::{Config, ProbePolicy, Replacement};
 ///
 /// let config = Config::new()
 ///     .replacement(Replacement::TwoTier)

@@ -24,7 +24,7 @@ impl Bound {
 }
 
 /// The move code that means "no move". Moves are stored as 16-bit codes
-/// (`game::PackMove` in the gametree workspace produces them); this code is
+/// (`gametree_game::PackMove` in the gametree workspace produces them); this code is
 /// reserved.
 pub const NO_MOVE: u16 = u16::MAX;
 
@@ -33,7 +33,7 @@ pub const NO_MOVE: u16 = u16::MAX;
 /// `value` is relative to the root of the search that stores or probes it
 /// (the table converts decisive scores to node-relative on store and back on
 /// probe, see [`ScoreConfig`]). Values are stored in 16 bits: values outside
-/// `i16` are saturated (every `game::Score` fits).
+/// `i16` are saturated (every `gametree_game::Score` fits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Entry {
     /// The best (or refuting) move's 16-bit code, if the search found one.
@@ -64,7 +64,7 @@ impl Hit {
     /// lower bound `>= beta`, or an upper bound `<= alpha`.
     ///
     /// ```
-    /// use ttable::{Bound, Entry, Hit};
+    /// use gametree_ttable::{Bound, Entry, Hit};
     ///
     /// let hit = Hit {
     ///     entry: Entry { best_move: None, value: 50, depth: 3, bound: Bound::Lower },

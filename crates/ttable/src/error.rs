@@ -23,7 +23,7 @@ pub enum ErrorKind {
 /// could not be allocated. Building a table never panics or aborts.
 ///
 /// ```
-/// use ttable::{ErrorKind, TranspositionTable};
+/// use gametree_ttable::{ErrorKind, TranspositionTable};
 ///
 /// let err = TranspositionTable::new(10).unwrap_err();
 /// assert_eq!(err.kind(), ErrorKind::TooSmall);

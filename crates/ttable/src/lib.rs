@@ -21,7 +21,7 @@
 //! # Example
 //!
 //! ```
-//! use ttable::{Bound, Config, Entry, Replacement, Table, TranspositionTable};
+//! use gametree_ttable::{Bound, Config, Entry, Replacement, Table, TranspositionTable};
 //!
 //! let config = Config::new().replacement(Replacement::TwoTier);
 //! let mut tt = TranspositionTable::with_config(16 << 20, config)?; // 16 MiB
@@ -46,7 +46,7 @@
 //! `&mut self` methods only need the shared reference).
 //!
 //! ```
-//! use ttable::{Bound, Entry, SharedTable, Table, TranspositionTable};
+//! use gametree_ttable::{Bound, Entry, SharedTable, Table, TranspositionTable};
 //!
 //! /// A stand-in for a search node: probe, cut off, else "search" and store.
 //! fn visit<T: Table>(tt: &mut T, key: u64, depth: u8, ply: u32, alpha: i32, beta: i32) -> i32 {

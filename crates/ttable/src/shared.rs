@@ -94,7 +94,7 @@ const FAST: u8 = policy_code(Replacement::DepthMinusAge);
 /// racing a store returns the old entry, the new one, or a miss.
 ///
 /// ```
-/// use ttable::{Bound, Entry, SharedTable};
+/// use gametree_ttable::{Bound, Entry, SharedTable};
 ///
 /// let tt = SharedTable::new(1 << 20)?;
 /// std::thread::scope(|s| {

@@ -153,7 +153,7 @@ fn bump(c: &Cell<u64>) {
 /// [`SharedTable`](crate::SharedTable).
 ///
 /// ```
-/// use ttable::{Bound, Entry, Table, TranspositionTable};
+/// use gametree_ttable::{Bound, Entry, Table, TranspositionTable};
 ///
 /// let mut tt = TranspositionTable::new(1 << 20)?; // 1 MiB = 131072 entries
 /// let e = Entry { best_move: Some(12), value: 31, depth: 6, bound: Bound::Exact };

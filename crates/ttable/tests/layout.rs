@@ -2,7 +2,7 @@
 
 use std::error::Error;
 
-use ttable::{
+use gametree_ttable::{
     Bound, Config, Entry, ErrorKind, HUGE_PAGE_BYTES, MAX_BUCKETS, Memory, ProbePolicy,
     Replacement, SharedTable, Storage, Table, TranspositionTable,
 };
@@ -264,7 +264,7 @@ fn hashfull_and_clear() {
     assert!(tt.probe(key, 0, 0).is_none());
     assert!(shared.probe(key, 0, 0).is_none());
     tt.reset_stats();
-    assert_eq!(tt.stats(), ttable::Stats::default());
+    assert_eq!(tt.stats(), gametree_ttable::Stats::default());
 }
 
 #[test]

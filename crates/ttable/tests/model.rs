@@ -2,12 +2,12 @@
 
 use std::collections::{HashMap, HashSet};
 
-use game::Score;
-use proptest::prelude::*;
-use ttable::{
+use gametree_game::Score;
+use gametree_ttable::{
     Bound, Config, Entry, Hit, Memory, ProbePolicy, Replacement, SharedTable, Storage, Table,
     TranspositionTable,
 };
+use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -65,7 +65,7 @@ fn replacement() -> impl Strategy<Value = Replacement> {
 }
 
 /// What the model expects for a key: the last entry stored (value kept
-/// node-relative, converted with `game::Score`), and every move ever stored.
+/// node-relative, converted with `gametree_game::Score`), and every move ever stored.
 #[derive(Default)]
 struct Expected {
     last: Option<(Entry, i32)>,
@@ -272,13 +272,16 @@ fn run_slots<T: Table>(
     keys: &[u64],
     ops: &[(Op, u8)],
 ) {
-    let mut saved: HashMap<u64, ttable::Slot> = HashMap::new();
+    let mut saved: HashMap<u64, gametree_ttable::Slot> = HashMap::new();
     for (op, how) in ops {
         match *op {
             Op::Store { key, ply, entry } => {
                 let key = keys[key];
                 let slot = match how % 3 {
-                    0 => saved.get(&key).copied().unwrap_or(ttable::Slot::new(key)),
+                    0 => saved
+                        .get(&key)
+                        .copied()
+                        .unwrap_or(gametree_ttable::Slot::new(key)),
                     1 => foreign.probe_slot(key, 0, 0).1,
                     _ => {
                         // probed just before the store, as a searcher's leaf

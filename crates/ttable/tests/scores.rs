@@ -1,9 +1,9 @@
-//! The decisive-score conversion agrees with `game::Score`, alone and through
+//! The decisive-score conversion agrees with `gametree_game::Score`, alone and through
 //! a table.
 
-use game::Score;
+use gametree_game::Score;
+use gametree_ttable::{Bound, Config, Entry, ScoreConfig, SharedTable, Table, TranspositionTable};
 use proptest::prelude::*;
-use ttable::{Bound, Config, Entry, ScoreConfig, SharedTable, Table, TranspositionTable};
 
 #[test]
 fn conversion_agrees_with_game_score_exhaustively() {
@@ -38,7 +38,7 @@ proptest! {
         prop_assert_eq!(s.to_root_relative(v, ply), score.to_root_relative(ply).get());
     }
 
-    /// Stored at ply `a`, probed at ply `b`: the value `game::Score` gives for
+    /// Stored at ply `a`, probed at ply `b`: the value `gametree_game::Score` gives for
     /// "to node-relative at a, back to root-relative at b".
     #[test]
     fn tables_convert_like_game_score(

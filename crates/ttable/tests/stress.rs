@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use ttable::{Bound, Entry, SharedTable};
+use gametree_ttable::{Bound, Entry, SharedTable};
 
 fn mix(mut x: u64) -> u64 {
     x ^= x >> 33;

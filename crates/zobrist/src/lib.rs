@@ -18,7 +18,7 @@
 //! # Example: tic-tac-toe
 //!
 //! ```
-//! use zobrist::ZobristTable;
+//! use gametree_zobrist::ZobristTable;
 //!
 //! // 9 squares × 2 colours = 18 keys; no key for an empty square.
 //! let keys: ZobristTable = ZobristTable::new(9, 2);
@@ -133,7 +133,7 @@ impl<K: Key> ZobristTable<K> {
     /// A table with extra key groups, from [`DEFAULT_SEED`].
     ///
     /// ```
-    /// use zobrist::{Extra, ZobristTable};
+    /// use gametree_zobrist::{Extra, ZobristTable};
     /// let chess: ZobristTable = ZobristTable::with_extras(
     ///     64,
     ///     12,
@@ -256,7 +256,7 @@ impl<K: Key> ZobristTable<K> {
 /// `bits`-bit key (birthday bound, `1 - exp(-n(n-1)/2^(bits+1))`).
 ///
 /// ```
-/// use zobrist::collision_probability;
+/// use gametree_zobrist::collision_probability;
 /// assert!(collision_probability(32, 1e8) > 0.999);
 /// let p64 = collision_probability(64, 1e8);
 /// assert!(p64 > 2e-4 && p64 < 3e-4);
@@ -274,7 +274,7 @@ pub fn collision_probability(bits: u32, positions: f64) -> f64 {
 /// (for small values).
 ///
 /// ```
-/// use zobrist::false_match_probability;
+/// use gametree_zobrist::false_match_probability;
 /// // 16 check bits, 4 entries per bucket: about one probe in 16384.
 /// assert!((false_match_probability(16, 4) - 4.0 / 65536.0).abs() < 1e-8);
 /// ```

@@ -1,8 +1,8 @@
 //! Ataxx rows: the published perft table, every alpha-beta variant equals
 //! negamax on random positions, the oracles.
 
-use game::perft;
-use games_ataxx::Position;
+use gametree_game::perft;
+use gametree_games_ataxx::Position;
 
 use super::common::{oracle_playouts, random_positions, rng, searcher_rows};
 use super::{Check, Family, Tally};
@@ -16,7 +16,7 @@ pub(crate) fn checks() -> Vec<Check> {
             |ctx| {
                 let limit = ctx.pick(5_000_000, u64::MAX);
                 let mut t = Tally::default();
-                for &(fen, counts) in games_ataxx::PUBLISHED {
+                for &(fen, counts) in gametree_games_ataxx::PUBLISHED {
                     let p: Position = match fen.parse() {
                         Ok(p) => p,
                         Err(e) => {
@@ -32,7 +32,7 @@ pub(crate) fn checks() -> Vec<Check> {
                             fen,
                             Some(d as u32),
                             expected,
-                            games_ataxx::perft(&p, d as u32),
+                            gametree_games_ataxx::perft(&p, d as u32),
                         );
                     }
                 }
@@ -49,7 +49,7 @@ pub(crate) fn checks() -> Vec<Check> {
                     "startpos",
                     Some(6),
                     141_865_520,
-                    games_ataxx::perft(&Position::startpos(), 6),
+                    gametree_games_ataxx::perft(&Position::startpos(), 6),
                 );
                 t
             },
@@ -57,7 +57,7 @@ pub(crate) fn checks() -> Vec<Check> {
         Check::new(
             "ataxx",
             Family::Published,
-            "generic game::perft = bulk perft (random positions)",
+            "generic gametree_game::perft = bulk perft (random positions)",
             |ctx| {
                 let mut t = Tally::default();
                 let ps = random_positions(
@@ -71,7 +71,7 @@ pub(crate) fn checks() -> Vec<Check> {
                     t.compare(
                         p,
                         Some(d),
-                        games_ataxx::perft(p, d),
+                        gametree_games_ataxx::perft(p, d),
                         perft(&mut p.clone(), d),
                     );
                 }

@@ -4,9 +4,9 @@
 //! finish in minutes), the solver's distances to mate equal retrograde
 //! databases', the oracles.
 
-use alphabeta::{AlphaBeta, Config};
-use game::Limits;
-use games_chess::Position;
+use gametree_alphabeta::{AlphaBeta, Config};
+use gametree_game::Limits;
+use gametree_games_chess::Position;
 
 use super::common::{oracle_playouts, random_positions, rng, searcher_rows};
 use super::{Check, Family, Tally};
@@ -20,7 +20,10 @@ pub(crate) fn checks() -> Vec<Check> {
             |ctx| {
                 let budget = ctx.pick(5_000_000, 1_000_000_000);
                 let mut t = Tally::default();
-                match games_chess::suite::verify_file(&games_chess::suite::data_path(), budget) {
+                match gametree_games_chess::suite::verify_file(
+                    &gametree_games_chess::suite::data_path(),
+                    budget,
+                ) {
                     Ok(results) => {
                         for r in results {
                             let got = if r.ok() {
@@ -88,15 +91,15 @@ pub(crate) fn checks() -> Vec<Check> {
             let mut r = rng(ctx.seed);
             let mut positions = Vec::new();
             for material in ["KQvKR", "KRvKN", "KQvKQ", "KRNvKB", "KQBvKR"] {
-                let Ok(space) = games_chess::Endgame::new(material) else {
+                let Ok(space) = gametree_games_chess::Endgame::new(material) else {
                     t.compare(material, None, "an index".to_string(), "none".to_string());
                     continue;
                 };
-                let n = game::IndexSpace::size(&space);
+                let n = gametree_game::IndexSpace::size(&space);
                 let mut found = 0;
                 while found < ctx.pick(6, 60) {
                     let i = rand_core::Rng::next_u64(&mut r) % n;
-                    if let Some(p) = game::IndexSpace::position(&space, i) {
+                    if let Some(p) = gametree_game::IndexSpace::position(&space, i) {
                         positions.push(p);
                         found += 1;
                     }
@@ -105,19 +108,26 @@ pub(crate) fn checks() -> Vec<Check> {
             let configs = [
                 Config::plain().quiescence(true),
                 Config::default()
-                    .tt(alphabeta::TtUse::Cutoffs, ttable::ProbePolicy::ExactDepth)
+                    .tt(
+                        gametree_alphabeta::TtUse::Cutoffs,
+                        gametree_ttable::ProbePolicy::ExactDepth,
+                    )
                     .quiescence(true)
                     .tactical_ordering(true),
                 Config::default()
-                    .algorithm(alphabeta::Algorithm::Mtdf)
-                    .tt(alphabeta::TtUse::Cutoffs, ttable::ProbePolicy::ExactDepth)
+                    .algorithm(gametree_alphabeta::Algorithm::Mtdf)
+                    .tt(
+                        gametree_alphabeta::TtUse::Cutoffs,
+                        gametree_ttable::ProbePolicy::ExactDepth,
+                    )
                     .quiescence(true),
             ];
             for config in configs {
                 let mut s = AlphaBeta::<Position>::new(config).expect("default table");
                 for p in &positions {
                     for depth in 1..=ctx.pick(3, 4) {
-                        let expected = alphabeta::negamax_quiescence(&mut p.clone(), depth).value;
+                        let expected =
+                            gametree_alphabeta::negamax_quiescence(&mut p.clone(), depth).value;
                         s.clear();
                         let got = s.search(&mut p.clone(), &Limits::depth(depth)).value;
                         if !t.compare(p, Some(depth), expected, got) {
@@ -139,8 +149,11 @@ pub(crate) fn checks() -> Vec<Check> {
             let mut t = Tally::default();
             for &material in ctx.pick(quick, full) {
                 // Every index of the space must be compared and equal.
-                let expected = match games_chess::FastEndgame::new(material) {
-                    Ok(space) => format!("equal on {} indices", game::IndexSpace::size(&space)),
+                let expected = match gametree_games_chess::FastEndgame::new(material) {
+                    Ok(space) => format!(
+                        "equal on {} indices",
+                        gametree_game::IndexSpace::size(&space)
+                    ),
                     Err(e) => e.to_string(),
                 };
                 let got = match crate::bench_retrograde::fast_equals_position_space(&[material]) {
@@ -167,9 +180,9 @@ pub(crate) fn checks() -> Vec<Check> {
             match crate::bench_retrograde::scheduled_equals_in_turn(ctx.pick(quick, &full)) {
                 Ok(rows) => {
                     for (ending, n) in rows {
-                        let expected = match games_chess::FastEndgame::new(&ending) {
+                        let expected = match gametree_games_chess::FastEndgame::new(&ending) {
                             Ok(space) => {
-                                format!("equal on {} indices", game::IndexSpace::size(&space))
+                                format!("equal on {} indices", gametree_game::IndexSpace::size(&space))
                             }
                             Err(e) => e.to_string(),
                         };
@@ -205,14 +218,14 @@ pub(crate) fn checks() -> Vec<Check> {
 /// normal probe policy, chess's repetition draws in play) and compares the
 /// value, distance to mate included, with the table's.
 fn dtm_equals_solver(material: &str, samples: usize, seed: u64, t: &mut Tally) {
-    let space = match games_chess::Endgame::new(material) {
+    let space = match gametree_games_chess::Endgame::new(material) {
         Ok(space) => space,
         Err(e) => {
             t.compare(material, None, "an index".to_string(), e.to_string());
             return;
         }
     };
-    let table = match retrograde::Generator::new(&space).backward() {
+    let table = match gametree_retrograde::Generator::new(&space).backward() {
         Ok(table) => table,
         Err(e) => {
             t.compare(material, None, "a table".to_string(), e.to_string());
@@ -222,11 +235,12 @@ fn dtm_equals_solver(material: &str, samples: usize, seed: u64, t: &mut Tally) {
     let mut solver =
         AlphaBeta::<Position>::new(Config::default().tt_bytes(16 << 20)).expect("16 MiB table");
     let mut r = rng(seed);
-    let n = game::IndexSpace::size(&space);
+    let n = gametree_game::IndexSpace::size(&space);
     let mut done = 0;
     while done < samples {
         let i = rand_core::Rng::next_u64(&mut r) % n;
-        let (Some(value), Some(mut p)) = (table.get(i), game::IndexSpace::position(&space, i))
+        let (Some(value), Some(mut p)) =
+            (table.get(i), gametree_game::IndexSpace::position(&space, i))
         else {
             continue;
         };

@@ -7,8 +7,8 @@ use std::fmt::{Debug, Display};
 use std::ops::RangeInclusive;
 use std::rc::Rc;
 
-use alphabeta::{Report, negamax};
-use game::{Game, MoveBuffer, Player, Score};
+use gametree_alphabeta::{Report, negamax};
+use gametree_game::{Game, MoveBuffer, Player, Score};
 use rand_core::Rng;
 use rand_pcg::Pcg64;
 
@@ -57,7 +57,7 @@ pub(crate) fn random_positions<G: Game>(
 /// negated when the move passed the turn (`parent != child`), as is when
 /// the same player moves again.
 pub(crate) fn child_value_from_root(parent: Player, child: Player, value: Score) -> Score {
-    game::from_child(parent, child, value).to_root_relative(1)
+    gametree_game::from_child(parent, child, value).to_root_relative(1)
 }
 
 /// Plain negamax values of a fixed set of positions, computed once and
@@ -197,7 +197,7 @@ where
     tally
 }
 
-/// `playouts` random games from `start` through [`game::check::playout`].
+/// `playouts` random games from `start` through [`gametree_game::check::playout`].
 pub(crate) fn oracle_playouts<G>(start: &G, seed: u64, playouts: usize, max_plies: usize) -> Tally
 where
     G: Game + Eq + Debug + Display,
@@ -206,7 +206,7 @@ where
     let mut tally = Tally::default();
     for _ in 0..playouts {
         let mut choices = std::iter::from_fn(|| Some(rng.next_u64()));
-        match game::check::playout(start, &mut choices, max_plies) {
+        match gametree_game::check::playout(start, &mut choices, max_plies) {
             Ok(_) => {
                 tally.positions += 1;
                 tally.agreements += 1;
@@ -252,7 +252,7 @@ pub(crate) fn reachable<G: Game>(start: &G) -> (Vec<G>, Vec<u64>) {
     (out, by_ply)
 }
 
-/// One row per variant of [`alphabeta::variants::covering_set`], each
+/// One row per variant of [`gametree_alphabeta::variants::covering_set`], each
 /// comparing the searcher with plain negamax on the same positions: drawn
 /// once per game from the game's seed ([`super::Ctx::game_seed`]), their
 /// negamax values computed once and shared by the rows. `depths(ctx, i)`
@@ -262,7 +262,7 @@ pub(crate) fn searcher_rows<G>(
     game: &'static str,
     positions: fn(&super::Ctx) -> Vec<G>,
     depths: fn(&super::Ctx, usize) -> RangeInclusive<u32>,
-    setup: fn(alphabeta::AlphaBeta<G>) -> alphabeta::AlphaBeta<G>,
+    setup: fn(gametree_alphabeta::AlphaBeta<G>) -> gametree_alphabeta::AlphaBeta<G>,
 ) -> Vec<super::Check>
 where
     G: Game + Display + PartialEq + Send + 'static,
@@ -271,13 +271,13 @@ where
     // (quick, game seed) the references were computed for, and them.
     type Shared<G> = Rc<RefCell<Option<((bool, u64), References<G>)>>>;
     let shared: Shared<G> = Rc::new(RefCell::new(None));
-    alphabeta::variants::covering_set(1 << 20, 2)
+    gametree_alphabeta::variants::covering_set(1 << 20, 2)
         .into_iter()
         .map(|v| {
             let config = v.config;
             let shared = Rc::clone(&shared);
             super::Check::new(game, super::Family::Equivalence, v.name, move |ctx| {
-                let mut searcher = match alphabeta::AlphaBeta::<G>::new(config) {
+                let mut searcher = match gametree_alphabeta::AlphaBeta::<G>::new(config) {
                     Ok(s) => setup(s),
                     Err(e) => return Tally::skip(format!("cannot build the searcher: {e}")),
                 };
@@ -290,18 +290,18 @@ where
                 equals_references(
                     refs,
                     |i| depths(ctx, i).collect(),
-                    |g, d| searcher.search(g, &game::Limits::depth(d)),
+                    |g, d| searcher.search(g, &gametree_game::Limits::depth(d)),
                 )
             })
         })
         .collect()
 }
 
-/// Random playouts from `start` checking [`game::check::forcing`] at every
+/// Random playouts from `start` checking [`gametree_game::check::forcing`] at every
 /// position.
 pub(crate) fn forcing_playouts<G>(start: &G, seed: u64, playouts: usize, max_plies: usize) -> Tally
 where
-    G: game::Game + Debug + Display,
+    G: gametree_game::Game + Debug + Display,
 {
     let mut rng = rng(seed);
     let mut tally = Tally::default();
@@ -309,8 +309,8 @@ where
     for _ in 0..playouts {
         let mut g = start.clone();
         for _ in 0..max_plies {
-            let got =
-                game::check::forcing(&g).map_or_else(|e| e.to_string(), |()| "consistent".into());
+            let got = gametree_game::check::forcing(&g)
+                .map_or_else(|e| e.to_string(), |()| "consistent".into());
             if !tally.compare(&g, None, "consistent".to_string(), got) || g.outcome().is_some() {
                 break;
             }

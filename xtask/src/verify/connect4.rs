@@ -2,10 +2,10 @@
 //! A212693), Pons's benchmark sets solved exactly, small boards drawn,
 //! every alpha-beta variant equals negamax, the oracles.
 
-use alphabeta::{Algorithm, AlphaBeta, alpha_beta_solve};
-use game::{Limits, Outcome, perft};
-use games_connect4::pons::TestSet;
-use games_connect4::{Board, Size};
+use gametree_alphabeta::{Algorithm, AlphaBeta, alpha_beta_solve};
+use gametree_game::{Limits, Outcome, perft};
+use gametree_games_connect4::pons::TestSet;
+use gametree_games_connect4::{Board, Size};
 
 use super::common::{
     forcing_playouts, oracle_playouts, random_positions, rng, searcher_rows, solvers_agree,
@@ -75,7 +75,7 @@ pub(crate) fn checks() -> Vec<Check> {
                 // Two independent counters: the generic perft over the Game
                 // trait and the bitboard one; below ply 7 no game can end: 7^d.
                 for d in 1..=ctx.pick(8, 10) {
-                    let bitboard = games_connect4::perft_bitboard(&Board::standard(), d);
+                    let bitboard = gametree_games_connect4::perft_bitboard(&Board::standard(), d);
                     let generic = perft(&mut Board::standard(), d);
                     t.compare("7x6 generic vs bitboard", Some(d), generic, bitboard);
                     if d <= 6 {
@@ -91,13 +91,13 @@ pub(crate) fn checks() -> Vec<Check> {
             "positions per ply = OEIS A212693",
             |ctx| {
                 let mut t = Tally::default();
-                match games_connect4::verify_position_counts(ctx.pick(8, 11)) {
+                match gametree_games_connect4::verify_position_counts(ctx.pick(8, 11)) {
                     Ok(counts) => {
                         for (ply, c) in counts.iter().enumerate() {
                             t.compare(
                                 "7x6",
                                 Some(ply as u32),
-                                games_connect4::LEGAL_POSITIONS_7X6[ply],
+                                gametree_games_connect4::LEGAL_POSITIONS_7X6[ply],
                                 *c,
                             );
                         }

@@ -1,14 +1,14 @@
 //! Dots-and-Boxes rows: a player who completes a box moves again, so these
 //! rows check that every searcher decides a value's sign by the side to
 //! move. The reference is the crate's brute force (dynamic programming over
-//! the sets of drawn lines, `games_dots::check`), independent of every
+//! the sets of drawn lines, `gametree_games_dots::check`), independent of every
 //! searcher; the published values are Berlekamp's 2x2 first-player win and
 //! David Wilson's 3x3 second-player win by 3.
 
-use alphabeta::{AlphaBeta, Config};
-use game::{Limits, Outcome, Solver};
-use games_dots::{Dots, Size, check as reference, exact_score};
-use pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns};
+use gametree_alphabeta::{AlphaBeta, Config};
+use gametree_game::{Limits, Outcome, Solver};
+use gametree_games_dots::{Dots, Size, check as reference, exact_score};
+use gametree_pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns};
 
 use super::common::{oracle_playouts, random_positions, reachable, rng, searcher_rows};
 use super::{Check, Family, Tally};

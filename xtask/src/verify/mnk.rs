@@ -1,10 +1,10 @@
 //! m,n,k rows: 3,3,3 is tic-tac-toe, the known solved values, every
 //! alpha-beta variant equals negamax on random positions, the oracles.
 
-use alphabeta::{AlphaBeta, Config, alpha_beta_solve};
-use game::{Limits, Outcome, perft};
-use games_mnk::Mnk;
-use games_tictactoe::TicTacToe;
+use gametree_alphabeta::{AlphaBeta, Config, alpha_beta_solve};
+use gametree_game::{Limits, Outcome, perft};
+use gametree_games_mnk::Mnk;
+use gametree_games_tictactoe::TicTacToe;
 
 use super::common::{
     forcing_playouts, oracle_playouts, random_positions, reachable, rng, searcher_rows,

@@ -13,15 +13,15 @@ use std::cell::RefCell;
 use std::fmt::Display;
 use std::rc::Rc;
 
-use alphabeta::variants::{Variant, covering_set};
-use alphabeta::{AlphaBeta, Config, TtUse, alpha_beta_solve, negamax_solve};
-use game::{Game, IndexSpace, Limits, Score};
-use games_chess::Position;
-use games_connect4::pons::TestSet;
-use games_connect4::{Board, BoardIndex, Size};
-use games_mnk::Mnk;
-use games_tictactoe::TicTacToe;
-use ttable::ProbePolicy;
+use gametree_alphabeta::variants::{Variant, covering_set};
+use gametree_alphabeta::{AlphaBeta, Config, TtUse, alpha_beta_solve, negamax_solve};
+use gametree_game::{Game, IndexSpace, Limits, Score};
+use gametree_games_chess::Position;
+use gametree_games_connect4::pons::TestSet;
+use gametree_games_connect4::{Board, BoardIndex, Size};
+use gametree_games_mnk::Mnk;
+use gametree_games_tictactoe::TicTacToe;
+use gametree_ttable::ProbePolicy;
 
 use super::common::{random_positions, reachable, rng};
 use super::{Check, Ctx, Family, Tally};
@@ -44,7 +44,7 @@ pub(crate) fn solve_variants() -> Vec<Variant> {
             let (usage, _) = v.config.get_tt();
             let config = v.config.tt(usage, ProbePolicy::Normal);
             Variant {
-                name: alphabeta::variants::name(&config),
+                name: gametree_alphabeta::variants::name(&config),
                 config,
             }
         })
@@ -60,7 +60,7 @@ pub(crate) type Exact<G> = Vec<(G, String)>;
 pub(crate) type Load<G> = fn(&Ctx) -> Result<Exact<G>, String>;
 
 /// One source of exact values and how a row uses it.
-pub(crate) struct Source<G: game::Game> {
+pub(crate) struct Source<G: gametree_game::Game> {
     /// The game's name in the table.
     pub(crate) game: &'static str,
     /// What the positions are, e.g. "Test_L2_R2".
@@ -358,7 +358,7 @@ fn connect4_database() -> Source<Board> {
             for (w, h) in [(4, 4), (5, 4)] {
                 let size = Size::new(w, h).map_err(|e| e.to_string())?;
                 let space = BoardIndex::symmetric(size).map_err(|e| e.to_string())?;
-                let table = retrograde::Generator::new(&space)
+                let table = gametree_retrograde::Generator::new(&space)
                     .backward()
                     .map_err(|e| e.to_string())?;
                 // Early positions (up to 10 plies): the long solves.
@@ -388,8 +388,9 @@ fn chess() -> Source<Position> {
             let mut out = Vec::new();
             let mut r = rng(ctx.seed);
             for material in ["KQvK", "KRvK"] {
-                let space = games_chess::Endgame::new(material).map_err(|e| e.to_string())?;
-                let table = retrograde::Generator::new(&space)
+                let space =
+                    gametree_games_chess::Endgame::new(material).map_err(|e| e.to_string())?;
+                let table = gametree_retrograde::Generator::new(&space)
                     .backward()
                     .map_err(|e| e.to_string())?;
                 let mut found = 0;

@@ -1,13 +1,13 @@
 //! Family 2 across crates: proof-number and conspiracy-number search,
 //! retrograde databases and the alpha-beta solver agree.
 
-use alphabeta::{AlphaBeta, Config, negamax};
-use game::{Limits, Outcome};
-use games_connect4::pons::TestSet;
-use games_connect4::{Board, Size};
-use games_mnk::Mnk;
-use games_tictactoe::TicTacToe;
-use retrograde::NoExits;
+use gametree_alphabeta::{AlphaBeta, Config, negamax};
+use gametree_game::{Limits, Outcome};
+use gametree_games_connect4::pons::TestSet;
+use gametree_games_connect4::{Board, Size};
+use gametree_games_mnk::Mnk;
+use gametree_games_tictactoe::TicTacToe;
+use gametree_retrograde::NoExits;
 
 use super::common::{random_positions, reachable, rng};
 use super::{Check, Family, Tally};
@@ -20,13 +20,17 @@ fn outcome_str(o: Outcome) -> String {
 /// outcome the alpha-beta solver finds.
 fn pns_rows<G>(positions: &[G], mut reference: impl FnMut(&mut G) -> Outcome) -> Tally
 where
-    G: game::Game + std::fmt::Display,
+    G: gametree_game::Game + std::fmt::Display,
 {
     let mut t = Tally::default();
     let limits = Limits::none().with_nodes(20_000_000);
     for p in positions {
         let expected = reference(&mut p.clone());
-        let got = match pns_conspiracy::agree::solvers_agree(&mut p.clone(), expected, &limits) {
+        let got = match gametree_pns_conspiracy::agree::solvers_agree(
+            &mut p.clone(),
+            expected,
+            &limits,
+        ) {
             Ok(_) => outcome_str(expected),
             Err(e) => e.to_string(),
         };
@@ -37,7 +41,7 @@ where
 
 fn ab_outcome<G>(searcher: &mut AlphaBeta<G>, g: &mut G) -> Outcome
 where
-    G: game::Game + Send,
+    G: gametree_game::Game + Send,
     G::Move: Send + Sync,
 {
     searcher
@@ -48,18 +52,18 @@ where
 
 /// A Connect Four database built by retrograde analysis over the mirrored
 /// `BoardIndex` against `AlphaBeta::solve`: with `full`, through
-/// `retrograde::verify::database` (both methods agree index by index,
+/// `gametree_retrograde::verify::database` (both methods agree index by index,
 /// un-moves invert moves, every value follows from its successors'), else
 /// by the backward method alone; the empty board must be a draw; then every
 /// position (`sample == None`) or a seeded sample compared, distance
 /// included.
 fn connect4_database(w: usize, h: usize, full: bool, sample: Option<usize>, seed: u64) -> Tally {
-    use game::IndexSpace;
-    use retrograde::Value;
+    use gametree_game::IndexSpace;
+    use gametree_retrograde::Value;
     let mut t = Tally::default();
     let name = format!("{w}x{h}");
     let built = Size::new(w, h).map_err(|e| e.to_string()).and_then(|size| {
-        games_connect4::BoardIndex::symmetric(size)
+        gametree_games_connect4::BoardIndex::symmetric(size)
             .map(|space| (size, space))
             .map_err(|e| e.to_string())
     });
@@ -71,11 +75,11 @@ fn connect4_database(w: usize, h: usize, full: bool, sample: Option<usize>, seed
         }
     };
     let built = if full {
-        retrograde::verify::database(&space, &NoExits)
+        gametree_retrograde::verify::database(&space, &NoExits)
             .map(|(table, _)| table)
             .map_err(|e| e.to_string())
     } else {
-        retrograde::Generator::new(&space)
+        gametree_retrograde::Generator::new(&space)
             .backward()
             .map_err(|e| e.to_string())
     };
@@ -147,7 +151,7 @@ pub(crate) fn checks() -> Vec<Check> {
                 let step = ctx.pick(5, 1);
                 let ps: Vec<_> = all
                     .into_iter()
-                    .filter(|p| game::Game::outcome(p).is_none())
+                    .filter(|p| gametree_game::Game::outcome(p).is_none())
                     .step_by(step)
                     .collect();
                 let mut s = AlphaBeta::<TicTacToe>::new(Config::default().tt_bytes(1 << 20))
@@ -182,7 +186,7 @@ pub(crate) fn checks() -> Vec<Check> {
                     AlphaBeta::<Mnk>::new(Config::default().tt_bytes(16 << 20)).expect("table");
                 let expected = ab_outcome(&mut s, &mut g.clone());
                 let limits = Limits::none().with_nodes(1_000_000_000);
-                let got = match pns_conspiracy::agree::bounded_solvers_agree(
+                let got = match gametree_pns_conspiracy::agree::bounded_solvers_agree(
                     &mut g.clone(),
                     expected,
                     &limits,
@@ -229,7 +233,7 @@ pub(crate) fn checks() -> Vec<Check> {
                         0 => Outcome::Draw,
                         _ => Outcome::Loss,
                     };
-                    let got = match pns_conspiracy::agree::solvers_agree(
+                    let got = match gametree_pns_conspiracy::agree::solvers_agree(
                         &mut p.board.clone(),
                         expected,
                         &limits,
@@ -252,12 +256,12 @@ pub(crate) fn checks() -> Vec<Check> {
                 let limits = Limits::none();
                 for p in all
                     .iter()
-                    .filter(|p| game::Game::outcome(*p).is_none())
+                    .filter(|p| gametree_game::Game::outcome(*p).is_none())
                     .step_by(ctx.pick(7, 1))
                 {
                     for d in 1..=3 {
                         let expected = negamax(&mut p.clone(), d).value;
-                        let got = match pns_conspiracy::agree::cns_matches_negamax(
+                        let got = match gametree_pns_conspiracy::agree::cns_matches_negamax(
                             &mut p.clone(),
                             d,
                             -8..=8,
@@ -280,10 +284,16 @@ pub(crate) fn checks() -> Vec<Check> {
             |_| {
                 let mut t = Tally::default();
                 for (name, space) in [
-                    ("plain", games_tictactoe::index::BoardIndex::plain()),
-                    ("symmetric", games_tictactoe::index::BoardIndex::symmetric()),
+                    (
+                        "plain",
+                        gametree_games_tictactoe::index::BoardIndex::plain(),
+                    ),
+                    (
+                        "symmetric",
+                        gametree_games_tictactoe::index::BoardIndex::symmetric(),
+                    ),
                 ] {
-                    let got = match retrograde::verify::database(&space, &NoExits) {
+                    let got = match gametree_retrograde::verify::database(&space, &NoExits) {
                         Ok((_, report)) => format!("{} positions", report.positions),
                         Err(e) => e.to_string(),
                     };
@@ -302,9 +312,9 @@ pub(crate) fn checks() -> Vec<Check> {
             Family::Solvers,
             "retrograde values = alpha-beta solve (all positions)",
             |_| {
-                let space = games_tictactoe::index::BoardIndex::plain();
+                let space = gametree_games_tictactoe::index::BoardIndex::plain();
                 let mut t = Tally::default();
-                let table = match retrograde::Generator::new(&space).backward() {
+                let table = match gametree_retrograde::Generator::new(&space).backward() {
                     Ok(table) => table,
                     Err(e) => {
                         t.compare("build", None, "a table".to_string(), e.to_string());
@@ -313,11 +323,11 @@ pub(crate) fn checks() -> Vec<Check> {
                 };
                 let (all, _) = reachable(&TicTacToe::new());
                 for p in &all {
-                    let Some(i) = game::IndexSpace::index_of(&space, p) else {
+                    let Some(i) = gametree_game::IndexSpace::index_of(&space, p) else {
                         t.compare(p, None, "an index".to_string(), "none".to_string());
                         continue;
                     };
-                    let expected = alphabeta::alpha_beta_solve(&mut p.clone()).value;
+                    let expected = gametree_alphabeta::alpha_beta_solve(&mut p.clone()).value;
                     let got = table
                         .get(i)
                         .map_or("invalid".to_string(), |v| v.to_score().to_string());

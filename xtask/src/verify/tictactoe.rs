@@ -1,9 +1,9 @@
 //! Tic-tac-toe rows: alpha-beta equals negamax from every reachable
 //! position at every depth, solvers agree, the published counts, oracles.
 
-use alphabeta::{AlphaBeta, Config, alpha_beta, alpha_beta_solve, negamax_solve};
-use game::{Game, Limits, Player, Score, perft};
-use games_tictactoe::TicTacToe;
+use gametree_alphabeta::{AlphaBeta, Config, alpha_beta, alpha_beta_solve, negamax_solve};
+use gametree_game::{Game, Limits, Player, Score, perft};
+use gametree_games_tictactoe::TicTacToe;
 
 use super::common::{equals_negamax, oracle_playouts, reachable, searcher_rows, solvers_agree};
 use super::{Check, Family, Tally};
@@ -71,7 +71,7 @@ pub(crate) fn checks() -> Vec<Check> {
                     classes.insert(c.hash());
                     if let Some(o) = p.outcome() {
                         let winner = match o {
-                            game::Outcome::Draw => "draw",
+                            gametree_game::Outcome::Draw => "draw",
                             _ if p.side_to_move() == Player::First => "O",
                             _ => "X",
                         };
@@ -150,7 +150,7 @@ pub(crate) fn checks() -> Vec<Check> {
             let (all, _) = reachable(&TicTacToe::new());
             let mut t = Tally::default();
             for p in &all {
-                let got = game::check::forcing(p)
+                let got = gametree_game::check::forcing(p)
                     .map_or_else(|e| e.to_string(), |()| "consistent".into());
                 t.compare(p, None, "consistent".to_string(), got);
             }

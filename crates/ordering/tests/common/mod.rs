@@ -4,7 +4,7 @@
 #![allow(dead_code, unreachable_pub)]
 
 use arrayvec::ArrayVec;
-use game::{Game, Knowledge, MoveHint, Outcome, Player};
+use gametree_game::{Game, Knowledge, MoveHint, Outcome, Player};
 use std::fmt;
 
 /// Moves are numbers below [`Mv::COUNT`].

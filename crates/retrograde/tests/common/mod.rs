@@ -3,8 +3,8 @@
 //! slice of another space, so that moves leave it.
 #![allow(dead_code, unreachable_pub)]
 
-use game::{Game, IndexSpace, MoveBuffer, Outcome, Predecessors};
-use retrograde::Value;
+use gametree_game::{Game, IndexSpace, MoveBuffer, Outcome, Predecessors};
+use gametree_retrograde::Value;
 
 /// Plain negamax to the end of the game: the exact value with the distance
 /// (shortest win, longest loss). No pruning, no table.

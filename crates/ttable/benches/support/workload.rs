@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use ahash::RandomState;
-use ttable::{Bound, Entry};
+use gametree_ttable::{Bound, Entry};
 
 /// The baseline: a hash map from key to entry (ahash).
 pub(crate) type Map = HashMap<u64, Entry, RandomState>;
