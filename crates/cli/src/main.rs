@@ -52,7 +52,8 @@ enum Command {
     /// Solve positions: the game-theoretic value, best move and line.
     #[command(after_help = concat!(
         "Output: value: win|draw|loss (side to move), score: N (Connect Four: Pons's convention;\n",
-        "other games: gametree's Score, 32000-n for a win in n plies), best:, pv:, nodes:, time_ms:.\n\n",
+        "other games: gametree's Score, 32000-n for a win in n plies), best:, pv:, nodes:, time_ms:;\n",
+        "with --all-moves, moves: each legal move's value and score for the side to move, best first.\n\n",
         "Examples:\n",
         "  gametree solve tictactoe \"\"\n",
         "  gametree solve connect4 2252576253462244111563365343671351441\n",
@@ -60,6 +61,7 @@ enum Command {
         "  gametree solve mnk:4,4,3 startpos --weak --json\n",
         "  gametree solve chess \"8/8/8/8/8/2k5/8/1K1Q4 w - - 0 1\" --algo retrograde\n",
         "  gametree solve connect4 32164625 --time-ms 10000\n",
+        "  gametree solve connect4 4453432222 --all-moves\n",
         "  cut -d' ' -f1 Test_L3_R1 | gametree solve connect4 - --json"
     ))]
     Solve(SolveArgs),
@@ -155,6 +157,10 @@ struct SolveArgs {
     /// One JSON object per position.
     #[arg(long)]
     json: bool,
+    /// Also solve every legal move: its value and score for the side to
+    /// move, best first (JSON: "moves": [{"move", "value", "score"}]).
+    #[arg(long)]
+    all_moves: bool,
 }
 
 #[derive(Debug, Args)]
@@ -309,6 +315,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Solve(a) => {
             let kind = GameKind::parse(&a.game)?;
             let mut opts = solve::Options::new(a.algo, a.weak, a.tt.as_deref(), a.threads, a.json)?;
+            opts.all_moves = a.all_moves;
             if let Some(t) = a.time_ms {
                 opts.limits = opts.limits.with_time(std::time::Duration::from_millis(t));
             }

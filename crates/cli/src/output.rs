@@ -16,6 +16,9 @@ pub(crate) enum Value {
     List(Vec<String>),
     /// A nested object.
     Object(Record),
+    /// A list of objects (text: each on one line, `, `-separated, values
+    /// only).
+    Records(Vec<Record>),
 }
 
 /// An ordered list of fields.
@@ -88,6 +91,17 @@ fn text_value(v: &Value) -> String {
         Value::Null => "-".into(),
         Value::List(l) => l.join(" "),
         Value::Object(r) => r.line(),
+        Value::Records(l) => l
+            .iter()
+            .map(|r| {
+                r.fields
+                    .iter()
+                    .map(|(_, v)| text_value(v))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
     }
 }
 
@@ -109,6 +123,16 @@ fn json_value(s: &mut String, v: &Value) {
             s.push(']');
         }
         Value::Object(r) => s.push_str(&r.json()),
+        Value::Records(l) => {
+            s.push('[');
+            for (i, r) in l.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                s.push_str(&r.json());
+            }
+            s.push(']');
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{Limits, Outcome, Solution, Solver};
+use gametree_game::{Limits, MoveBuffer, Outcome, Score, Solution, Solver};
 use gametree_pns_conspiracy::{
     Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig, SecondLevel,
 };
@@ -30,7 +30,9 @@ pub(crate) struct Options {
     tt: Option<usize>,
     threads: usize,
     json: bool,
-    /// Node and time limits per position.
+    /// Solve every legal move too.
+    pub(crate) all_moves: bool,
+    /// Node and time limits per position (and per move with `all_moves`).
     pub(crate) limits: Limits,
 }
 
@@ -49,6 +51,7 @@ impl Options {
             tt: tt.map(parse_size).transpose()?,
             threads: check_threads(threads)?,
             json,
+            all_moves: false,
             limits: Limits::none(),
         })
     }
@@ -59,8 +62,13 @@ impl Options {
 pub(crate) struct Solved<M> {
     /// Win, draw or loss for the side to move (`None`: a limit stopped it).
     pub(crate) outcome: Option<Outcome>,
-    /// The game's exact score, when the solver finds distances.
+    /// The search's exact score (side to move's view), when the solver
+    /// finds distances.
+    pub(crate) raw: Option<Score>,
+    /// The game's exact score (side to move's view).
     pub(crate) score: Option<i64>,
+    /// Is `score` the game's own (not a function of `raw`)?
+    pub(crate) custom: bool,
     /// A best move.
     pub(crate) best: Option<M>,
     /// The principal variation.
@@ -153,7 +161,18 @@ pub(crate) fn run<S: Spec>(spec: &S, kind: GameKind, arg: &str, opts: &Options) 
             "pv",
             Value::List(solved.pv.iter().map(ToString::to_string).collect()),
         );
-        r.int("nodes", solved.nodes);
+        let mut stopped = solved.outcome.is_none();
+        let mut nodes = solved.nodes;
+        if opts.all_moves {
+            let moves = solve_moves(&mut g, opts, engine)?;
+            stopped |= moves.iter().any(|m| m.outcome.is_none());
+            nodes += moves.iter().map(|m| m.nodes).sum::<u64>();
+            r.push(
+                "moves",
+                Value::Records(moves.iter().map(MoveValue::record).collect()),
+            );
+        }
+        r.int("nodes", nodes);
         r.int("time_ms", start.elapsed().as_millis());
         if opts.json {
             println!("{}", r.json());
@@ -162,7 +181,7 @@ pub(crate) fn run<S: Spec>(spec: &S, kind: GameKind, arg: &str, opts: &Options) 
         } else {
             print!("{}", r.lines());
         }
-        if solved.outcome.is_none() {
+        if stopped {
             return Err(CliError::input(
                 "the solver stopped before finding the value (a limit was reached)",
             ));
@@ -177,18 +196,17 @@ fn solve_one<G: CliGame>(
     engine: &mut Engine<G>,
 ) -> Result<Solved<G::Move>> {
     if let Some(o) = g.outcome() {
-        let score = match o {
-            Outcome::Win => None,
-            Outcome::Draw => Some(gametree_game::Score::DRAW),
-            Outcome::Loss => Some(gametree_game::Score::loss_in(0)),
+        let raw = (!opts.weak).then(|| Score::terminal(o, 0));
+        let (score, custom) = if opts.weak {
+            (None, false)
+        } else {
+            game_score(g, engine, raw, &opts.limits)
         };
         return Ok(Solved {
             outcome: Some(o),
-            score: if opts.weak {
-                None
-            } else {
-                game_score(g, engine, score, &opts.limits)
-            },
+            raw,
+            score,
+            custom,
             best: None,
             pv: Vec::new(),
             nodes: 0,
@@ -212,27 +230,29 @@ fn solve_one<G: CliGame>(
         Engine::Other(s) => s.solve(g, limits),
         Engine::Retrograde => {
             let probe = g.retrograde(opts.threads)?;
-            let score = probe.value.map(|v| v.to_score());
+            let raw = probe.value.map(|v| v.to_score()).filter(|_| !opts.weak);
             return Ok(Solved {
                 outcome: probe.value.map(|v| v.outcome()),
-                score: if opts.weak {
-                    None
-                } else {
-                    score.and_then(|s| g.exact_score(s))
-                },
+                raw,
+                score: raw.and_then(|s| g.exact_score(s)),
+                custom: false,
                 best: probe.best,
                 pv: probe.pv,
                 nodes: probe.positions,
             });
         }
     };
+    let raw = solution.score.filter(|_| !opts.weak);
+    let (score, custom) = if opts.weak || solution.outcome.is_none() {
+        (None, false)
+    } else {
+        game_score(g, engine, raw, limits)
+    };
     Ok(Solved {
         outcome: solution.outcome,
-        score: if opts.weak || solution.outcome.is_none() {
-            None
-        } else {
-            game_score(g, engine, solution.score, limits)
-        },
+        raw,
+        score,
+        custom,
         best: solution.best,
         pv: solution.line,
         nodes: solution.nodes,
@@ -240,21 +260,89 @@ fn solve_one<G: CliGame>(
 }
 
 /// The game's score of a solved position: its own solved score when it has
-/// one (found with the same solver), else its convention for the search's
-/// exact score.
+/// one (found with the same solver; `true`), else its convention for the
+/// search's exact score.
 fn game_score<G: CliGame>(
     g: &G,
     engine: &mut Engine<G>,
-    score: Option<gametree_game::Score>,
+    score: Option<Score>,
     limits: &Limits,
-) -> Option<i64> {
+) -> (Option<i64>, bool) {
     let custom = match engine {
         Engine::AlphaBeta(s) => g.solved_score(s.as_mut(), limits),
         Engine::Other(s) => g.solved_score(s.as_mut(), limits),
         Engine::Retrograde => None,
     };
     match custom {
-        Some(v) => v,
-        None => score.and_then(|s| g.exact_score(s)),
+        Some(v) => (v, true),
+        None => (score.and_then(|s| g.exact_score(s)), false),
     }
+}
+
+/// The value of one legal move for the side to move.
+#[derive(Debug)]
+struct MoveValue<M> {
+    mv: M,
+    outcome: Option<Outcome>,
+    score: Option<i64>,
+    nodes: u64,
+}
+
+impl<M: std::fmt::Display> MoveValue<M> {
+    fn record(&self) -> Record {
+        let mut r = Record::new();
+        r.str("move", &self.mv);
+        r.push(
+            "value",
+            self.outcome
+                .map_or(Value::Null, |o| Value::Str(o.to_string())),
+        );
+        r.push("score", self.score.map_or(Value::Null, Value::Int));
+        r
+    }
+}
+
+/// Solves every legal move of `g` (restored afterwards): the position after
+/// it, seen from the mover (the sign kept when the mover moves again), best
+/// first: wins, draws, losses, unsolved; within one value the higher score
+/// first; ties in move order.
+fn solve_moves<G: CliGame>(
+    g: &mut G,
+    opts: &Options,
+    engine: &mut Engine<G>,
+) -> Result<Vec<MoveValue<G::Move>>> {
+    let mut list = G::Moves::default();
+    g.generate(&mut list);
+    let mover = g.side_to_move();
+    let mut out = Vec::with_capacity(list.len());
+    for &m in list.as_slice() {
+        let undo = g.make(m);
+        let kept = g.side_to_move() == mover;
+        let after = solve_one(g, opts, engine);
+        g.unmake(m, undo);
+        let after = after?;
+        let sign = if kept { 1 } else { -1 };
+        let score = if after.custom {
+            after.score.map(|s| sign * s)
+        } else {
+            after.raw.and_then(|s| g.exact_score(s.back_up(kept)))
+        };
+        out.push(MoveValue {
+            mv: m,
+            outcome: after.outcome.map(|o| if kept { o } else { o.flip() }),
+            score: score.filter(|_| after.outcome.is_some()),
+            nodes: after.nodes,
+        });
+    }
+    let rank = |v: &MoveValue<G::Move>| {
+        let o = match v.outcome {
+            Some(Outcome::Win) => 3,
+            Some(Outcome::Draw) => 2,
+            Some(Outcome::Loss) => 1,
+            None => 0,
+        };
+        (o, v.score)
+    };
+    out.sort_by_key(|v| std::cmp::Reverse(rank(v)));
+    Ok(out)
 }

@@ -187,6 +187,26 @@ impl Score {
         }
     }
 
+    /// The score of a move, for the player who made it, given the score of
+    /// the position it leads to for *that* position's side to move: negated
+    /// when the turn passes (`turn_kept == false`), kept when the mover
+    /// moves again, and one ply further from the end of the game when
+    /// decisive (a loss in 4 after the move is a win in 5 before it).
+    ///
+    /// ```
+    /// use gametree_game::Score;
+    ///
+    /// assert_eq!(Score::loss_in(4).back_up(false), Score::win_in(5));
+    /// assert_eq!(Score::win_in(2).back_up(true), Score::win_in(3));
+    /// assert_eq!(Score::new(7).back_up(false), Score::new(-7));
+    /// ```
+    #[inline]
+    #[must_use]
+    pub const fn back_up(self, turn_kept: bool) -> Score {
+        let mover = if turn_kept { self } else { Score(-self.0) };
+        mover.to_root_relative(1)
+    }
+
     /// Converts a node-relative decisive score (from a table) into a
     /// root-relative one for a node `ply` plies below the root.
     /// Heuristic scores are unchanged.

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::time::Duration;
 
-use crate::{Game, Limits, Outcome, Score};
+use crate::{Game, Limits, MoveBuffer, Outcome, Score};
 
 /// Why a search stopped before finishing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -145,4 +145,120 @@ impl<G: Game, S: Solver<G> + ?Sized> Solver<G> for alloc::boxed::Box<S> {
     fn clear(&mut self) {
         (**self).clear();
     }
+}
+
+/// Solves every legal move of `game` with `solver`: the value of each move
+/// for the side to move, best first — what an analyser shows beside each
+/// column or square.
+///
+/// Each entry is a [`Solution`] seen from the player who makes the move:
+/// `best` is the move itself, `line` starts with it and goes on with the
+/// solver's line after it, `outcome` and `score` are the solved position
+/// after the move seen from the mover ([`Outcome::flip`] and
+/// [`Score::back_up`] when the turn passes; kept when the mover moves
+/// again), `nodes` and `elapsed` are the work spent on that move. Each move
+/// is solved within `limits` of its own; a move the limits stop has
+/// `outcome == None` and comes last.
+///
+/// Order: wins before draws before losses before unsolved moves; within an
+/// outcome, the better [`Score`] first (a faster win, a slower loss) when
+/// the solver finds scores; ties keep the generation order. The best move's
+/// outcome and score are those of the position itself.
+///
+/// The position is unchanged on return. An empty list means the game is
+/// over (or the game has no legal move).
+///
+/// ```
+/// use gametree_game::{Limits, Outcome, Score, solve_moves};
+/// # use gametree_game::{Game, Player, Solution, Solver};
+/// # #[derive(Clone)]
+/// # struct Nim { stones: u32, to_move: Player }
+/// # impl Game for Nim {
+/// #     type Move = u32;
+/// #     type Undo = ();
+/// #     type Moves = arrayvec::ArrayVec<u32, 3>;
+/// #     fn side_to_move(&self) -> Player { self.to_move }
+/// #     fn generate(&self, out: &mut Self::Moves) {
+/// #         out.clear();
+/// #         out.extend((1..=3).filter(|&m| m <= self.stones));
+/// #     }
+/// #     fn make(&mut self, m: u32) { self.stones -= m; self.to_move = self.to_move.opponent(); }
+/// #     fn unmake(&mut self, m: u32, _: ()) { self.stones += m; self.to_move = self.to_move.opponent(); }
+/// #     fn outcome(&self) -> Option<Outcome> { (self.stones == 0).then_some(Outcome::Loss) }
+/// #     fn hash(&self) -> u64 { u64::from(self.stones) << 1 | self.to_move.index() as u64 }
+/// # }
+/// # /// Plain negamax over the whole tree, with distances.
+/// # struct Negamax;
+/// # fn negamax(g: &mut Nim) -> Score {
+/// #     if let Some(o) = g.outcome() { return Score::terminal(o, 0); }
+/// #     let mut moves = arrayvec::ArrayVec::<u32, 3>::new();
+/// #     g.generate(&mut moves);
+/// #     let mut best = -Score::INFINITY;
+/// #     for m in moves {
+/// #         g.make(m);
+/// #         best = best.max(negamax(g).back_up(false));
+/// #         g.unmake(m, ());
+/// #     }
+/// #     best
+/// # }
+/// # impl Solver<Nim> for Negamax {
+/// #     fn solve(&mut self, g: &mut Nim, _: &Limits) -> Solution<u32> {
+/// #         let score = negamax(g);
+/// #         Solution { outcome: score.outcome(), score: Some(score), ..Solution::default() }
+/// #     }
+/// # }
+/// // Normal-play Nim with moves of 1-3 stones: 6 stones, take 2 and win.
+/// let mut game = Nim { stones: 6, to_move: Player::First };
+/// let moves = solve_moves(&mut Negamax, &mut game, &Limits::none());
+/// assert_eq!(moves.len(), 3);
+/// assert_eq!(moves[0].best, Some(2));
+/// assert_eq!(moves[0].outcome, Some(Outcome::Win));
+/// assert_eq!(moves[0].score, Some(Score::win_in(3)));
+/// assert!(moves[1..].iter().all(|m| m.outcome == Some(Outcome::Loss)));
+/// assert_eq!(game.stones, 6);
+/// ```
+pub fn solve_moves<G: Game, S: Solver<G> + ?Sized>(
+    solver: &mut S,
+    game: &mut G,
+    limits: &Limits,
+) -> Vec<Solution<G::Move>> {
+    let mut list = G::Moves::default();
+    game.generate(&mut list);
+    let mover = game.side_to_move();
+    let mut out: Vec<Solution<G::Move>> = Vec::with_capacity(list.len());
+    for &m in list.as_slice() {
+        let undo = game.make(m);
+        let kept = game.side_to_move() == mover;
+        let after = match game.outcome() {
+            Some(o) => Solution::terminal(o),
+            None => solver.solve(game, limits),
+        };
+        game.unmake(m, undo);
+        let mut line = Vec::with_capacity(after.line.len() + 1);
+        line.push(m);
+        line.extend_from_slice(&after.line);
+        out.push(Solution {
+            outcome: after.outcome.map(|o| if kept { o } else { o.flip() }),
+            score: after.score.map(|s| s.back_up(kept)),
+            best: Some(m),
+            line,
+            nodes: after.nodes,
+            stopped: after.stopped,
+            elapsed: after.elapsed,
+        });
+    }
+    out.sort_by_key(|s| core::cmp::Reverse(move_rank(s)));
+    out
+}
+
+/// The order of [`solve_moves`]: solved before unsolved, then win, draw,
+/// loss, then the score.
+fn move_rank<M>(s: &Solution<M>) -> (bool, i8, Option<Score>) {
+    let outcome = match s.outcome {
+        Some(Outcome::Win) => 1,
+        Some(Outcome::Draw) => 0,
+        Some(Outcome::Loss) => -1,
+        None => -2,
+    };
+    (s.outcome.is_some(), outcome, s.score)
 }

@@ -129,21 +129,22 @@ impl Rng {
     }
 }
 
+/// Why a test is ignored: `cfg(pons_data)` (set by the build script) is
+/// missing.
+pub const NO_PONS_DATA: &str = "needs Pascal Pons's Connect Four test sets (Test_L3_R1 ... from his blog's test protocol, blog.gamesolver.org): set GAMETREE_DATA=DIR with the files in DIR/connect4";
+
 /// The directory of Pons's benchmark files: `$GAMETREE_DATA/connect4` if
-/// set, else `../shared/data/connect4` beside the repository. `None` (with
-/// the reason printed) when it is missing.
-pub fn data_dir() -> Option<PathBuf> {
+/// set, else `../shared/data/connect4` beside the repository.
+///
+/// # Panics
+///
+/// When it is missing (the tests that call it are ignored then, unless run
+/// with `--include-ignored`).
+pub fn data_dir() -> PathBuf {
     let dir = match std::env::var_os("GAMETREE_DATA") {
         Some(d) => PathBuf::from(d).join("connect4"),
         None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/connect4"),
     };
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!(
-            "SKIPPED: Connect Four benchmark data not found at {} (set GAMETREE_DATA)",
-            dir.display()
-        );
-        None
-    }
+    assert!(dir.is_dir(), "{NO_PONS_DATA} (looked in {})", dir.display());
+    dir
 }

@@ -1,0 +1,222 @@
+//! `gametree solve … --all-moves`: every move's value and score agree with
+//! the value and score of the position after it, solved on its own (negated
+//! when the turn passes, kept when the mover moves again), and the best
+//! move's with the position's.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// One solved position with its moves: (value, score, [(move, value, score)]).
+type Solved = (String, Option<i64>, Vec<(String, String, Option<i64>)>);
+
+/// Solves `positions` (one per line on standard input) with `extra` flags.
+fn solve(game: &str, positions: &[String], extra: &[&str]) -> Vec<Value> {
+    let out = Command::cargo_bin("gametree")
+        .expect("the binary is built")
+        .args(["solve", game, "-", "--json"])
+        .args(extra)
+        .write_stdin(positions.join("\n") + "\n")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).expect("utf-8");
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(lines.len(), positions.len(), "{text}");
+    lines
+}
+
+fn parse(v: &Value) -> Solved {
+    let moves = v["moves"]
+        .as_array()
+        .map(|l| {
+            l.iter()
+                .map(|m| {
+                    (
+                        m["move"].as_str().expect("move").to_owned(),
+                        m["value"].as_str().expect("value").to_owned(),
+                        m["score"].as_i64(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    (
+        v["value"].as_str().expect("value").to_owned(),
+        v["score"].as_i64(),
+        moves,
+    )
+}
+
+fn flip(value: &str) -> &str {
+    match value {
+        "win" => "loss",
+        "loss" => "win",
+        other => other,
+    }
+}
+
+fn rank(value: &str) -> i32 {
+    match value {
+        "win" => 2,
+        "draw" => 1,
+        _ => 0,
+    }
+}
+
+/// Checks `--all-moves` on `positions` of `game`, whose children are
+/// written `child(position, move)`, and whose turn passes after a move
+/// unless `kept(position, child)`. Returns how many moves were checked and
+/// how many kept the turn.
+fn check(
+    game: &str,
+    positions: &[String],
+    child: impl Fn(&str, &str) -> String,
+    kept: impl Fn(&str, &str) -> bool,
+) -> (usize, usize) {
+    let parents: Vec<Solved> = solve(game, positions, &["--all-moves"])
+        .iter()
+        .map(parse)
+        .collect();
+    let mut children = Vec::new();
+    for (p, (_, _, moves)) in positions.iter().zip(&parents) {
+        for (m, _, _) in moves {
+            children.push(child(p, m));
+        }
+    }
+    let solved: Vec<Solved> = solve(game, &children, &[]).iter().map(parse).collect();
+    let mut next = solved.iter();
+    let (mut checked, mut kept_turns) = (0, 0);
+    for (p, parent) in positions.iter().zip(&parents) {
+        let (value, score, moves) = parent;
+        assert!(!moves.is_empty(), "{game} {p}: no moves");
+        // Best first, and the best is the position's value and score.
+        assert_eq!((&moves[0].1, moves[0].2), (value, *score), "{game} {p}");
+        for w in moves.windows(2) {
+            assert!(
+                (rank(&w[0].1), w[0].2) >= (rank(&w[1].1), w[1].2),
+                "{game} {p}: not best first: {moves:?}"
+            );
+        }
+        for (m, mv_value, mv_score) in moves {
+            let after = next.next().expect("one child per move");
+            let (a_value, a_score, _) = after;
+            if kept(p, &child(p, m)) {
+                kept_turns += 1;
+                assert_eq!(
+                    (mv_value.as_str(), *mv_score),
+                    (a_value.as_str(), *a_score),
+                    "{game} {p} then {m}"
+                );
+            } else {
+                assert_eq!(
+                    (mv_value.as_str(), *mv_score),
+                    (flip(a_value), a_score.map(|s| -s)),
+                    "{game} {p} then {m}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    (checked, kept_turns)
+}
+
+/// A few Connect Four positions: every prefix of a played-out game, from
+/// 20 plies on (solved in milliseconds each).
+fn connect4_positions() -> Vec<String> {
+    let game = "4453432222336655577115617";
+    (20..game.len()).map(|n| game[..n].to_owned()).collect()
+}
+
+#[test]
+fn connect4_moves_agree_with_the_positions_after_them() {
+    let positions = connect4_positions();
+    let (n, _) = check(
+        "connect4",
+        &positions,
+        |p, m| format!("{p}{m}"),
+        |_, _| false,
+    );
+    assert!(n > 20, "{n}");
+    // A small board, from the empty one.
+    let small: Vec<String> = ["startpos", "1", "23", "2314"].map(String::from).to_vec();
+    let child = |p: &str, m: &str| p.replace("startpos", "") + m;
+    check("connect4:5x4", &small, child, |_, _| false);
+}
+
+#[test]
+fn dots_moves_keep_the_sign_when_the_turn_is_kept() {
+    use gametree_game::Game;
+    use gametree_games_dots::{Dots, Size};
+    // Dots-and-Boxes 2x2, where completing a box moves again; positions
+    // are move lists.
+    let size = Size::new(2, 2).expect("2x2");
+    let to_move = |text: &str| {
+        Dots::from_moves(size, text.trim_start_matches("startpos"))
+            .expect("legal moves")
+            .side_to_move()
+    };
+    let positions: Vec<String> = ["startpos", "a1-", "a1- a1| b1|", "a1- a1| b1| a2-"]
+        .map(String::from)
+        .to_vec();
+    let (n, kept) = check(
+        "dots:2x2",
+        &positions,
+        |p, m| {
+            if p == "startpos" {
+                m.to_owned()
+            } else {
+                format!("{p} {m}")
+            }
+        },
+        |p, c| to_move(p) == to_move(c),
+    );
+    assert!(n > 20, "{n}");
+    assert!(kept > 0, "no move completed a box");
+}
+
+/// Pons's set `name`: (moves, score) per line.
+fn pons_set(name: &str) -> Vec<(String, i64)> {
+    let root = std::env::var_os("GAMETREE_DATA").map_or_else(
+        || std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+        std::path::PathBuf::from,
+    );
+    let path = root.join("connect4").join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (set GAMETREE_DATA)", path.display()));
+    text.lines()
+        .map(|l| {
+            let (moves, score) = l.split_once(' ').expect("moves score");
+            (moves.to_owned(), score.trim().parse().expect("a score"))
+        })
+        .collect()
+}
+
+#[test]
+#[cfg_attr(
+    not(pons_data),
+    ignore = "needs Pascal Pons's Connect Four test sets (blog.gamesolver.org, test protocol): set GAMETREE_DATA=DIR with DIR/connect4/Test_L3_R1 ..."
+)]
+fn connect4_moves_on_pons_positions() {
+    // 100 positions: the first 50 of the end-game set and of the middle-game
+    // set; each position's score is also checked against the file.
+    let mut set = pons_set("Test_L3_R1");
+    set.truncate(50);
+    set.extend(pons_set("Test_L2_R1").into_iter().take(50));
+    let positions: Vec<String> = set.iter().map(|(m, _)| m.clone()).collect();
+    let solved = solve("connect4", &positions, &[]);
+    for ((moves, score), v) in set.iter().zip(&solved) {
+        assert_eq!(v["score"].as_i64(), Some(*score), "{moves}");
+    }
+    let (n, _) = check(
+        "connect4",
+        &positions,
+        |p, m| format!("{p}{m}"),
+        |_, _| false,
+    );
+    assert!(n >= 300, "{n}");
+}
