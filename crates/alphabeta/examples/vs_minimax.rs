@@ -6,6 +6,10 @@
 //! ```sh
 //! cargo run --release -p gametree-alphabeta --example vs_minimax [-- DATA_DIR [LIMIT]]
 //! ```
+//!
+//! `DATA_DIR` holds Pascal Pons's `Test_L2_R1` file, from his blog *Solving
+//! Connect 4: how to build a perfect AI* (blog.gamesolver.org, part 2, "Test
+//! protocol"); `LIMIT` takes only the first lines.
 
 use std::path::PathBuf;
 use std::time::Instant;

@@ -7,7 +7,8 @@ use crate::bitboard::{JUMPS, SINGLES, dilate};
 use crate::position::Position;
 use crate::square::Move;
 
-/// The published perft counts (REFERENCE.md, from libataxx's test suite):
+/// The published perft counts, from the perft tests of libataxx
+/// (github.com/kz04px/libataxx):
 /// a FEN and the node counts for depths `0, 1, 2, ...`.
 pub const PUBLISHED: &[(&str, &[u64])] = &[
     (

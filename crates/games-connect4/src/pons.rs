@@ -9,13 +9,16 @@
 //! [`Board::pons_score`] and [`Board::score_from_pons`].
 //!
 //! **Benchmarks.** Each file `Test_L{stage}_R{rating}` holds 1000 lines
-//! `moves score` (7 × 6). [`TestSet::load`] reads one from a directory and
-//! checks every line: the moves are a legal game, the score an integer in the
-//! range possible for the position.
+//! `moves score` (7 × 6); Pons publishes them with his blog *Solving
+//! Connect 4: how to build a perfect AI* (blog.gamesolver.org, part 2, "Test
+//! protocol"). [`TestSet::load`] reads one from a directory and checks every
+//! line: the moves are a legal game, the score an integer in the range
+//! possible for the position.
 //!
 //! ```no_run
 //! use gametree_games_connect4::pons::TestSet;
-//! let dir = std::path::Path::new("../shared/data/connect4");
+//! // A directory holding Pons's files: Test_L3_R1, Test_L2_R1, ...
+//! let dir = std::path::Path::new("connect4");
 //! for t in TestSet::L3_R1.load(dir)?.iter().take(3) {
 //!     println!("{} {} (ply {})", t.moves, t.score, t.board.plies());
 //! }

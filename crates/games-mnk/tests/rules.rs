@@ -304,7 +304,10 @@ fn tictactoe_equivalence() {
 }
 
 // ---------------------------------------------------------------------------
-// Known results (REFERENCE.md), solved by plain alpha-beta.
+// Known results (3,3,3 a draw, 4,4,3 a first-player win: the Wikipedia
+// article "m,n,k-game", after Uiterwijk and van den Herik, "The advantage of
+// the initiative", Information Sciences 122, 2000), solved by plain
+// alpha-beta.
 
 #[test]
 fn known_results_333_and_443() {

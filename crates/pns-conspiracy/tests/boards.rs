@@ -1,6 +1,9 @@
 //! Connect Four 4×4 and m,n,k 3,3,3 / 4,4,3: every solver against the
-//! published values (Tromp; REFERENCE.md) and against the workspace's
-//! alpha-beta solver on seeded random positions.
+//! published values (Connect Four 4×4 a draw: John Tromp, "John's Connect
+//! Four Playground", tromp.github.io/c4/c4.html; 3,3,3 a draw and 4,4,3 a
+//! first-player win: the Wikipedia article "m,n,k-game", after Uiterwijk
+//! and van den Herik, "The advantage of the initiative", 2000) and against
+//! the workspace's alpha-beta solver on seeded random positions.
 
 use gametree_alphabeta::{AlphaBeta, Config};
 use gametree_game::{Game, Limits, MoveBuffer, Outcome};
