@@ -54,7 +54,8 @@ pub(crate) struct Options {
     /// Connect Four: the time limit of `--empty`, in seconds.
     #[arg(long, default_value_t = 900)]
     seconds: u64,
-    /// Directory of the shared data (default ../shared/data).
+    /// Directory of the published data sets (default: $GAMETREE_DATA, else
+    /// ../shared/data).
     #[arg(long)]
     data: Option<std::path::PathBuf>,
     /// `syzygy`: the Syzygy generator's `rtbgen` binary to time against.
@@ -287,13 +288,13 @@ fn thread_cpu_ns() -> Option<u64> {
 
 fn connect4(opts: &Options) -> Result<()> {
     use gametree_games_connect4::pons::TestSet;
-    let dir = opts
-        .data
-        .clone()
-        .unwrap_or_else(|| crate::project_root().join("../shared/data"))
-        .join("connect4");
+    let dir = crate::verify::data_dir(opts.data.as_ref()).join("connect4");
     if !dir.is_dir() {
-        bail!("{}: no Connect Four data (use --data DIR)", dir.display());
+        bail!(
+            "{}: no Connect Four data: {}",
+            dir.display(),
+            crate::verify::CONNECT4_DATA
+        );
     }
     let algo = match opts.algo.as_str() {
         "pvs" => gametree_alphabeta::Algorithm::Pvs,

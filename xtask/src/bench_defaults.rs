@@ -157,9 +157,7 @@ pub(crate) fn run(data: Option<std::path::PathBuf>, quick: bool) -> Result<()> {
     );
     println!("|---|---:|---:|---:|---|---:|---:|---:|");
     let mut worst: f64 = 0.0;
-    let dir = data
-        .unwrap_or_else(|| crate::project_root().join("../shared/data"))
-        .join("connect4");
+    let dir = crate::verify::data_dir(data.as_ref()).join("connect4");
     if dir.is_dir() {
         let n = if quick { 20 } else { 1000 };
         for (set, count) in [

@@ -10,7 +10,7 @@ use gametree_games_connect4::{Board, Size};
 use super::common::{
     forcing_playouts, oracle_playouts, random_positions, rng, searcher_rows, solvers_agree,
 };
-use super::{Check, Ctx, Family, Tally};
+use super::{Check, Ctx, Family, Skip, Tally};
 
 /// The Connect Four solver: the generic searcher with the game's knowledge,
 /// as `cargo xtask bench connect4` runs it.
@@ -27,12 +27,9 @@ fn pons_row(ctx: &Ctx, set: TestSet, quick: usize, full: usize, weak: bool) -> T
         return Tally::skip("deep row: full run only (cargo xtask verify)");
     }
     let dir = ctx.data.join("connect4");
-    if !dir.is_dir() {
-        return Tally::skip(format!("{}: no data directory (use --data)", dir.display()));
-    }
     let positions = match set.load(&dir) {
         Ok(p) => p,
-        Err(e) => return Tally::skip(format!("cannot load {}: {e}", set.file_name())),
+        Err(e) => return Skip::data(format_args!("cannot load {}: {e}", set.file_name())).into(),
     };
     let n = ctx.pick(quick, full).min(positions.len());
     let mut s = solver(if set.published_mean_nodes() < 1000.0 {

@@ -18,6 +18,7 @@ mod connect4;
 mod dots;
 mod mnk;
 mod pressure;
+mod progress;
 mod solvers;
 mod tictactoe;
 
@@ -38,13 +39,29 @@ pub(crate) struct Options {
     /// Only the rows of variants whose name contains this text.
     #[arg(long)]
     pub(crate) variant: Option<String>,
-    /// Directory holding the shared test data (default: ../shared/data
-    /// beside the project root).
+    /// Directory holding the published data sets (default: $GAMETREE_DATA,
+    /// else ../shared/data beside the project root); see
+    /// [`CONNECT4_DATA`] for what goes in it.
     #[arg(long)]
     pub(crate) data: Option<PathBuf>,
     /// List the rows without running them.
     #[arg(long)]
     pub(crate) list: bool,
+    /// A row skipped for lack of data is an error (exit code 1).
+    #[arg(long)]
+    pub(crate) strict: bool,
+}
+
+/// What the data directory holds, and where to get it: said by every row
+/// that skips for lack of it.
+pub(crate) const CONNECT4_DATA: &str = "Pascal Pons's Connect Four test sets (Test_L3_R1, Test_L2_R1, Test_L2_R2, Test_L1_R1, Test_L1_R2, Test_L1_R3: one position and its score per line), from the test protocol page of his blog, http://blog.gamesolver.org/solving-connect-four/02-test-protocol/; put them in DIR/connect4 and set GAMETREE_DATA=DIR or pass --data DIR";
+
+/// The data directory: `--data`, else `$GAMETREE_DATA`, else
+/// `../shared/data` beside the project root (the same rule as the tests).
+pub(crate) fn data_dir(flag: Option<&PathBuf>) -> PathBuf {
+    flag.cloned()
+        .or_else(|| std::env::var_os("GAMETREE_DATA").map(PathBuf::from))
+        .unwrap_or_else(|| crate::project_root().join("../shared/data"))
 }
 
 /// The four families of DESIGN.md's verification section.
@@ -108,7 +125,7 @@ pub(crate) struct Tally {
     pub(crate) positions: u64,
     pub(crate) agreements: u64,
     pub(crate) mismatches: Vec<Mismatch>,
-    pub(crate) skipped: Option<String>,
+    pub(crate) skipped: Option<Skip>,
     /// Something the row wants said beside its counts (e.g. how many
     /// searches a limit stopped, which are neither agreements nor
     /// mismatches).
@@ -139,10 +156,52 @@ impl Tally {
         }
     }
 
-    /// A row that could not run here, with the reason.
+    /// A row that does not run in this mode, or could not run, with the
+    /// reason.
     pub(crate) fn skip(reason: impl Into<String>) -> Tally {
         Tally {
-            skipped: Some(reason.into()),
+            skipped: Some(Skip {
+                missing_data: false,
+                reason: reason.into(),
+            }),
+            ..Tally::default()
+        }
+    }
+}
+
+/// Why a row did not run.
+#[derive(Clone, Debug)]
+pub(crate) struct Skip {
+    /// For lack of data (an error under `--strict`).
+    pub(crate) missing_data: bool,
+    /// What to say.
+    pub(crate) reason: String,
+}
+
+impl Skip {
+    /// Missing data: what could not be read, and why.
+    pub(crate) fn data(what: impl std::fmt::Display) -> Skip {
+        Skip {
+            missing_data: true,
+            reason: what.to_string(),
+        }
+    }
+}
+
+impl From<String> for Skip {
+    /// A row that could not run (not for lack of data).
+    fn from(reason: String) -> Skip {
+        Skip {
+            missing_data: false,
+            reason,
+        }
+    }
+}
+
+impl From<Skip> for Tally {
+    fn from(skip: Skip) -> Tally {
+        Tally {
+            skipped: Some(skip),
             ..Tally::default()
         }
     }
@@ -199,10 +258,7 @@ fn row_seed(seed: u64, game: &str, variant: &str) -> u64 {
 
 /// Runs the selected rows, prints the table; `Ok(false)` on any mismatch.
 pub(crate) fn run(opts: &Options) -> Result<bool> {
-    let data = opts
-        .data
-        .clone()
-        .unwrap_or_else(|| crate::project_root().join("../shared/data"));
+    let data = data_dir(opts.data.as_ref());
     if let Some(d) = &opts.data
         && !d.is_dir()
     {
@@ -252,8 +308,20 @@ pub(crate) fn run(opts: &Options) -> Result<bool> {
     );
     let started = Instant::now();
     let mut failures = String::new();
-    let (mut total_mismatches, mut skipped) = (0usize, 0usize);
-    for c in &checks {
+    let mut total_mismatches = 0usize;
+    let mut skipped: Vec<(&Check, Skip)> = Vec::new();
+    let mode = if opts.quick { "quick" } else { "full" };
+    let mut times = progress::Times::load(mode);
+    let live = progress::Live::new(checks.len());
+    for (row, c) in checks.iter().enumerate() {
+        let key = format!("{} | {}", c.game, c.variant);
+        live.start(
+            row,
+            c.game,
+            &c.variant,
+            times.last(&key),
+            times.left(&checks[row..], |c| format!("{} | {}", c.game, c.variant)),
+        );
         let seed = row_seed(opts.seed, c.game, &c.variant);
         let ctx = Ctx {
             quick: opts.quick,
@@ -264,8 +332,15 @@ pub(crate) fn run(opts: &Options) -> Result<bool> {
         let t0 = Instant::now();
         let tally = (c.run)(&ctx);
         let secs = t0.elapsed().as_secs_f64();
-        if let Some(reason) = &tally.skipped {
-            skipped += 1;
+        live.finish();
+        times.record(&key, t0.elapsed());
+        if let Some(skip) = &tally.skipped {
+            let reason = if skip.missing_data {
+                "missing data (see below)"
+            } else {
+                skip.reason.as_str()
+            };
+            skipped.push((c, skip.clone()));
             println!(
                 "| {:<13} | {:<8} | {:<52} | {:>9} | {:>9} | {:>10} | {:>7.2} |  skipped: {reason}",
                 c.game,
@@ -315,13 +390,47 @@ pub(crate) fn run(opts: &Options) -> Result<bool> {
             total_mismatches += 1;
         }
     }
+    times.save();
     println!(
         "{} rows, {} skipped, {} mismatches, {:.1} s",
         checks.len(),
-        skipped,
+        skipped.len(),
         total_mismatches,
         started.elapsed().as_secs_f64()
     );
+    let missing: Vec<&(&Check, Skip)> = skipped.iter().filter(|(_, s)| s.missing_data).collect();
+    if !skipped.is_empty() {
+        println!("\nSkipped rows, by reason:");
+        let mut reasons: Vec<(&str, Vec<&Check>)> = Vec::new();
+        for (c, s) in &skipped {
+            match reasons.iter_mut().find(|(r, _)| *r == s.reason) {
+                Some((_, rows)) => rows.push(c),
+                None => reasons.push((&s.reason, vec![c])),
+            }
+        }
+        for (reason, rows) in reasons {
+            let (first, rest) = (rows[0], rows.len() - 1);
+            let more = if rest > 0 {
+                format!(" and {rest} more")
+            } else {
+                String::new()
+            };
+            println!("  {reason}: {} / {}{more}", first.game, first.variant);
+        }
+    }
+    if !missing.is_empty() {
+        println!(
+            "{} rows need data that is not here: {CONNECT4_DATA}",
+            missing.len()
+        );
+        if opts.strict {
+            let _ = writeln!(
+                failures,
+                "--strict: {} rows skipped for lack of data",
+                missing.len()
+            );
+        }
+    }
     if failures.is_empty() {
         Ok(true)
     } else {

@@ -24,7 +24,7 @@ use gametree_games_tictactoe::TicTacToe;
 use gametree_ttable::ProbePolicy;
 
 use super::common::{random_positions, reachable, rng};
-use super::{Check, Ctx, Family, Tally};
+use super::{Check, Ctx, Family, Skip, Tally};
 
 /// The tiny table: 64 buckets, 256 entries.
 pub(crate) const TINY: usize = 4 << 10;
@@ -57,7 +57,7 @@ pub(crate) type Exact<G> = Vec<(G, String)>;
 
 /// How a source loads its positions: every position it has, or an error
 /// (missing data: the row is skipped with the reason).
-pub(crate) type Load<G> = fn(&Ctx) -> Result<Exact<G>, String>;
+pub(crate) type Load<G> = fn(&Ctx) -> Result<Exact<G>, Skip>;
 
 /// One source of exact values and how a row uses it.
 pub(crate) struct Source<G: gametree_game::Game> {
@@ -102,7 +102,7 @@ where
     G: Game + Display + Send + 'static,
     G::Move: Send + Sync,
 {
-    type Shared<G> = Rc<RefCell<Option<(bool, Result<Exact<G>, String>)>>>;
+    type Shared<G> = Rc<RefCell<Option<(bool, Result<Exact<G>, Skip>)>>>;
     let shared: Shared<G> = Rc::new(RefCell::new(None));
     let source = Rc::new(source);
     solve_variants()
@@ -124,7 +124,7 @@ where
                 let (_, loaded) = slot.as_ref().expect("just filled");
                 match loaded {
                     Ok(positions) => solve_all(&source, v.config, positions, ctx.quick),
-                    Err(reason) => Tally::skip(reason.clone()),
+                    Err(skip) => Tally::from(skip.clone()),
                 }
             })
         })
@@ -296,11 +296,11 @@ fn mnk() -> Source<Mnk> {
 /// One of Pons's sets, against the scores in the file.
 fn pons(set: TestSet) -> Source<Board> {
     /// The set's positions, the lines of `pinned` (1-based) first.
-    fn load(set: TestSet, pinned: &[usize], ctx: &Ctx) -> Result<Exact<Board>, String> {
+    fn load(set: TestSet, pinned: &[usize], ctx: &Ctx) -> Result<Exact<Board>, Skip> {
         let dir = ctx.data.join("connect4");
         let positions = set
             .load(&dir)
-            .map_err(|e| format!("{}: {e} (use --data)", dir.display()))?;
+            .map_err(|e| Skip::data(format_args!("cannot load {}: {e}", set.file_name())))?;
         let line = |i: usize| (positions[i].board, positions[i].score.to_string());
         let first = pinned.iter().filter(|&&l| l <= positions.len());
         let rest = (0..positions.len()).filter(|i| !pinned.contains(&(i + 1)));

@@ -10,7 +10,7 @@ use gametree_games_tictactoe::TicTacToe;
 use gametree_retrograde::NoExits;
 
 use super::common::{random_positions, reachable, rng};
-use super::{Check, Family, Tally};
+use super::{Check, Family, Skip, Tally};
 
 fn outcome_str(o: Outcome) -> String {
     o.to_string()
@@ -218,11 +218,11 @@ pub(crate) fn checks() -> Vec<Check> {
             "PNS, PN2, df-pn, CNS: Test_L3_R1 (w/d/l)",
             |ctx| {
                 let dir = ctx.data.join("connect4");
-                let Ok(set) = TestSet::L3_R1.load(&dir) else {
-                    return Tally::skip(format!(
-                        "{}: no Connect Four data (use --data)",
-                        dir.display()
-                    ));
+                let set = match TestSet::L3_R1.load(&dir) {
+                    Ok(set) => set,
+                    Err(e) => {
+                        return Skip::data(format_args!("cannot load Test_L3_R1: {e}")).into();
+                    }
                 };
                 let n = ctx.pick(100, 1000);
                 let mut t = Tally::default();
