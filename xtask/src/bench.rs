@@ -64,9 +64,16 @@ pub(crate) struct Options {
     /// `syzygy`: alternating rounds of both generators.
     #[arg(long, default_value_t = 3)]
     rounds: usize,
+    /// Also write the figures into BENCHMARKS.md at the project root, as
+    /// this task's section (replacing the one an earlier run wrote).
+    #[arg(long)]
+    markdown: bool,
 }
 
 pub(crate) fn run(opts: &Options) -> Result<()> {
+    if opts.markdown {
+        return crate::benchmarks_md::run_and_record(&opts.task);
+    }
     match opts.task.as_str() {
         "ordering" => ordering(opts),
         "alphabeta" => alphabeta(opts),

@@ -13,6 +13,7 @@ mod bench;
 mod bench_defaults;
 mod bench_retrograde;
 mod bench_syzygy;
+mod benchmarks_md;
 mod fuzz;
 mod verify;
 
