@@ -174,3 +174,8 @@ impl<M> Default for Report<M> {
         }
     }
 }
+
+// The README's examples run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

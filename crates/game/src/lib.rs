@@ -696,3 +696,8 @@ pub fn from_child(parent: Player, child: Player, child_value: Score) -> Score {
         -child_value
     }
 }
+
+// The README's examples run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -90,3 +90,8 @@ pub use perft::{
 };
 pub use position::{Cell, MAX_MOVES, Moves, Position, Undo};
 pub use square::{Move, ParseMoveError, Square};
+
+// The README's examples run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -75,3 +75,8 @@ pub mod text;
 
 pub use position::{MAX_SIDE, Mnk, Move, Moves};
 pub use text::{ParseError, ParseErrorKind};
+
+// The README's examples run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -600,3 +600,8 @@ mod tests {
         }
     }
 }
+
+// The README's examples run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

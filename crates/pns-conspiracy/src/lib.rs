@@ -74,3 +74,8 @@ pub use common::{Answer, Error, INFINITE, Number, Progress, Question, Report, St
 pub use dfpn::{DfPn, DfPnConfig};
 pub use pns::{Pns, PnsConfig, SecondLevel};
 pub use proof::{Claim, Strategy, VerifyError, VerifyErrorKind, VerifyStats, verify};
+
+// The README's examples run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -372,3 +372,8 @@ mod tests {
         assert!(false_match_probability(64, 1) > 0.0);
     }
 }
+
+// The README's examples run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

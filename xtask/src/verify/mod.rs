@@ -64,7 +64,8 @@ pub(crate) fn data_dir(flag: Option<&PathBuf>) -> PathBuf {
         .unwrap_or_else(|| crate::project_root().join("../shared/data"))
 }
 
-/// The four families of DESIGN.md's verification section.
+/// The four families of checks: equivalence with negamax, solver agreement,
+/// published numbers, oracles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Family {
     /// A pruned search equals plain negamax.
