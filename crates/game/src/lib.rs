@@ -569,80 +569,67 @@ impl Knowledge {
     const fn has(self, bit: u8) -> bool {
         self.bits & bit != 0
     }
+}
 
+/// The builder method (`evaluation()`) and the query (`has_evaluation()`)
+/// of each item of [`Knowledge`], with their docs.
+macro_rules! knowledge_items {
+    ($( $(#[$with_doc:meta])* $with:ident / $has:ident: $bit:ident, { $(#[$has_doc:meta])* } )*) => {
+        impl Knowledge {
+            $(
+                $(#[$with_doc])*
+                #[must_use]
+                pub const fn $with(self) -> Knowledge {
+                    self.with(Self::$bit)
+                }
+                $(#[$has_doc])*
+                #[must_use]
+                pub const fn $has(self) -> bool {
+                    self.has(Self::$bit)
+                }
+            )*
+        }
+    };
+}
+
+knowledge_items! {
     /// [`Game::evaluate`] is a real evaluation.
-    #[must_use]
-    pub const fn evaluation(self) -> Knowledge {
-        self.with(Self::EVALUATION)
+    evaluation / has_evaluation: EVALUATION,
+    {
+        /// Does the game evaluate positions?
     }
     /// [`Game::move_hint`] marks tactical moves and
     /// [`Game::generate_tactical`] lists them.
-    #[must_use]
-    pub const fn tactics(self) -> Knowledge {
-        self.with(Self::TACTICS)
+    tactics / has_tactics: TACTICS,
+    {
+        /// Does the game mark tactical moves?
     }
     /// [`Game::move_hint`] gives quiet moves a meaningful hint.
-    #[must_use]
-    pub const fn order_hints(self) -> Knowledge {
-        self.with(Self::ORDER_HINTS)
+    order_hints / has_order_hints: ORDER_HINTS,
+    {
+        /// Does the game hint at quiet moves?
     }
     /// [`Game::winning_move`] and [`Game::non_losing_moves`] are exact (and
     /// turns alternate; see there).
-    #[must_use]
-    pub const fn forcing(self) -> Knowledge {
-        self.with(Self::FORCING)
+    forcing / has_forcing: FORCING,
+    {
+        /// Does the game know immediate wins and non-losing moves?
     }
     /// [`Game::remaining_plies`] bounds the game's length.
-    #[must_use]
-    pub const fn length_bound(self) -> Knowledge {
-        self.with(Self::LENGTH_BOUND)
+    length_bound / has_length_bound: LENGTH_BOUND,
+    {
+        /// Does the game bound its remaining length?
     }
     /// [`Game::proof_hints`] gives informed initial proof numbers.
-    #[must_use]
-    pub const fn proof_hints(self) -> Knowledge {
-        self.with(Self::PROOF_HINTS)
+    proof_hints / has_proof_hints: PROOF_HINTS,
+    {
+        /// Does the game give proof-number hints?
     }
     /// [`Game::move_number`] gives different moves of a position different
     /// numbers.
-    #[must_use]
-    pub const fn move_numbers(self) -> Knowledge {
-        self.with(Self::MOVE_NUMBERS)
-    }
-
-    /// Does the game evaluate positions?
-    #[must_use]
-    pub const fn has_evaluation(self) -> bool {
-        self.has(Self::EVALUATION)
-    }
-    /// Does the game mark tactical moves?
-    #[must_use]
-    pub const fn has_tactics(self) -> bool {
-        self.has(Self::TACTICS)
-    }
-    /// Does the game hint at quiet moves?
-    #[must_use]
-    pub const fn has_order_hints(self) -> bool {
-        self.has(Self::ORDER_HINTS)
-    }
-    /// Does the game know immediate wins and non-losing moves?
-    #[must_use]
-    pub const fn has_forcing(self) -> bool {
-        self.has(Self::FORCING)
-    }
-    /// Does the game bound its remaining length?
-    #[must_use]
-    pub const fn has_length_bound(self) -> bool {
-        self.has(Self::LENGTH_BOUND)
-    }
-    /// Does the game give proof-number hints?
-    #[must_use]
-    pub const fn has_proof_hints(self) -> bool {
-        self.has(Self::PROOF_HINTS)
-    }
-    /// Does the game number its moves one-to-one?
-    #[must_use]
-    pub const fn has_move_numbers(self) -> bool {
-        self.has(Self::MOVE_NUMBERS)
+    move_numbers / has_move_numbers: MOVE_NUMBERS,
+    {
+        /// Does the game number its moves one-to-one?
     }
 }
 

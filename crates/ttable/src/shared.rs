@@ -424,70 +424,45 @@ impl SharedTable {
     }
 }
 
-impl Table for SharedTable {
-    #[inline]
-    fn probe(&self, key: u64, depth: u8, ply: u32) -> Option<Hit> {
-        SharedTable::probe(self, key, depth, ply)
-    }
-    #[inline]
-    fn store(&mut self, key: u64, ply: u32, entry: Entry) {
-        SharedTable::store(self, key, ply, entry);
-    }
-    #[inline]
-    fn probe_slot(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
-        SharedTable::probe_slot(self, key, depth, ply)
-    }
-    #[inline]
-    fn store_slot(&mut self, slot: Slot, ply: u32, entry: Entry) {
-        SharedTable::store_slot(self, slot, ply, entry);
-    }
-    fn new_generation(&mut self) {
-        SharedTable::new_generation(self);
-    }
-    fn clear(&mut self) {
-        SharedTable::clear(self);
-    }
-    fn stats(&self) -> Stats {
-        SharedTable::stats(self)
-    }
-    fn reset_stats(&mut self) {
-        SharedTable::reset_stats(self);
-    }
-    fn hashfull(&self) -> u32 {
-        SharedTable::hashfull(self)
-    }
+/// [`Table`] for the table itself and for a shared reference to it (what
+/// each thread of a parallel search holds): every method forwards to the
+/// inherent one.
+macro_rules! impl_table {
+    ($($t:ty),*) => {$(
+        impl Table for $t {
+            #[inline]
+            fn probe(&self, key: u64, depth: u8, ply: u32) -> Option<Hit> {
+                SharedTable::probe(self, key, depth, ply)
+            }
+            #[inline]
+            fn store(&mut self, key: u64, ply: u32, entry: Entry) {
+                SharedTable::store(self, key, ply, entry);
+            }
+            #[inline]
+            fn probe_slot(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
+                SharedTable::probe_slot(self, key, depth, ply)
+            }
+            #[inline]
+            fn store_slot(&mut self, slot: Slot, ply: u32, entry: Entry) {
+                SharedTable::store_slot(self, slot, ply, entry);
+            }
+            fn new_generation(&mut self) {
+                SharedTable::new_generation(self);
+            }
+            fn clear(&mut self) {
+                SharedTable::clear(self);
+            }
+            fn stats(&self) -> Stats {
+                SharedTable::stats(self)
+            }
+            fn reset_stats(&mut self) {
+                SharedTable::reset_stats(self);
+            }
+            fn hashfull(&self) -> u32 {
+                SharedTable::hashfull(self)
+            }
+        }
+    )*};
 }
 
-impl Table for &SharedTable {
-    #[inline]
-    fn probe(&self, key: u64, depth: u8, ply: u32) -> Option<Hit> {
-        SharedTable::probe(self, key, depth, ply)
-    }
-    #[inline]
-    fn store(&mut self, key: u64, ply: u32, entry: Entry) {
-        SharedTable::store(self, key, ply, entry);
-    }
-    #[inline]
-    fn probe_slot(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
-        SharedTable::probe_slot(self, key, depth, ply)
-    }
-    #[inline]
-    fn store_slot(&mut self, slot: Slot, ply: u32, entry: Entry) {
-        SharedTable::store_slot(self, slot, ply, entry);
-    }
-    fn new_generation(&mut self) {
-        SharedTable::new_generation(self);
-    }
-    fn clear(&mut self) {
-        SharedTable::clear(self);
-    }
-    fn stats(&self) -> Stats {
-        SharedTable::stats(self)
-    }
-    fn reset_stats(&mut self) {
-        SharedTable::reset_stats(self);
-    }
-    fn hashfull(&self) -> u32 {
-        SharedTable::hashfull(self)
-    }
-}
+impl_table!(SharedTable, &SharedTable);
