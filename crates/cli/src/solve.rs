@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{Limits, MoveBuffer, Outcome, Score, Solution, Solver};
+use gametree_game::{Limits, MoveBuffer, Outcome, Score, Solution, Solver, solve_line};
 use gametree_pns_conspiracy::{
     Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig, SecondLevel,
 };
@@ -21,6 +21,11 @@ const TREE_BYTES: usize = 1 << 30;
 /// standard input with the table kept: 1,174,084 mean nodes against
 /// 1,382,630 with 16 MiB).
 const TABLE_BYTES: usize = 64 << 20;
+
+/// The longest line the proof-number searches extend, move by move, in a
+/// game without a bound on its length (a winner without distances could go
+/// round in circles).
+const LINE_PLIES: usize = 100;
 
 /// The options of one `solve` run.
 #[derive(Debug)]
@@ -227,7 +232,20 @@ fn solve_one<G: CliGame>(
             }
         }
         Engine::AlphaBeta(s) => Solver::solve(s.as_mut(), g, limits),
-        Engine::Other(s) => s.solve(g, limits),
+        Engine::Other(s) => {
+            let mut solution = s.solve(g, limits);
+            if solution.outcome.is_some() && solution.line.len() <= 1 {
+                // The proof-number searches return the first move only: the
+                // line goes on, move by move, with the same solver.
+                let bound = g.remaining_plies().map_or(LINE_PLIES, |n| n as usize);
+                let line = solve_line(s.as_mut(), g, limits, bound);
+                if !line.is_empty() {
+                    solution.best = Some(line[0]);
+                    solution.line = line;
+                }
+            }
+            solution
+        }
         Engine::Retrograde => {
             let probe = g.retrograde(opts.threads)?;
             let raw = probe.value.map(|v| v.to_score()).filter(|_| !opts.weak);

@@ -89,7 +89,7 @@ pub use enumerate::{Counted, IndexMoves, IndexSpace, Predecessors};
 pub use limits::Limits;
 pub use perft::{perft, perft_divide};
 pub use score::Score;
-pub use solve::{Progress, Solution, Solver, Stop, solve_moves};
+pub use solve::{Progress, Solution, Solver, Stop, solve_line, solve_moves};
 
 use arrayvec::ArrayVec;
 use core::fmt;

@@ -262,3 +262,39 @@ fn move_rank<M>(s: &Solution<M>) -> (bool, i8, Option<Score>) {
     };
     (s.outcome.is_some(), outcome, s.score)
 }
+
+/// A line from `game` to the end of the game that keeps the value: at each
+/// position the first move of [`solve_moves`] (a winning move for the side
+/// that wins, the best-scored one when the solver finds scores; any move
+/// that keeps the draw; for the side that loses, its slowest loss when the
+/// solver finds scores, else the first move). For solvers that return only
+/// a first move (the proof-number searches), this completes the line.
+///
+/// Stops early, with the line so far, when a limit stops a solve or after
+/// `max_plies` moves (a bound for games where the winner could go round in
+/// circles without distances). The position is unchanged on return.
+pub fn solve_line<G: Game, S: Solver<G> + ?Sized>(
+    solver: &mut S,
+    game: &mut G,
+    limits: &Limits,
+    max_plies: usize,
+) -> Vec<G::Move> {
+    let mut line = Vec::new();
+    let mut undos = Vec::new();
+    while line.len() < max_plies && game.outcome().is_none() {
+        let moves = solve_moves(solver, game, limits);
+        let Some(m) = moves
+            .first()
+            .filter(|m| m.outcome.is_some())
+            .and_then(|m| m.best)
+        else {
+            break;
+        };
+        undos.push(game.make(m));
+        line.push(m);
+    }
+    for (&m, undo) in line.iter().zip(undos).rev() {
+        game.unmake(m, undo);
+    }
+    line
+}
