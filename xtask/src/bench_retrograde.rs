@@ -169,7 +169,7 @@ pub(crate) enum Build {
 impl Build {
     fn name(self) -> &'static str {
         match self {
-            Build::Indexed => "backward, indexed",
+            Build::Indexed | Build::Generic(Method::BackwardIndexed) => "backward, indexed",
             Build::Generic(Method::Backward) => "backward, generic",
             Build::Generic(Method::ForwardSweeps) => "forward sweeps",
         }

@@ -4,17 +4,33 @@
 //! A game (or a part of it: the chess positions of one material
 //! signature) implements [`gametree_game::IndexSpace`] — a size, index → canonical
 //! position, position → index — and, for the backward method,
-//! [`gametree_game::Predecessors`] (un-moves). This crate then computes the exact
+//! [`gametree_game::Predecessors`] (un-moves), or for its indexed variant
+//! [`gametree_game::IndexMoves`] (moves and un-moves computed on indices).
+//! This crate then computes the exact
 //! value of every position: win, draw or loss for the side to move, and the
 //! distance to the end of the game in plies (distance to mate for chess).
 //!
-//! * Two methods ([`Method`]): repeated **forward sweeps** (set the terminal
-//!   positions, sweep every undecided position until a sweep finds nothing
-//!   new) and **Thompson's backward method** (from the decided positions,
-//!   generate predecessors; a predecessor of a lost position is won, one
-//!   whose counter of remaining moves drops to zero is lost). Both run
-//!   level by level, so distances are exact, and both run in parallel with
-//!   rayon. Positions never decided are draws, cycles included.
+//! * Three generators ([`Method`]), one file each in `src/generate/`:
+//!   - repeated **forward sweeps** ([`Generator::forward`], `forward.rs`:
+//!     set the terminal positions, sweep every undecided position until a
+//!     sweep finds nothing new);
+//!   - **Thompson's backward method** ([`Generator::backward`],
+//!     `backward.rs`: from the decided positions, generate predecessors; a
+//!     predecessor of a lost position is won, one whose counter of
+//!     remaining moves drops to zero is lost);
+//!   - the same backward method **over index-level moves**
+//!     ([`Generator::backward_indexed`], `indexed.rs`, for spaces
+//!     implementing [`gametree_game::IndexMoves`]: the same table, with
+//!     successors counted and predecessors listed as indices by the space;
+//!     the fast one for chess endings).
+//!
+//!   The two backward generators share their levels (`levels.rs`); the
+//!   [`Generator`] builder, the first pass and the valuing of moves out of
+//!   the space are in `generate/mod.rs`. [`Generator::build`] runs the
+//!   first two by their [`Method`], [`Generator::build_indexed`] all three
+//!   on a space with both traits. All run level by level, so distances are
+//!   exact, and all run in parallel with rayon. Positions never decided are
+//!   draws, cycles included.
 //! * Moves that leave the space (captures into a smaller ending, terminal
 //!   positions outside it) are valued by a [`Resolve`]r, typically a
 //!   [`TableProbe`] over an already built sub-database.

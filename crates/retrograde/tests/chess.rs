@@ -340,6 +340,65 @@ fn indexed_backward_equals_the_generic_backward_method() {
     );
 }
 
+/// `Method::BackwardIndexed` names the indexed generator: on a space with
+/// both `Predecessors` and `IndexMoves` (KQvK and KRvK over `FastEndgame`),
+/// `build_indexed` runs each of the three methods to the table that
+/// `forward()` and `backward()` build, index by index; the indexed build
+/// reports itself in its first event, with the memory of the backward
+/// method; and `build`, whose space need not have `IndexMoves`, refuses it
+/// before starting.
+#[test]
+fn build_indexed_runs_the_three_methods_to_one_table() {
+    for material in ["KQvK", "KRvK"] {
+        let space = FastEndgame::new(material).unwrap();
+        let generator = Generator::new(&space);
+        let forward = generator.forward().unwrap();
+        let backward = generator.backward().unwrap();
+        assert_eq!(
+            gametree_retrograde::compare(&forward, &backward),
+            Ok(space.size())
+        );
+        for method in [
+            Method::ForwardSweeps,
+            Method::Backward,
+            Method::BackwardIndexed,
+        ] {
+            let table = generator.build_indexed(method).unwrap();
+            assert_eq!(
+                gametree_retrograde::compare(&forward, &table),
+                Ok(space.size()),
+                "{material} by {method}"
+            );
+            assert_eq!(table, backward, "{material} by {method}");
+        }
+        assert_eq!(
+            generator.memory(Method::BackwardIndexed),
+            generator.memory(Method::Backward)
+        );
+    }
+    let space = FastEndgame::new("KQvK").unwrap();
+    let events = Mutex::new(Vec::new());
+    let record = |e: &gametree_retrograde::Event| events.lock().unwrap().push(*e);
+    let generator = Generator::new(&space).progress(&record);
+    let expected = generator.memory(Method::Backward);
+    generator.build_indexed(Method::BackwardIndexed).unwrap();
+    assert_eq!(
+        generator.build(Method::BackwardIndexed),
+        Err(BuildError::Unsupported {
+            method: Method::BackwardIndexed
+        })
+    );
+    let events = events.into_inner().unwrap();
+    let starts: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            gametree_retrograde::Event::Start { method, memory, .. } => Some((*method, *memory)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(starts, [(Method::BackwardIndexed, expected)]);
+}
+
 /// A resolver that knows no terminal position: it answers `None` for a
 /// stalemate and a wrong draw for a mate, and counts how often it is asked
 /// about one.
