@@ -104,8 +104,8 @@ pub(crate) fn checks() -> Vec<Check> {
                 30,
             )
         },
-        // depth 4 on the first 150 positions of the full set
-        |ctx, i| 1..=if !ctx.quick && i < 150 { 4 } else { 3 },
+        // depth 4 on the first 150 positions with --deep
+        |ctx, i| 1..=if ctx.deep && i < 150 { 4 } else { 3 },
         |s| s,
     ));
     rows

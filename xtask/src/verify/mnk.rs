@@ -126,7 +126,7 @@ pub(crate) fn checks() -> Vec<Check> {
                 12,
             )
         },
-        |ctx, _| 1..=ctx.pick(3, 4),
+        |ctx, _| 1..=ctx.pick3(3, 3, 4),
         |s| s,
     ));
     rows

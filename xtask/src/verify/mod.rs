@@ -27,8 +27,13 @@ mod tictactoe;
 pub(crate) struct Options {
     /// The CI subset: every row, fewer positions and shallower depths
     /// (under two minutes).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "deep")]
     pub(crate) quick: bool,
+    /// The full run plus the long rows (Pons's hardest set, m,n,k 4,4,4 by
+    /// the proof-number searches, depth 4 on m,n,k 5,5,4 and Ataxx):
+    /// several times the full run's duration.
+    #[arg(long)]
+    pub(crate) deep: bool,
     /// Seed of the random positions (every mismatch prints the seed that
     /// reproduces it).
     #[arg(long, default_value_t = 20_261_202)]
@@ -94,6 +99,8 @@ impl Family {
 pub(crate) struct Ctx {
     /// Reduced sizes for CI.
     pub(crate) quick: bool,
+    /// The long rows and sizes too (`--deep`).
+    pub(crate) deep: bool,
     /// The row's seed (the global seed mixed with the row's name).
     pub(crate) seed: u64,
     /// The seed shared by the rows of one game (the global seed mixed with
@@ -108,6 +115,15 @@ impl Ctx {
     /// `quick` in quick mode, `full` otherwise.
     pub(crate) fn pick<T>(&self, quick: T, full: T) -> T {
         if self.quick { quick } else { full }
+    }
+
+    /// `quick`, `full` or `deep`, by the mode.
+    pub(crate) fn pick3<T>(&self, quick: T, full: T, deep: T) -> T {
+        if self.deep {
+            deep
+        } else {
+            self.pick(quick, full)
+        }
     }
 }
 
@@ -287,11 +303,14 @@ pub(crate) fn run(opts: &Options) -> Result<bool> {
         }
         return Ok(true);
     }
-    println!(
-        "gametree verify ({} mode, seed {})",
-        if opts.quick { "quick" } else { "full" },
-        opts.seed
-    );
+    let mode = if opts.quick {
+        "quick"
+    } else if opts.deep {
+        "deep"
+    } else {
+        "full"
+    };
+    println!("gametree verify ({mode} mode, seed {})", opts.seed);
     let header = format!(
         "| {:<13} | {:<8} | {:<52} | {:>9} | {:>9} | {:>10} | {:>7} |",
         "game", "family", "variant", "compared", "agree", "mismatches", "seconds"
@@ -311,7 +330,6 @@ pub(crate) fn run(opts: &Options) -> Result<bool> {
     let mut failures = String::new();
     let mut total_mismatches = 0usize;
     let mut skipped: Vec<(&Check, Skip)> = Vec::new();
-    let mode = if opts.quick { "quick" } else { "full" };
     let mut times = progress::Times::load(mode);
     let live = progress::Live::new(checks.len());
     for (row, c) in checks.iter().enumerate() {
@@ -326,6 +344,7 @@ pub(crate) fn run(opts: &Options) -> Result<bool> {
         let seed = row_seed(opts.seed, c.game, &c.variant);
         let ctx = Ctx {
             quick: opts.quick,
+            deep: opts.deep,
             seed,
             game_seed: row_seed(opts.seed, c.game, ""),
             data: data.clone(),
