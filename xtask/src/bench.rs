@@ -28,7 +28,8 @@ pub(crate) struct Options {
     /// Connect Four: at most this many positions per set.
     #[arg(long)]
     limit: Option<usize>,
-    /// Connect Four: only the sets whose file name contains this text.
+    /// Connect Four: only the sets whose file name contains this text (with
+    /// `--pons`: one of these comma-separated texts).
     #[arg(long)]
     sets: Option<String>,
     /// Connect Four: root algorithm (`pvs`, `mtdf`, `ab`, `bisect`).
@@ -61,9 +62,13 @@ pub(crate) struct Options {
     /// `syzygy`: the Syzygy generator's `rtbgen` binary to time against.
     #[arg(long)]
     rtbgen: Option<std::path::PathBuf>,
-    /// `syzygy`: alternating rounds of both generators.
+    /// `syzygy`, `connect4 --pons`: alternating rounds of both programs.
     #[arg(long, default_value_t = 3)]
     rounds: usize,
+    /// `connect4`: time the `gametree` solver against Pascal Pons's
+    /// `c4solver` binary at PATH (whole processes, alternating rounds).
+    #[arg(long)]
+    pons: Option<std::path::PathBuf>,
     /// Also write the figures into BENCHMARKS.md at the project root, as
     /// this task's section (replacing the one an earlier run wrote).
     #[arg(long)]
@@ -72,7 +77,12 @@ pub(crate) struct Options {
 
 pub(crate) fn run(opts: &Options) -> Result<()> {
     if opts.markdown {
-        return crate::benchmarks_md::run_and_record(&opts.task);
+        let section = if opts.pons.is_some() {
+            format!("{} vs Pons", opts.task)
+        } else {
+            opts.task.clone()
+        };
+        return crate::benchmarks_md::run_and_record(&section);
     }
     match opts.task.as_str() {
         "ordering" => ordering(opts),
@@ -302,6 +312,9 @@ fn connect4(opts: &Options) -> Result<()> {
             dir.display(),
             crate::verify::CONNECT4_DATA
         );
+    }
+    if let Some(pons) = &opts.pons {
+        return crate::bench_pons::run(pons, &dir, opts.sets.as_deref(), opts.limit, opts.rounds);
     }
     let algo = match opts.algo.as_str() {
         "pvs" => gametree_alphabeta::Algorithm::Pvs,

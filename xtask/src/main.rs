@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 mod bench;
 mod bench_defaults;
+mod bench_pons;
 mod bench_retrograde;
 mod bench_syzygy;
 mod benchmarks_md;
