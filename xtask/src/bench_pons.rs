@@ -91,6 +91,7 @@ pub(crate) fn run(
         "| set | positions | gametree s | Pons s | gametree / Pons | gametree µs per position | Pons µs per position | wrong (gametree, Pons) |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    let mut all_moves: Vec<(&str, usize, (usize, usize))> = Vec::new();
     for set in TestSet::ALL {
         if sets.is_some_and(|s| !s.split(',').any(|s| set.file_name().contains(s))) {
             continue;
@@ -147,9 +148,79 @@ pub(crate) fn run(
                 set.file_name()
             );
         }
+        let m = ALL_MOVES.min(n);
+        let input: String = input.lines().take(m).map(|l| format!("{l}\n")).collect();
+        all_moves.push((
+            set.file_name(),
+            m,
+            all_moves_differ(&ours, &pons, &cwd, &input)?,
+        ));
+    }
+    println!();
+    println!(
+        "Every move's score (`gametree solve --all-moves` against `c4solver -a`), the first {ALL_MOVES} positions of each set:"
+    );
+    println!("| set | positions | moves compared | differences |");
+    println!("|---|---:|---:|---:|");
+    for (name, m, (compared, differ)) in &all_moves {
+        println!("| {name} | {m} | {compared} | {differ} |");
     }
     let _ = std::fs::remove_dir_all(&cwd);
+    if all_moves.iter().any(|(_, _, (_, d))| *d > 0) {
+        bail!("some move scores differ from Pons's analysis");
+    }
     Ok(())
+}
+
+/// Positions per set whose every move is compared with Pons's analysis.
+const ALL_MOVES: usize = 50;
+
+/// Every move's score of each position of `input`: ours (`--all-moves`)
+/// against Pons's (`-a`, a score per column, -1000 for a full one). Returns
+/// (moves compared, differences).
+fn all_moves_differ(ours: &Path, pons: &Path, cwd: &Path, input: &str) -> Result<(usize, usize)> {
+    let output = |cmd: &mut Command| -> Result<String> {
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        child
+            .stdin
+            .take()
+            .expect("piped")
+            .write_all(input.as_bytes())?;
+        Ok(String::from_utf8_lossy(&child.wait_with_output()?.stdout).into_owned())
+    };
+    let mine =
+        output(Command::new(ours).args(["solve", "connect4", "-", "--json", "--all-moves"]))?;
+    let theirs = output(Command::new(pons).arg("-a").current_dir(cwd))?;
+    let (mut compared, mut differ) = (0, 0);
+    for (line, peer) in mine.lines().zip(theirs.lines()) {
+        let peer: Vec<i64> = peer
+            .split_whitespace()
+            .skip(1)
+            .map(|t| t.parse().unwrap_or(-1000))
+            .collect();
+        let moves = line.split("\"moves\": [").nth(1).unwrap_or("");
+        let mut seen = 0;
+        for m in moves.split("{\"move\": \"").skip(1) {
+            let col: usize = m[..1].parse::<usize>().unwrap_or(0);
+            let score: Option<i64> = m
+                .split("\"score\": ")
+                .nth(1)
+                .and_then(|r| r.split(['}', ',']).next())
+                .and_then(|t| t.trim().parse().ok());
+            compared += 1;
+            seen += 1;
+            if col == 0 || peer.get(col - 1).copied() != score {
+                differ += 1;
+            }
+        }
+        // Columns Pons can play that we did not list.
+        differ += peer.iter().filter(|&&s| s != -1000).count().abs_diff(seen);
+    }
+    Ok((compared, differ))
 }
 
 /// How many of `got` differ from `expected` (a missing line counts).
