@@ -147,3 +147,8 @@ pub use schedule::{Job, ScheduleError, schedule};
 pub use table::{Counts, Label, Table, WdlTable};
 pub use value::Value;
 pub use verify::compare;
+
+// The README's examples run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
