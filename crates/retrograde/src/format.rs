@@ -22,6 +22,7 @@
 //! into place, so a reader never sees half a file under the final name.
 
 use core::fmt;
+use std::collections::TryReserveError;
 use std::io::Write;
 use std::path::Path;
 
@@ -129,6 +130,12 @@ pub enum LoadError {
         /// The file's scheme.
         found: String,
     },
+    /// The table the file holds, checked against its header, could not be
+    /// allocated: it is too large for the memory available.
+    Memory {
+        /// The size in bytes of the allocation that failed.
+        bytes: u64,
+    },
 }
 
 impl fmt::Display for LoadError {
@@ -157,6 +164,9 @@ impl fmt::Display for LoadError {
             }
             LoadError::WrongScheme { expected, found } => {
                 write!(f, "database index scheme {found:?}, {expected:?} expected")
+            }
+            LoadError::Memory { bytes } => {
+                write!(f, "cannot allocate {bytes} bytes for the database")
             }
         }
     }
@@ -197,14 +207,16 @@ pub fn checksum(bytes: &[u8]) -> u64 {
     h.wrapping_mul(K) ^ (h >> 29)
 }
 
-fn encode(
+/// The header of a file holding `payload` (the payload itself is written
+/// after it, not copied here).
+fn header(
     label: &Label,
     encoding: Encoding,
     size: u64,
     counts: &Counts,
     payload: &[u8],
 ) -> Vec<u8> {
-    let mut out = Vec::with_capacity(FIXED + 64 + payload.len());
+    let mut out = Vec::with_capacity(FIXED + 64);
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.push(encoding.tag());
@@ -231,8 +243,56 @@ fn encode(
     }
     let sum = checksum(&out);
     out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// The file's bytes: `header` followed by `payload`, in one allocation.
+fn concat(header: Vec<u8>, payload: &[u8]) -> Vec<u8> {
+    let mut out = header;
+    out.reserve_exact(payload.len());
     out.extend_from_slice(payload);
     out
+}
+
+/// [`concat`], the allocation made fallibly.
+fn try_concat(header: Vec<u8>, payload: &[u8]) -> Result<Vec<u8>, TryReserveError> {
+    let mut out = header;
+    out.try_reserve_exact(payload.len())?;
+    out.extend_from_slice(payload);
+    Ok(out)
+}
+
+/// A copy of `bytes` (a file's payload), allocated fallibly.
+fn copy(bytes: &[u8]) -> Result<Vec<u8>, LoadError> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(bytes.len())
+        .map_err(|_| LoadError::Memory {
+            bytes: bytes.len() as u64,
+        })?;
+    out.extend_from_slice(bytes);
+    Ok(out)
+}
+
+/// The payload of a whole file read into `bytes`, in place: the header is
+/// removed by moving the payload to the front, with no second allocation.
+fn payload_in_place(mut bytes: Vec<u8>, payload: core::ops::Range<usize>) -> Vec<u8> {
+    bytes.truncate(payload.end);
+    bytes.drain(..payload.start);
+    bytes
+}
+
+/// Reads the whole file at `path`. The standard library allocates the
+/// buffer fallibly; a failure is reported as [`LoadError::Memory`].
+fn read_file(path: &Path) -> Result<Vec<u8>, LoadError> {
+    std::fs::read(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::OutOfMemory {
+            LoadError::Memory {
+                bytes: std::fs::metadata(path).map_or(u64::MAX, |m| m.len()),
+            }
+        } else {
+            LoadError::Io(e)
+        }
+    })
 }
 
 struct Header {
@@ -365,7 +425,9 @@ fn same_totals(a: &Counts, b: &Counts) -> bool {
     (a.invalid, a.wins, a.draws, a.losses) == (b.invalid, b.wins, b.draws, b.losses)
 }
 
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// Writes `header` then `payload` to `path` atomically, without copying
+/// the payload.
+fn write_atomically(path: &Path, header: &[u8], payload: &[u8]) -> std::io::Result<()> {
     let name = path
         .file_name()
         .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no file name"))?;
@@ -374,7 +436,8 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let tmp = path.with_file_name(tmp_name);
     let result = (|| {
         let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
+        file.write_all(header)?;
+        file.write_all(payload)?;
         file.sync_all()?;
         drop(file);
         std::fs::rename(&tmp, path)
@@ -386,10 +449,8 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 impl Table {
-    /// The file's bytes: header and payload.
-    #[must_use]
-    pub fn to_bytes(&self) -> Vec<u8> {
-        encode(
+    fn header(&self) -> Vec<u8> {
+        header(
             self.label(),
             Encoding::Distance8,
             self.len(),
@@ -398,15 +459,42 @@ impl Table {
         )
     }
 
-    /// Reads a table from a file's bytes, checking that it holds `expected`.
+    /// The file's bytes: header and payload, a copy of the whole table
+    /// allocated like any `Vec` (the process aborts when memory runs out;
+    /// [`try_to_bytes`](Self::try_to_bytes) returns an error instead, and
+    /// [`write`](Self::write) copies nothing).
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        concat(self.header(), self.codes())
+    }
+
+    /// [`to_bytes`](Self::to_bytes), with the copy allocated fallibly.
+    ///
+    /// # Errors
+    ///
+    /// [`TryReserveError`] when the copy does not fit in memory.
+    pub fn try_to_bytes(&self) -> Result<Vec<u8>, TryReserveError> {
+        try_concat(self.header(), self.codes())
+    }
+
+    /// Reads a table from a file's bytes, checking that it holds
+    /// `expected`. The payload is copied out of `bytes` once the header has
+    /// been checked against the length of `bytes`, so a header announcing
+    /// more than the file holds is refused before anything is allocated.
     ///
     /// # Errors
     ///
     /// A [`LoadError`] for a truncated, corrupted, wrong-version,
-    /// wrong-encoding or wrong-label file.
+    /// wrong-encoding or wrong-label file; [`LoadError::Memory`] when the
+    /// table does not fit in memory.
     pub fn from_bytes(bytes: &[u8], expected: &Label) -> Result<Table, LoadError> {
         let h = decode(bytes, expected, Encoding::Distance8)?;
-        let codes = bytes[h.payload].to_vec();
+        let codes = copy(&bytes[h.payload.clone()])?;
+        Table::checked(h, codes)
+    }
+
+    /// The table of a decoded header and its payload, checked.
+    fn checked(h: Header, codes: Vec<u8>) -> Result<Table, LoadError> {
         if codes.contains(&RESERVED_CODE) {
             return Err(LoadError::Corrupted("reserved value code in the payload"));
         }
@@ -418,31 +506,34 @@ impl Table {
     }
 
     /// Writes the table to `path` atomically (a temporary file in the same
-    /// directory, then a rename).
+    /// directory, then a rename). The values are written from the table
+    /// itself, not copied.
     ///
     /// # Errors
     ///
     /// Any I/O error; the final path is then left as it was.
     pub fn write(&self, path: impl AsRef<Path>) -> std::io::Result<()> {
-        write_atomically(path.as_ref(), &self.to_bytes())
+        write_atomically(path.as_ref(), &self.header(), self.codes())
     }
 
-    /// Reads the table at `path`, checking that it holds `expected`.
+    /// Reads the table at `path`, checking that it holds `expected`. The
+    /// file is read into one buffer, which becomes the table's (no copy).
     ///
     /// # Errors
     ///
     /// See [`from_bytes`](Self::from_bytes); [`LoadError::Io`] when the file
-    /// cannot be read.
+    /// cannot be read, [`LoadError::Memory`] when it does not fit in memory.
     pub fn read(path: impl AsRef<Path>, expected: &Label) -> Result<Table, LoadError> {
-        Table::from_bytes(&std::fs::read(path)?, expected)
+        let bytes = read_file(path.as_ref())?;
+        let h = decode(&bytes, expected, Encoding::Distance8)?;
+        let range = h.payload.clone();
+        Table::checked(h, payload_in_place(bytes, range))
     }
 }
 
 impl WdlTable {
-    /// The file's bytes: header and payload.
-    #[must_use]
-    pub fn to_bytes(&self) -> Vec<u8> {
-        encode(
+    fn header(&self) -> Vec<u8> {
+        header(
             self.label(),
             Encoding::Wdl2,
             self.len(),
@@ -451,16 +542,41 @@ impl WdlTable {
         )
     }
 
+    /// The file's bytes: header and payload, a copy of the whole table
+    /// allocated like any `Vec` (the process aborts when memory runs out;
+    /// [`try_to_bytes`](Self::try_to_bytes) returns an error instead, and
+    /// [`write`](Self::write) copies nothing).
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        concat(self.header(), self.bits())
+    }
+
+    /// [`to_bytes`](Self::to_bytes), with the copy allocated fallibly.
+    ///
+    /// # Errors
+    ///
+    /// [`TryReserveError`] when the copy does not fit in memory.
+    pub fn try_to_bytes(&self) -> Result<Vec<u8>, TryReserveError> {
+        try_concat(self.header(), self.bits())
+    }
+
     /// Reads a WDL table from a file's bytes, checking that it holds
-    /// `expected`.
+    /// `expected` (a header announcing more than `bytes` holds is refused
+    /// before anything is allocated, as by [`Table::from_bytes`]).
     ///
     /// # Errors
     ///
     /// A [`LoadError`] for a truncated, corrupted, wrong-version,
-    /// wrong-encoding or wrong-label file.
+    /// wrong-encoding or wrong-label file; [`LoadError::Memory`] when the
+    /// table does not fit in memory.
     pub fn from_bytes(bytes: &[u8], expected: &Label) -> Result<WdlTable, LoadError> {
         let h = decode(bytes, expected, Encoding::Wdl2)?;
-        let bits = bytes[h.payload].to_vec();
+        let bits = copy(&bytes[h.payload.clone()])?;
+        WdlTable::checked(h, bits)
+    }
+
+    /// The table of a decoded header and its payload, checked.
+    fn checked(h: Header, bits: Vec<u8>) -> Result<WdlTable, LoadError> {
         // Padding after the last index must be zero.
         let used = (h.size % 4) as u32;
         if used != 0 && bits.last().is_some_and(|b| b >> (2 * used) != 0) {
@@ -473,22 +589,27 @@ impl WdlTable {
         Ok(table)
     }
 
-    /// Writes the table to `path` atomically.
+    /// Writes the table to `path` atomically, without copying it.
     ///
     /// # Errors
     ///
     /// Any I/O error; the final path is then left as it was.
     pub fn write(&self, path: impl AsRef<Path>) -> std::io::Result<()> {
-        write_atomically(path.as_ref(), &self.to_bytes())
+        write_atomically(path.as_ref(), &self.header(), self.bits())
     }
 
-    /// Reads the WDL table at `path`, checking that it holds `expected`.
+    /// Reads the WDL table at `path`, checking that it holds `expected`
+    /// (into one buffer, which becomes the table's).
     ///
     /// # Errors
     ///
-    /// See [`from_bytes`](Self::from_bytes).
+    /// See [`from_bytes`](Self::from_bytes); [`LoadError::Io`] when the file
+    /// cannot be read, [`LoadError::Memory`] when it does not fit in memory.
     pub fn read(path: impl AsRef<Path>, expected: &Label) -> Result<WdlTable, LoadError> {
-        WdlTable::from_bytes(&std::fs::read(path)?, expected)
+        let bytes = read_file(path.as_ref())?;
+        let h = decode(&bytes, expected, Encoding::Wdl2)?;
+        let range = h.payload.clone();
+        WdlTable::checked(h, payload_in_place(bytes, range))
     }
 }
 

@@ -41,7 +41,10 @@
 //!   refused with a typed [`LoadError`] when truncated, corrupted, of
 //!   another version or for other material.
 //! * Progress through a callback ([`Event`]), the memory a build needs
-//!   stated before it starts ([`Generator::memory`]), and the workspace's
+//!   stated before it starts ([`Generator::memory`]), every array whose
+//!   size depends on the space or on a file allocated fallibly (a space or
+//!   file too large for memory is a [`BuildError::Memory`] or a
+//!   [`LoadError`], never an abort), and the workspace's
 //!   [`gametree_game::Limits`] (time, cancel flag, positions decided) stopping a
 //!   build cleanly ([`Generator::limits`], [`BuildError::Stopped`]).
 //! * A built or loaded table answers like any solver: [`TableProbe`]
@@ -144,3 +147,8 @@ pub use schedule::{Job, ScheduleError, schedule};
 pub use table::{Counts, Label, Table, WdlTable};
 pub use value::Value;
 pub use verify::compare;
+
+// The README's examples run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

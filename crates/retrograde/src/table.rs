@@ -2,6 +2,7 @@
 //! [`WdlTable`] (two bits per index).
 
 use core::fmt;
+use std::collections::TryReserveError;
 
 use gametree_game::Outcome;
 use rayon::prelude::*;
@@ -224,10 +225,30 @@ impl Table {
         out
     }
 
-    /// The same database without distances, two bits per index.
+    /// The same database without distances, two bits per index: a new
+    /// array a quarter of the table's size, allocated like any `Vec` (the
+    /// process aborts when memory runs out; [`try_to_wdl`](Self::try_to_wdl)
+    /// returns an error instead).
     #[must_use]
     pub fn to_wdl(&self) -> WdlTable {
-        let mut bits = vec![0u8; self.codes.len().div_ceil(4)];
+        self.wdl_into(vec![0u8; self.codes.len().div_ceil(4)])
+    }
+
+    /// [`to_wdl`](Self::to_wdl), with the array allocated fallibly.
+    ///
+    /// # Errors
+    ///
+    /// [`TryReserveError`] when the array does not fit in memory.
+    pub fn try_to_wdl(&self) -> Result<WdlTable, TryReserveError> {
+        let len = self.codes.len().div_ceil(4);
+        let mut bits = Vec::new();
+        bits.try_reserve_exact(len)?;
+        bits.resize(len, 0);
+        Ok(self.wdl_into(bits))
+    }
+
+    /// The WDL table, written into `bits` (zeroed, a quarter of the size).
+    fn wdl_into(&self, mut bits: Vec<u8>) -> WdlTable {
         for (i, &c) in self.codes.iter().enumerate() {
             let two = if c == INVALID_CODE {
                 WDL_INVALID

@@ -35,7 +35,8 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
     /// # Errors
     ///
     /// A [`BuildError`] when the space, its predecessors or the resolver is
-    /// inconsistent.
+    /// inconsistent; [`BuildError::TooLarge`] or [`BuildError::Memory`] when
+    /// the space does not fit in memory.
     pub fn backward(&self) -> Result<Table, BuildError> {
         let t0 = self.start(Method::Backward)?;
         self.in_pool(|| self.run_backward(t0))?
@@ -43,16 +44,19 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
 
     fn run_backward(&self, t0: Instant) -> Result<Table, BuildError> {
         let size = self.space.size();
-        let codes = atomic_bytes(size);
-        let counters = atomic_bytes(size);
-        let mask = LevelMask::new(size);
+        // Every array before the first pass, so that a space too large
+        // for memory is refused at once.
+        let codes = atomic_bytes(size)?;
+        let counters = atomic_bytes(size)?;
+        let mask = LevelMask::new(size)?;
+        let open = OpenSet::new(size)?;
         let (valid, terminal) = self.classify(&codes)?;
         // Terminal losses may sit anywhere.
         mask.mark_all(0);
         let longest = AtomicU16::new(0);
         let exits = self.count_moves(&codes, &counters, &mask, &longest)?;
         let total = terminal + exits;
-        let open = OpenSet::of(&codes);
+        open.fill(&codes);
         self.emit(Event::Initialised {
             valid,
             decided: total,

@@ -10,9 +10,10 @@ use crate::Value;
 
 /// Why a build stopped. Each variant names the index where the problem was
 /// found; all of them but [`BuildError::ThreadPool`],
-/// [`BuildError::TooLarge`], [`BuildError::Unsupported`] and
-/// [`BuildError::Stopped`] point at a bug in the space, its predecessors
-/// or the resolver, never at a position that merely has an unusual value.
+/// [`BuildError::TooLarge`], [`BuildError::Memory`],
+/// [`BuildError::Unsupported`] and [`BuildError::Stopped`] point at a bug
+/// in the space, its predecessors or the resolver, never at a position
+/// that merely has an unusual value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BuildError {
@@ -86,10 +87,21 @@ pub enum BuildError {
         /// The reported predecessor.
         predecessor: u64,
     },
-    /// The space does not fit in this machine's address space.
+    /// The space does not fit in this machine's address space: its size
+    /// does not fit a `usize`. Nothing was allocated.
     TooLarge {
         /// The space's size.
         size: u64,
+    },
+    /// One of the build's arrays could not be allocated: the space is too
+    /// large for the memory available
+    /// ([`Generator::memory`](crate::Generator::memory) states what a build
+    /// needs). Every array whose size depends on the space is allocated
+    /// before the first pass over the space, so this comes before any
+    /// position is looked at; nothing is kept.
+    Memory {
+        /// The size in bytes of the allocation that failed.
+        bytes: u64,
     },
     /// The thread pool could not be built.
     ThreadPool(String),
@@ -155,6 +167,9 @@ impl fmt::Display for BuildError {
             ),
             BuildError::TooLarge { size } => {
                 write!(f, "a space of {size} indices does not fit in memory")
+            }
+            BuildError::Memory { bytes } => {
+                write!(f, "cannot allocate {bytes} bytes for the build")
             }
             BuildError::ThreadPool(e) => write!(f, "cannot build the thread pool: {e}"),
             BuildError::Stopped(why) => write!(f, "the build stopped: {why}"),

@@ -30,7 +30,9 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
     ///
     /// # Errors
     ///
-    /// A [`BuildError`] when the space, or the resolver, is inconsistent.
+    /// A [`BuildError`] when the space, or the resolver, is inconsistent;
+    /// [`BuildError::TooLarge`] or [`BuildError::Memory`] when the space
+    /// does not fit in memory.
     pub fn forward(&self) -> Result<Table, BuildError> {
         let t0 = self.start(Method::ForwardSweeps)?;
         self.in_pool(|| self.run_forward(t0))?
@@ -38,7 +40,7 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
 
     fn run_forward(&self, t0: Instant) -> Result<Table, BuildError> {
         let size = self.space.size();
-        let codes = atomic_bytes(size);
+        let codes = atomic_bytes(size)?;
         let (valid, mut total) = self.classify(&codes)?;
         self.emit(Event::Initialised {
             valid,

@@ -43,7 +43,8 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
     /// # Errors
     ///
     /// A [`BuildError`] when the space, its moves or the resolver is
-    /// inconsistent in a way the build notices.
+    /// inconsistent in a way the build notices; [`BuildError::TooLarge`] or
+    /// [`BuildError::Memory`] when the space does not fit in memory.
     pub fn backward_indexed(&self) -> Result<Table, BuildError> {
         let t0 = self.start(Method::BackwardIndexed)?;
         self.in_pool(|| self.run_backward_indexed(t0))?
@@ -51,15 +52,16 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
 
     fn run_backward_indexed(&self, t0: Instant) -> Result<Table, BuildError> {
         let size = self.space.size();
-        let codes = atomic_bytes(size);
-        let counters = atomic_bytes(size);
-        let mask = LevelMask::new(size);
+        // Every array before the first pass, so that a space too large
+        // for memory is refused at once.
+        let codes = atomic_bytes(size)?;
+        let counters = atomic_bytes(size)?;
+        let mask = LevelMask::new(size)?;
+        let open = OpenSet::new(size)?;
         let longest = AtomicU16::new(0);
         let (valid, total) = self.classify_and_count(&codes, &counters, &mask, &longest)?;
-        let marks = Marks {
-            mask,
-            open: OpenSet::of(&codes),
-        };
+        open.fill(&codes);
+        let marks = Marks { mask, open };
         self.emit(Event::Initialised {
             valid,
             decided: total,

@@ -23,7 +23,7 @@ use std::time::Instant;
 use gametree_game::IndexSpace;
 use rayon::prelude::*;
 
-use super::{BuildError, CHUNK, Event, Generator};
+use super::{BuildError, CHUNK, Event, Generator, zeroed};
 use crate::value::{DRAW_CODE, INVALID_CODE, RESERVED_CODE, code_distance, decisive_code};
 use crate::{Table, Value};
 
@@ -50,12 +50,17 @@ pub(super) struct LevelMask {
 }
 
 impl LevelMask {
-    pub(super) fn new(size: u64) -> LevelMask {
-        let zeros = |n: u64| (0..n).map(|_| AtomicU64::new(0)).collect();
-        LevelMask {
-            blocks: zeros(size.div_ceil(BLOCK)),
-            chunks: zeros(size.div_ceil(CHUNK)),
-        }
+    /// The mask of a space of `size` indices, nothing marked.
+    ///
+    /// # Errors
+    ///
+    /// [`BuildError::Memory`] when it cannot be allocated.
+    pub(super) fn new(size: u64) -> Result<LevelMask, BuildError> {
+        let zeros = |n: u64| zeroed(n, || AtomicU64::new(0));
+        Ok(LevelMask {
+            blocks: zeros(size.div_ceil(BLOCK))?,
+            chunks: zeros(size.div_ceil(CHUNK))?,
+        })
     }
 
     #[inline]
@@ -106,29 +111,38 @@ impl LevelMask {
 pub(super) struct OpenSet(Vec<AtomicU64>);
 
 impl OpenSet {
-    /// The set of the first pass's values: every index but decided losses
+    /// The set of a space of `size` indices, allocated before the first
+    /// pass and filled after it ([`fill`](Self::fill)).
+    ///
+    /// # Errors
+    ///
+    /// [`BuildError::Memory`] when it cannot be allocated.
+    pub(super) fn new(size: u64) -> Result<OpenSet, BuildError> {
+        Ok(OpenSet(zeroed(size.div_ceil(64), || AtomicU64::new(0))?))
+    }
+
+    /// Sets the set from the first pass's values (`codes`, as many as the
+    /// size given to [`new`](Self::new)): every index but decided losses
     /// and final wins is open (invalid and terminal indices too, so that a
     /// level still reads, and rejects, a predecessor holding one; and the
     /// bits past the end).
-    pub(super) fn of(codes: &[AtomicU8]) -> OpenSet {
-        OpenSet(
-            codes
-                .par_chunks(BLOCK as usize)
-                .map(|block| {
-                    // Past the end: open (see `word`).
-                    let past = u64::MAX.checked_shl(block.len() as u32).unwrap_or(0);
-                    block.iter().enumerate().fold(past, |word, (k, code)| {
-                        let open = match code_distance(code.load(Ordering::Relaxed)) {
-                            // Decisive: a provisional win stays open.
-                            Some(d) => d % 2 == 1,
-                            None => true,
-                        };
-                        word | u64::from(open) << k
-                    })
-                })
-                .map(AtomicU64::new)
-                .collect(),
-        )
+    pub(super) fn fill(&self, codes: &[AtomicU8]) {
+        self.0
+            .par_iter()
+            .zip(codes.par_chunks(64))
+            .for_each(|(cell, block)| {
+                // Past the end: open (see `word`).
+                let past = u64::MAX.checked_shl(block.len() as u32).unwrap_or(0);
+                let word = block.iter().enumerate().fold(past, |word, (k, code)| {
+                    let open = match code_distance(code.load(Ordering::Relaxed)) {
+                        // Decisive: a provisional win stays open.
+                        Some(d) => d % 2 == 1,
+                        None => true,
+                    };
+                    word | u64::from(open) << k
+                });
+                cell.store(word, Ordering::Relaxed);
+            });
     }
 
     /// The bits of the 64 indices from `block` (a multiple of 64). Those

@@ -272,7 +272,14 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
         stop.map_or(Ok(()), |s| Err(BuildError::Stopped(s)))
     }
 
-    /// The memory a build by `method` will use.
+    /// The memory a build by `method` will use (saturating at `u64::MAX`).
+    /// A build allocates its arrays before its first pass over the space,
+    /// fallibly: a space too large for the memory available stops it at
+    /// once with [`BuildError::Memory`] (or [`BuildError::TooLarge`] when
+    /// the size does not fit a `usize`). On a system that overcommits
+    /// memory, an allocation may succeed that the system cannot back, and
+    /// the process be killed when the build touches it: compare this
+    /// estimate with the memory free before building a large space.
     #[must_use]
     pub fn memory(&self, method: Method) -> MemoryEstimate {
         let per = match method {
@@ -281,19 +288,23 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
         };
         let threads = self.thread_count() as u64;
         // Per thread: a scratch list of successor or predecessor indices.
-        let scratch = threads * 8 * 1024;
+        let scratch = threads.saturating_mul(8 * 1024);
+        let size = self.space.size();
         // The backward methods' level mask (8 bytes per block and per
         // chunk) and open set (a bit per index, in 8-byte words).
         let mask = match method {
             Method::ForwardSweeps => 0,
             Method::Backward | Method::BackwardIndexed => {
-                let size = self.space.size();
-                (size.div_ceil(BLOCK) + size.div_ceil(CHUNK) + size.div_ceil(64)) * 8
+                (size.div_ceil(BLOCK) + size.div_ceil(CHUNK) + size.div_ceil(64)).saturating_mul(8)
             }
         };
+        // Saturating: a space too large to build still gets an estimate.
         MemoryEstimate {
             bytes_per_index: per,
-            total_bytes: per * self.space.size() + mask + scratch,
+            total_bytes: per
+                .saturating_mul(size)
+                .saturating_add(mask)
+                .saturating_add(scratch),
         }
     }
 
@@ -516,10 +527,30 @@ impl<S: IndexMoves + Predecessors + Sync> Generator<'_, S> {
     }
 }
 
-fn atomic_bytes(size: u64) -> Vec<AtomicU8> {
-    // In-place collect from a zeroed byte vector: no second allocation.
-    vec![0u8; size as usize]
-        .into_iter()
-        .map(AtomicU8::new)
-        .collect()
+/// `len` zeroed bytes, one per index of the space.
+///
+/// # Errors
+///
+/// [`BuildError::Memory`] when they cannot be allocated.
+fn atomic_bytes(len: u64) -> Result<Vec<AtomicU8>, BuildError> {
+    zeroed(len, || AtomicU8::new(0))
+}
+
+/// A vector of `len` values made by `zero`, allocated fallibly: the one
+/// path by which a build allocates an array whose size depends on the
+/// space.
+///
+/// # Errors
+///
+/// [`BuildError::Memory`] when `len` values do not fit in memory (or in a
+/// `usize`).
+fn zeroed<T>(len: u64, zero: impl FnMut() -> T) -> Result<Vec<T>, BuildError> {
+    let bytes = len.saturating_mul(core::mem::size_of::<T>() as u64);
+    let memory = || BuildError::Memory { bytes };
+    let len = usize::try_from(len).map_err(|_| memory())?;
+    let mut values = Vec::new();
+    values.try_reserve_exact(len).map_err(|_| memory())?;
+    // Within the capacity: no further allocation.
+    values.resize_with(len, zero);
+    Ok(values)
 }
