@@ -6,9 +6,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
-use gametree_chess_tables::{Tables, captures};
+use gametree_chess_tables::{Endgame, FastEndgame, Signature, Tables, captures};
 use gametree_game::{Game, IndexSpace, MoveBuffer, Outcome, Player};
-use gametree_games_chess::{Endgame, FastEndgame, Position as Chess, Signature};
+use gametree_games_chess::Position as Chess;
 use gametree_games_connect4::{Board as Connect4, BoardIndex as Connect4Index, Size};
 use gametree_games_tictactoe::TicTacToe;
 use gametree_games_tictactoe::index::BoardIndex;
@@ -484,7 +484,7 @@ fn parse_all_chess(text: &str) -> Option<Result<usize>> {
 /// smaller endings and one table per thread. Prints each ending's file,
 /// in the order of `pawnless_endings`.
 fn build_all_chess(men: usize, dir: &Path, threads: usize) -> Result<()> {
-    let endings = gametree_games_chess::pawnless_endings(men);
+    let endings = gametree_chess_tables::pawnless_endings(men);
     let mut tables = ChessTables::default();
     for sig in &endings {
         for sub in captures(sig) {

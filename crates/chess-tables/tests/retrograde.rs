@@ -1,12 +1,15 @@
-//! Chess pawnless endings from `gametree_games_chess::Endgame`: KQvK and KRvK
+//! Chess pawnless endings built by `gametree_retrograde` over `Endgame` and
+//! `FastEndgame` (moved here from the retrograde crate, which depends on no
+//! game): KQvK and KRvK
 //! reproduce the Syzygy generator's statistics and the raw KQK counts
 //! (REFERENCE.md), both methods agree, and every value follows from its
 //! successors'.
 
 use std::sync::Mutex;
 
+use gametree_chess_tables::{Endgame, FastEndgame, Placement};
 use gametree_game::{Game, IndexMoves, IndexSpace, Outcome};
-use gametree_games_chess::{Endgame, FastEndgame, Placement, Position};
+use gametree_games_chess::Position;
 use gametree_retrograde::{
     BuildError, Counts, Generator, Label, Method, NoExits, Resolve, Table, TableProbe, Value,
     verify,
@@ -165,7 +168,7 @@ fn file_round_trip_with_material_check() {
     ));
 }
 
-/// `gametree_games_chess::FastEndgame` numbers placements exactly as `Endgame` numbers
+/// `FastEndgame` numbers placements exactly as `Endgame` numbers
 /// positions: its tables (both methods) equal the position-based ones
 /// index by index, and un-moves invert moves on a sample.
 #[test]
