@@ -26,7 +26,8 @@
 //! [`gametree_retrograde::schedule`] (each after the endings it captures into), and
 //! keeps them. A position is probed in the table of its material, or in
 //! the table of the colours exchanged (`KRvKQ` in `KQvKR`), so each ending
-//! is built once.
+//! is built once. [`statistics`] counts a table's wins, draws and losses
+//! as the Syzygy generator does.
 //!
 //! # Example
 //!
@@ -60,6 +61,7 @@ mod fast;
 mod legal;
 mod placement;
 mod signature;
+mod stats;
 mod symmetry;
 mod tables;
 
@@ -70,6 +72,7 @@ pub use error::Error;
 pub use fast::FastEndgame;
 pub use placement::{Placement, PlacementMove};
 pub use signature::{MAX_PIECES, Signature, SignatureError, pawnless_endings, sub_endings};
+pub use stats::{Statistics, Wdl, statistics};
 pub use symmetry::{KING_PLACEMENTS, king_pair, king_pair_index};
 pub use tables::{
     BuildOptions, MAX_BUILD_PIECES, Progress, SCHEME, SubTables, Tables, captures, label,

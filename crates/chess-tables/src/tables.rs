@@ -8,7 +8,10 @@ use gametree_game::{Game, IndexSpace};
 use gametree_games_chess::{Move, Position};
 use gametree_retrograde::{Event, Generator, Label, Resolve, Table, Value};
 
-use crate::{Endgame, Error, FastEndgame, Placement, Signature, SignatureError, sub_endings};
+use crate::{
+    Endgame, Error, FastEndgame, Placement, Signature, SignatureError, Statistics, statistics,
+    sub_endings,
+};
 
 /// The largest endings [`Tables::build`] builds, kings included: building
 /// a 5-man table takes about 2.25 bytes per index (KQRvKR: 520 MiB, as
@@ -136,6 +139,15 @@ impl Tables {
             .iter()
             .find(|(s, _)| s.endgame().signature() == signature)
             .map(|(s, t)| (s, t))
+    }
+
+    /// The [`statistics`] of this ending's table (colours as given), or
+    /// `None` when there is none.
+    #[must_use]
+    pub fn statistics(&self, signature: &Signature) -> Option<Statistics> {
+        let (space, table) = self.get(signature)?;
+        // A table is kept only with the size of its space.
+        statistics(space, table).ok()
     }
 
     /// Is there a table for this ending, or for it with the colours

@@ -231,69 +231,6 @@ fn fast_endgame_kbnk_and_kqkr() {
     }
 }
 
-/// Square `sq` (0 = a1 .. 63 = h8) under board symmetry `g` (bit 2:
-/// transpose, bit 0: mirror files, bit 1: mirror ranks; the 8 together
-/// are the symmetries of the square).
-fn transform(g: usize, sq: usize) -> usize {
-    let (mut file, mut rank) = (sq % 8, sq / 8);
-    if g & 4 != 0 {
-        core::mem::swap(&mut file, &mut rank);
-    }
-    if g & 1 != 0 {
-        file = 7 - file;
-    }
-    if g & 2 != 0 {
-        rank = 7 - rank;
-    }
-    rank * 8 + file
-}
-
-/// KBBvK in the Syzygy convention (REFERENCE.md), where the two bishops
-/// count as distinguishable pieces. The index numbers classes of positions
-/// with the bishops unordered; one such class holds two classes of
-/// labelled positions, except when a symmetry of the position swaps the two
-/// bishops (then both labellings are one class). Weighting each index that
-/// way must give the published counts.
-#[test]
-fn kbbk_matches_syzygy_statistics_with_distinguishable_bishops() {
-    let space = FastEndgame::new("KBBvK").unwrap();
-    let table = Generator::new(&space).build(Method::Backward).unwrap();
-    let half = space.size() / 2;
-    let (mut white, mut black) = ([0u64; 3], [0u64; 3]);
-    let mut longest_white_win = 0;
-    for i in 0..space.size() {
-        let Some(value) = table.get(i) else {
-            continue;
-        };
-        let p = space.position(i).unwrap();
-        let sq: Vec<usize> = p.pieces().map(|(_, s)| s).collect();
-        let [wk, bk, b1, b2] = sq[..] else {
-            panic!("index {i}: {} pieces", sq.len());
-        };
-        let swapped = (1..8).any(|g| {
-            transform(g, wk) == wk
-                && transform(g, bk) == bk
-                && transform(g, b1) == b2
-                && transform(g, b2) == b1
-        });
-        let weight = if swapped { 1 } else { 2 };
-        let side = if i < half { &mut white } else { &mut black };
-        match value {
-            Value::Win(n) => {
-                side[0] += weight;
-                if i < half {
-                    longest_white_win = longest_white_win.max(n);
-                }
-            }
-            Value::Draw => side[1] += weight,
-            Value::Loss(_) => side[2] += weight,
-        }
-    }
-    assert_eq!(white, [625_902, 644_640, 0]);
-    assert_eq!(black, [0, 1_004_378, 703_510]);
-    assert_eq!(longest_white_win, 37); // mate in 19
-}
-
 /// The backward method over index-level moves (`Generator::backward_indexed`,
 /// `gametree_game::IndexMoves` of `FastEndgame`) gives the generic backward method's
 /// table index by index: every 3-man ending (no resolver: a capture leaves a
