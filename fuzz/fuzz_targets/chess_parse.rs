@@ -4,7 +4,8 @@
 #![no_main]
 
 use gametree_game::Game;
-use gametree_games_chess::{Move, Position, Signature};
+use gametree_chess_tables::Signature;
+use gametree_games_chess::{Move, Position};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {

@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 
 use arbitrary::Arbitrary;
 use gametree_game::{Game, IndexSpace, MoveBuffer, check};
-use gametree_games_chess::Endgame;
+use gametree_chess_tables::Endgame;
 use gametree_games_tictactoe::index::BoardIndex;
 
 /// Pawnless signatures whose spaces the target walks.

@@ -226,7 +226,7 @@ pub(crate) fn run(data: Option<std::path::PathBuf>, quick: bool) -> Result<()> {
     let mut expected = Vec::new();
     let mut r = crate::verify::common::rng(11);
     for material in ["KQvK", "KRvK"] {
-        let space = gametree_games_chess::Endgame::new(material)?;
+        let space = gametree_chess_tables::Endgame::new(material)?;
         let table = gametree_retrograde::Generator::new(&space).backward()?;
         let mut found = 0;
         while found < if quick { 5 } else { 40 } {

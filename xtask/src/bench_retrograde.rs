@@ -1,5 +1,5 @@
 //! `cargo xtask bench retrograde`: generation time and memory of chess
-//! pawnless endgame databases (`gametree_games_chess::FastEndgame`, distance to mate
+//! pawnless endgame databases (`gametree_chess_tables::FastEndgame`, distance to mate
 //! in plies, one byte per position).
 //!
 //! For KQvK, KRvK, KBNvK and KQvKR: each method (Thompson's backward method
@@ -28,8 +28,10 @@
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use gametree_chess_tables::{BuildOptions, SubTables, Tables};
-use gametree_games_chess::{FastEndgame, Placement, Position, Signature, pawnless_endings};
+use gametree_chess_tables::{
+    BuildOptions, FastEndgame, Placement, Signature, SubTables, Tables, pawnless_endings,
+};
+use gametree_games_chess::Position;
 use gametree_retrograde::{Generator, Method, Resolve, Table};
 
 /// Process CPU time (user + system, all threads) in seconds.
@@ -71,8 +73,8 @@ fn mib(bytes: u64) -> String {
 /// only Black has pieces, bare kings excluded), smallest first, `material`
 /// excluded.
 fn sub_endings(material: &str) -> Result<Vec<String>> {
-    let signature: gametree_games_chess::Signature = material.parse()?;
-    Ok(gametree_games_chess::sub_endings(&signature, true)
+    let signature: gametree_chess_tables::Signature = material.parse()?;
+    Ok(gametree_chess_tables::sub_endings(&signature, true)
         .iter()
         .map(ToString::to_string)
         .collect())
@@ -293,7 +295,7 @@ pub(crate) fn run(quick: bool) -> Result<()> {
     let all = std::thread::available_parallelism().map_or(2, usize::from);
     let thread_counts: Vec<usize> = if all > 1 { vec![1, all] } else { vec![1] };
     println!(
-        "Chess pawnless endgame databases (gametree_games_chess::FastEndgame, DTM in plies, 1 byte per index); \
+        "Chess pawnless endgame databases (gametree_chess_tables::FastEndgame, DTM in plies, 1 byte per index); \
          CPU = user + system time of the process; peak = VmHWM of the build."
     );
     println!();

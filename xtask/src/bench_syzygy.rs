@@ -33,8 +33,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use gametree_chess_tables::SubTables;
-use gametree_games_chess::FastEndgame;
+use gametree_chess_tables::{FastEndgame, SubTables};
 use gametree_retrograde::Table;
 
 use crate::bench_retrograde::{Build, all_24, all_24_in_turn, all_24_scheduled, timed_build};

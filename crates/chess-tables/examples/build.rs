@@ -10,8 +10,7 @@
 
 use std::time::Instant;
 
-use gametree_chess_tables::{BuildOptions, Tables};
-use gametree_games_chess::{Signature, pawnless_endings};
+use gametree_chess_tables::{BuildOptions, Signature, Tables, pawnless_endings};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut threads = 0;

@@ -1,6 +1,24 @@
-//! Chess pawnless endgame tables: distance to mate for every position of a
-//! set of endings, built by [`gametree_retrograde`] over [`gametree_games_chess::FastEndgame`],
-//! and probed by position.
+//! Chess pawnless endgame tables: the index spaces of pawnless endings,
+//! and distance to mate for every position of a set of endings, built by
+//! [`gametree_retrograde`] and probed by position.
+//!
+//! # Index spaces
+//!
+//! A pawnless ending is named by its material [`Signature`] (`KQvKR`).
+//! [`Endgame`] numbers its positions with the board's 8-fold symmetry
+//! (462 king placements, then 64 squares per other piece; see its docs)
+//! and implements [`gametree_game::IndexSpace`] and
+//! [`gametree_game::Predecessors`] over full
+//! [`Position`](gametree_games_chess::Position)s: the reference.
+//! [`FastEndgame`] numbers the same positions the same way as
+//! [`Placement`]s — a position as a short list of pieces, a
+//! [`gametree_game::Game`] of its own — and implements
+//! [`gametree_game::IndexMoves`] too (moves and un-moves numbered from
+//! the index), which [`gametree_retrograde::Generator::backward_indexed`]
+//! builds over. [`pawnless_endings`] lists every ending of a number of
+//! pieces, [`sub_endings`] the endings captures lead to.
+//!
+//! # Tables
 //!
 //! An ending's captures lead into smaller endings, whose tables must exist
 //! first: [`Tables::build`] plans them (every ending a capture leads to,
@@ -8,7 +26,8 @@
 //! [`gametree_retrograde::schedule`] (each after the endings it captures into), and
 //! keeps them. A position is probed in the table of its material, or in
 //! the table of the colours exchanged (`KRvKQ` in `KQvKR`), so each ending
-//! is built once.
+//! is built once. [`statistics`] counts a table's wins, draws and losses
+//! as the Syzygy generator does.
 //!
 //! # Example
 //!
@@ -36,597 +55,58 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-use std::fmt;
-use std::path::Path;
+mod endgame;
+mod error;
+mod fast;
+mod legal;
+mod placement;
+mod signature;
+mod stats;
+mod symmetry;
+mod tables;
 
-use gametree_game::{Game, IndexSpace};
-use gametree_games_chess::{FastEndgame, Move, Placement, Position, Signature, SignatureError};
-use gametree_retrograde::{Event, Generator, Label, LoadError, Resolve, Table, Value};
+use gametree_games_chess::{Color, Piece, Role, Square};
+
+pub use endgame::Endgame;
+pub use error::Error;
+pub use fast::FastEndgame;
+pub use placement::{Placement, PlacementMove};
+pub use signature::{MAX_PIECES, Signature, SignatureError, pawnless_endings, sub_endings};
+pub use stats::{Statistics, Wdl, statistics};
+pub use symmetry::{KING_PLACEMENTS, king_pair, king_pair_index};
+pub use tables::{
+    BuildOptions, MAX_BUILD_PIECES, Progress, SCHEME, SubTables, Tables, captures, label,
+};
 
 // The README's example runs as a doctest.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
-/// The largest endings [`Tables::build`] builds, kings included: building
-/// a 5-man table takes about 2.25 bytes per index (KQRvKR: 520 MiB, as
-/// [`Generator::memory`] states); a 6-man one would take 64 times as much,
-/// about 32 GiB.
-pub const MAX_BUILD_PIECES: usize = 5;
+/// Role numbers ([`Role::index`]); a piece number is `colour × 6 + role`.
+pub(crate) const PAWN_R: usize = Role::Pawn.index();
+pub(crate) const KNIGHT_R: usize = Role::Knight.index();
+pub(crate) const BISHOP_R: usize = Role::Bishop.index();
+pub(crate) const ROOK_R: usize = Role::Rook.index();
+pub(crate) const QUEEN_R: usize = Role::Queen.index();
+pub(crate) const KING_R: usize = Role::King.index();
+/// The kings' piece numbers.
+pub(crate) const WHITE_KING: usize = KING_R;
+pub(crate) const BLACK_KING: usize = 6 + KING_R;
 
-/// The index scheme's name in a table's file [`Label`]: the numbering of
-/// [`gametree_games_chess::Endgame`] (462 king placements, then each non-king
-/// piece's square).
-pub const SCHEME: &str = "pawnless-462-v1";
-
-/// The [`Label`] of an ending's table file: game `chess`, the signature
-/// as the material, [`SCHEME`].
-#[must_use]
-pub fn label(signature: &Signature) -> Label {
-    Label::new("chess", signature.to_string(), SCHEME)
-}
-
-/// Why tables could not be built, loaded or saved.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum Error {
-    /// An ending has more pieces than [`MAX_BUILD_PIECES`].
-    TooManyPieces {
-        /// The ending.
-        ending: Signature,
-        /// Its number of pieces, kings included.
-        pieces: usize,
-    },
-    /// The generator failed on an ending (a bug in the space or the
-    /// tables, or the thread pool could not start).
-    Build {
-        /// The ending.
-        ending: Signature,
-        /// What went wrong.
-        source: gametree_retrograde::BuildError,
-    },
-    /// A table file could not be read, or is not the ending's table.
-    Load {
-        /// The ending.
-        ending: Signature,
-        /// What went wrong.
-        source: LoadError,
-    },
-    /// A table file could not be written.
-    Save {
-        /// The ending.
-        ending: Signature,
-        /// What went wrong.
-        source: std::io::Error,
-    },
-    /// A table's label is not that of a chess ending in [`SCHEME`].
-    Label {
-        /// The table's label.
-        found: Label,
-    },
-    /// A table has another size than its ending's index space.
-    Size {
-        /// The ending.
-        ending: Signature,
-        /// The sizes.
-        source: gametree_retrograde::SizeMismatch,
-    },
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::TooManyPieces { ending, pieces } => write!(
-                f,
-                "{ending}: {pieces} pieces; tables are built for at most {MAX_BUILD_PIECES} (memory)"
-            ),
-            Error::Build { ending, source } => write!(f, "building {ending}: {source}"),
-            Error::Load { ending, source } => write!(f, "loading {ending}: {source}"),
-            Error::Save { ending, source } => write!(f, "saving {ending}: {source}"),
-            Error::Size { ending, source } => write!(f, "{ending}: {source}"),
-            Error::Label { found } => write!(
-                f,
-                "the table is labelled {found}, not chess/<ending>/{SCHEME}"
-            ),
-        }
+/// The piece with number `n` (`colour × 6 + role`, below 12).
+pub(crate) fn piece(n: usize) -> Piece {
+    Piece {
+        color: if n / 6 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        },
+        role: Role::ALL[n % 6],
     }
 }
 
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::TooManyPieces { .. } | Error::Label { .. } => None,
-            Error::Build { source, .. } => Some(source),
-            Error::Load { source, .. } => Some(source),
-            Error::Save { source, .. } => Some(source),
-            Error::Size { source, .. } => Some(source),
-        }
-    }
-}
-
-/// An ending's index space and table.
-type Entry = (FastEndgame, Table);
-
-/// The value of `p` in the first of `tables` with its material, else in
-/// the first with the colours exchanged.
-fn lookup<'a>(tables: impl Iterator<Item = &'a Entry> + Clone, p: &Placement) -> Option<Value> {
-    let find = |q: &Placement| {
-        let material = q.material();
-        let (space, table) = tables.clone().find(|(s, _)| s.material() == material)?;
-        table.get(space.index_of(q)?)
-    };
-    find(p).or_else(|| find(&p.flipped()))
-}
-
-/// Some tables, borrowed: the [`Resolve`]r of a build, which values a
-/// capture in the table of its material (or of the colours exchanged).
-///
-/// [`Tables`] is a resolver too; this one borrows tables from anywhere (a
-/// [`gametree_retrograde::schedule`] job's finished needs, say).
-#[derive(Debug, Default)]
-pub struct SubTables<'a>(Vec<&'a Entry>);
-
-impl<'a> SubTables<'a> {
-    /// A resolver over these tables.
-    #[must_use]
-    pub fn new(tables: impl IntoIterator<Item = &'a Entry>) -> Self {
-        SubTables(tables.into_iter().collect())
-    }
-}
-
-impl Resolve<Placement> for SubTables<'_> {
-    fn resolve(&self, p: &Placement) -> Option<Value> {
-        lookup(self.0.iter().copied(), p)
-    }
-
-    /// Tables hold the exact value of terminal positions too.
-    fn knows_terminals(&self) -> bool {
-        true
-    }
-}
-
-/// A progress callback: the ending being built and what its build reports.
-pub type Progress<'a> = dyn Fn(&Signature, &Event) + Sync + 'a;
-
-/// How [`Tables::build`] builds.
-#[derive(Clone, Copy, Default)]
-pub struct BuildOptions<'a> {
-    /// Threads in all; 0 (the default) for every available core. Endings
-    /// that do not depend on each other are built at the same time, on one
-    /// thread each; an ending that is alone to be ready gets all threads.
-    pub threads: usize,
-    /// Called with each build's progress ([`Event`]), from the threads
-    /// that build; several endings may report at the same time.
-    pub progress: Option<&'a Progress<'a>>,
-}
-
-impl fmt::Debug for BuildOptions<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("BuildOptions")
-            .field("threads", &self.threads)
-            .field("progress", &self.progress.is_some())
-            .finish()
-    }
-}
-
-/// A set of endgame tables, each with its index space.
-///
-/// A resolver too: a capture is valued in the table of its material, or
-/// of the colours exchanged.
-#[derive(Debug, Default)]
-pub struct Tables {
-    entries: Vec<Entry>,
-}
-
-impl Tables {
-    /// No tables.
-    #[must_use]
-    pub fn new() -> Self {
-        Tables::default()
-    }
-
-    /// The number of tables.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// No tables?
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// The endings' signatures, spaces and tables, in the order they were
-    /// added.
-    pub fn iter(&self) -> impl Iterator<Item = (&Signature, &FastEndgame, &Table)> {
-        self.entries
-            .iter()
-            .map(|(s, t)| (s.endgame().signature(), s, t))
-    }
-
-    /// The space and table of exactly this ending (colours as given).
-    #[must_use]
-    pub fn get(&self, signature: &Signature) -> Option<(&FastEndgame, &Table)> {
-        self.entries
-            .iter()
-            .find(|(s, _)| s.endgame().signature() == signature)
-            .map(|(s, t)| (s, t))
-    }
-
-    /// Is there a table for this ending, or for it with the colours
-    /// exchanged?
-    #[must_use]
-    pub fn covers(&self, signature: &Signature) -> bool {
-        self.get(signature).is_some() || self.get(&flipped(signature)).is_some()
-    }
-
-    /// Adds a table (built elsewhere, or read from a file), replacing the
-    /// table of its ending if there was one, which is returned. The
-    /// ending is read from the table's [`Label`], which must be the
-    /// [`label`] of a chess ending.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Label`] when the label is not a chess ending's of
-    /// [`SCHEME`]; [`Error::Size`] when the table is not the size of the
-    /// ending's space.
-    pub fn insert(&mut self, table: Table) -> Result<Option<Table>, Error> {
-        let found = table.label();
-        let signature = match found.material.parse::<Signature>() {
-            Ok(s) if found.game == "chess" && found.scheme == SCHEME => s,
-            _ => {
-                return Err(Error::Label {
-                    found: found.clone(),
-                });
-            }
-        };
-        let space = space_of(&signature);
-        if space.size() != table.len() {
-            return Err(Error::Size {
-                ending: signature,
-                source: gametree_retrograde::SizeMismatch {
-                    space: space.size(),
-                    table: table.len(),
-                },
-            });
-        }
-        let old = self.remove(&signature);
-        self.entries.push((space, table));
-        Ok(old)
-    }
-
-    /// Removes this ending's table (colours as given) and returns it.
-    pub fn remove(&mut self, signature: &Signature) -> Option<Table> {
-        let at = self
-            .entries
-            .iter()
-            .position(|(s, _)| s.endgame().signature() == signature)?;
-        Some(self.entries.remove(at).1)
-    }
-
-    /// The endings [`build`](Self::build) would build for `endings`, in an
-    /// order where each comes after the endings its captures lead to:
-    /// those of `endings` and of their sub-endings (down to three pieces)
-    /// that have no table yet, colours exchanged or not; fewest pieces
-    /// first, then biggest space first (which [`build`](Self::build)
-    /// starts first when it can), then in the order met.
-    #[must_use]
-    pub fn plan(&self, endings: &[Signature]) -> Vec<Signature> {
-        let mut out: Vec<Signature> = Vec::new();
-        for ending in endings {
-            let all = std::iter::once(ending.clone())
-                .chain(gametree_games_chess::sub_endings(ending, true))
-                .filter(|s| s.piece_count() > 2);
-            for s in all {
-                let flip = flipped(&s);
-                if !self.covers(&s) && !out.contains(&s) && !out.contains(&flip) {
-                    out.push(s);
-                }
-            }
-        }
-        let size = |s: &Signature| space_of(s).size();
-        let mut keyed: Vec<(usize, u64, Signature)> = out
-            .into_iter()
-            .map(|s| (s.piece_count(), u64::MAX - size(&s), s))
-            .collect();
-        keyed.sort_by_key(|k| (k.0, k.1));
-        keyed.into_iter().map(|k| k.2).collect()
-    }
-
-    /// An upper bound, in bytes, on the memory [`build`](Self::build)
-    /// would use for `endings` on `threads` threads (0: every core): the
-    /// tables here and every table of the [`plan`](Self::plan), which are
-    /// all kept, plus the working memory beyond its table
-    /// ([`Generator::memory`]: move counters, level mask, open set) of the
-    /// `threads` biggest builds of the plan, which may run at once.
-    ///
-    /// ```
-    /// use gametree_chess_tables::Tables;
-    ///
-    /// // KQRvKR and its five sub-endings, on two threads: about 536 MiB,
-    /// // most of it KQRvKR's build (520 MiB, its table of 231 MiB
-    /// // included); the 4-man tables take 3.6 MiB each.
-    /// let tables = Tables::new();
-    /// let kqrkr: gametree_games_chess::Signature = "KQRvKR".parse()?;
-    /// assert_eq!(tables.plan(&[kqrkr.clone()]).len(), 6);
-    /// let bytes = tables.memory(&[kqrkr], 2);
-    /// assert!(bytes > 530 << 20 && bytes < 540 << 20, "{bytes}");
-    /// # Ok::<(), gametree_games_chess::SignatureError>(())
-    /// ```
-    #[must_use]
-    pub fn memory(&self, endings: &[Signature], threads: usize) -> u64 {
-        let plan = self.plan(endings);
-        let held: u64 = self.entries.iter().map(|(_, t)| t.len()).sum();
-        let mut extra: Vec<u64> = Vec::with_capacity(plan.len());
-        let mut tables = 0;
-        for ending in &plan {
-            let space = space_of(ending);
-            let working = Generator::new(&space)
-                .threads(1)
-                .memory(gametree_retrograde::Method::Backward)
-                .total_bytes;
-            tables += space.size();
-            extra.push(working.saturating_sub(space.size()));
-        }
-        extra.sort_unstable_by(|a, b| b.cmp(a));
-        let at_once = match threads {
-            0 => std::thread::available_parallelism().map_or(1, usize::from),
-            n => n,
-        };
-        held + tables + extra.iter().take(at_once).sum::<u64>()
-    }
-
-    /// Builds the tables of `endings` and of every ending their captures
-    /// lead to (down to three pieces) that are not here yet, with the
-    /// colours as given unless the colours exchanged are here already;
-    /// adds them and returns their signatures, in the order of
-    /// [`plan`](Self::plan). Endings that do not depend on each other are
-    /// built at the same time ([`BuildOptions::threads`]).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::TooManyPieces`] (nothing is built) when an ending to build
-    /// has more than [`MAX_BUILD_PIECES`] pieces; [`Error::Build`] when a
-    /// build fails (the first to fail; no table of this call is kept).
-    ///
-    /// # Panics
-    ///
-    /// When a progress callback panics (after the builds running then
-    /// have finished).
-    pub fn build(
-        &mut self,
-        endings: &[Signature],
-        options: &BuildOptions<'_>,
-    ) -> Result<Vec<Signature>, Error> {
-        let plan = self.plan(endings);
-        if let Some(big) = plan.iter().find(|s| s.piece_count() > MAX_BUILD_PIECES) {
-            return Err(Error::TooManyPieces {
-                ending: big.clone(),
-                pieces: big.piece_count(),
-            });
-        }
-        // For each job, the jobs of its direct captures (all earlier in
-        // the plan: fewer pieces); the others are here already.
-        let needs: Vec<Vec<usize>> = plan
-            .iter()
-            .map(|s| {
-                captures(s)
-                    .iter()
-                    .filter_map(|c| {
-                        let f = flipped(c);
-                        plan.iter().position(|p| *p == *c || *p == f)
-                    })
-                    .collect()
-            })
-            .collect();
-        let threads = match options.threads {
-            0 => std::thread::available_parallelism().map_or(1, usize::from),
-            n => n,
-        };
-        let have = &self.entries;
-        let built = gametree_retrograde::schedule(&needs, threads, |job| {
-            let ending = &plan[job.index()];
-            let space = space_of(ending);
-            let resolver = SubTables::new(
-                have.iter()
-                    .chain(needs[job.index()].iter().filter_map(|&j| job.finished(j))),
-            );
-            let report = |e: &Event| {
-                if let Some(p) = options.progress {
-                    p(ending, e);
-                }
-            };
-            let mut generator = Generator::new(&space)
-                .label(label(ending))
-                .resolver(&resolver)
-                .threads(job.threads());
-            if options.progress.is_some() {
-                generator = generator.progress(&report);
-            }
-            let table = generator
-                .backward_indexed()
-                .map_err(|source| Error::Build {
-                    ending: ending.clone(),
-                    source,
-                })?;
-            Ok((space, table))
-        })
-        .map_err(|e| match e {
-            gametree_retrograde::ScheduleError::Build { error, .. } => error,
-            // Every job needs only earlier ones, all of them jobs.
-            other => unreachable!("a plan is acyclic: {other:?}"),
-        })?;
-        self.entries.extend(built);
-        Ok(plan)
-    }
-
-    /// Reads this ending's table from `path` (written by
-    /// [`save`](Self::save), or by [`Table::write`] from a table labelled
-    /// with [`label`]) and adds it, replacing the ending's table if there
-    /// was one.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Load`] when the file cannot be read, or is truncated,
-    /// corrupted, of another format version or of another ending;
-    /// [`Error::Size`] when its size is not the ending's.
-    pub fn load(&mut self, signature: &Signature, path: &Path) -> Result<(), Error> {
-        let table = Table::read(path, &label(signature)).map_err(|source| Error::Load {
-            ending: signature.clone(),
-            source,
-        })?;
-        self.insert(table)?;
-        Ok(())
-    }
-
-    /// Writes this ending's table to `path` (atomically: a temporary file
-    /// renamed), with its label. Returns `false` when there is no such
-    /// table (colours as given).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Save`] when the file cannot be written.
-    pub fn save(&self, signature: &Signature, path: &Path) -> Result<bool, Error> {
-        let Some((_, table)) = self.get(signature) else {
-            return Ok(false);
-        };
-        table.write(path).map_err(|source| Error::Save {
-            ending: signature.clone(),
-            source,
-        })?;
-        Ok(true)
-    }
-
-    /// The value of `p` for the side to move, from the table of its
-    /// material or of the colours exchanged; `None` when neither is here.
-    /// Two bare kings are a draw without a table.
-    #[must_use]
-    pub fn probe_placement(&self, p: &Placement) -> Option<Value> {
-        if p.pieces().count() == 2 {
-            return Some(Value::Draw);
-        }
-        lookup(self.entries.iter(), p)
-    }
-
-    /// The value of `position` for the side to move (see
-    /// [`probe_placement`](Self::probe_placement)); `None` when it has
-    /// pawns, castling rights or too many pieces, or when its ending has
-    /// no table here.
-    #[must_use]
-    pub fn probe(&self, position: &Position) -> Option<Value> {
-        self.probe_placement(&Placement::from_position(position)?)
-    }
-}
-
-impl Tables {
-    /// A best move of `position` by the tables, and the position's value:
-    /// the legal move to the successor whose value is best for the side to
-    /// move (the fastest win, else a draw, else the slowest loss; the first
-    /// in move-generation order among equals). `None` when the side to
-    /// move has no legal move, or when the position or one of its
-    /// successors cannot be probed ([`probe`](Self::probe)).
-    ///
-    /// Following best moves from a won position mates in exactly the
-    /// number of plies its value says, whatever the loser plays (the
-    /// fifty-move rule is ignored, as the tables do).
-    #[must_use]
-    pub fn best_move(&self, position: &Position) -> Option<(Move, Value)> {
-        let value = self.probe(position)?;
-        let mut moves = <Position as Game>::Moves::default();
-        position.generate(&mut moves);
-        let mut best: Option<(Move, Value)> = None;
-        for &m in &moves {
-            let mut child = position.clone();
-            child.make(m);
-            let v = self.probe(&child)?.parent();
-            if best.is_none_or(|(_, b)| rank(v) > rank(b)) {
-                best = Some((m, v));
-            }
-        }
-        // In consistent tables the best successor's value, seen from here,
-        // is the position's (the test of this crate follows a mate).
-        let (m, _) = best?;
-        Some((m, value))
-    }
-}
-
-/// Orders values for the side to move: faster wins first, slower losses
-/// last.
-fn rank(v: Value) -> i64 {
-    match v {
-        Value::Win(d) => 100_000 - i64::from(d),
-        Value::Draw => 0,
-        Value::Loss(d) => -100_000 + i64::from(d),
-    }
-}
-
-impl Resolve<Placement> for Tables {
-    fn resolve(&self, p: &Placement) -> Option<Value> {
-        lookup(self.entries.iter(), p)
-    }
-
-    /// Tables hold the exact value of terminal positions too.
-    fn knows_terminals(&self) -> bool {
-        true
-    }
-}
-
-/// The index space of an ending.
-fn space_of(signature: &Signature) -> FastEndgame {
-    FastEndgame::from_endgame(gametree_games_chess::Endgame::from_signature(
-        signature.clone(),
-    ))
-}
-
-/// The signature with the colours exchanged.
-fn flipped(s: &Signature) -> Signature {
-    let text = s.to_string();
-    let (white, black) = text.split_once('v').unwrap_or((&text, ""));
-    format!("{black}v{white}")
-        .parse()
-        .unwrap_or_else(|_: SignatureError| s.clone())
-}
-
-/// The endings one capture in `s` leads to, colours as they stand, in
-/// the order of the captured pieces (White's first), without repeats and
-/// without two bare kings (drawn by rule, no table).
-///
-/// ```
-/// use gametree_chess_tables::captures;
-/// use gametree_games_chess::Signature;
-///
-/// let names = |s: &str| {
-///     let s: Signature = s.parse().unwrap();
-///     captures(&s).iter().map(|c| c.to_string()).collect::<Vec<_>>()
-/// };
-/// assert_eq!(names("KQvKR"), ["KvKR", "KQvK"]);
-/// assert_eq!(names("KBBvK"), ["KBvK"]);
-/// assert!(names("KQvK").is_empty());
-/// ```
-#[must_use]
-pub fn captures(s: &Signature) -> Vec<Signature> {
-    let text = s.to_string();
-    let Some((white, black)) = text.split_once('v') else {
-        return Vec::new();
-    };
-    let mut out: Vec<Signature> = Vec::new();
-    let sides = [(white, true), (black, false)];
-    for (side, is_white) in sides {
-        for k in 1..side.len() {
-            let rest = format!("{}{}", &side[..k], &side[k + 1..]);
-            let text = if is_white {
-                format!("{rest}v{black}")
-            } else {
-                format!("{white}v{rest}")
-            };
-            if let Ok(c) = text.parse::<Signature>()
-                && c.piece_count() > 2
-                && !out.contains(&c)
-            {
-                out.push(c);
-            }
-        }
-    }
-    out
+/// The square with number `sq` (only the low six bits are read).
+pub(crate) fn square(sq: usize) -> Square {
+    Square::new((sq & 63) as u8)
 }

@@ -4,9 +4,11 @@
 
 use std::sync::Mutex;
 
-use gametree_chess_tables::{BuildOptions, Error, MAX_BUILD_PIECES, Tables, label};
+use gametree_chess_tables::{
+    BuildOptions, Error, FastEndgame, MAX_BUILD_PIECES, Placement, Signature, Tables, label,
+};
 use gametree_game::IndexSpace;
-use gametree_games_chess::{FastEndgame, Placement, Position, Signature};
+use gametree_games_chess::Position;
 use gametree_retrograde::{Event, Generator, Label, Table, TableProbe, Value};
 
 fn sig(s: &str) -> Signature {

@@ -234,8 +234,10 @@ enum TbCommand {
     },
     /// Win/draw/loss counts for each side to move and the longest win.
     #[command(after_help = concat!(
-        "Counts follow the Syzygy convention (legal positions, side to move's view); raw counts\n",
-        "are over every index. The database is built first when it is not in DIR.\n\n",
+        "Chess: wtm/btm follow the Syzygy convention (legal positions up to the 8 symmetries, like\n",
+        "pieces told apart, side to move's view); raw_wtm/raw_btm count the database's index entries\n",
+        "(like pieces not told apart); the field `counted` says so. The database is built first when\n",
+        "it is not in DIR.\n\n",
         "Examples:\n",
         "  gametree tb stats KQvK\n",
         "  gametree tb stats KRvK --dir . --json\n",

@@ -6,9 +6,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
-use gametree_chess_tables::{Tables, captures};
+use gametree_chess_tables::{Endgame, FastEndgame, Signature, Tables, Wdl, captures, statistics};
 use gametree_game::{Game, IndexSpace, MoveBuffer, Outcome, Player};
-use gametree_games_chess::{Endgame, FastEndgame, Position as Chess, Signature};
+use gametree_games_chess::Position as Chess;
 use gametree_games_connect4::{Board as Connect4, BoardIndex as Connect4Index, Size};
 use gametree_games_tictactoe::TicTacToe;
 use gametree_games_tictactoe::index::BoardIndex;
@@ -484,7 +484,7 @@ fn parse_all_chess(text: &str) -> Option<Result<usize>> {
 /// smaller endings and one table per thread. Prints each ending's file,
 /// in the order of `pawnless_endings`.
 fn build_all_chess(men: usize, dir: &Path, threads: usize) -> Result<()> {
-    let endings = gametree_games_chess::pawnless_endings(men);
+    let endings = gametree_chess_tables::pawnless_endings(men);
     let mut tables = ChessTables::default();
     for sig in &endings {
         for sub in captures(sig) {
@@ -569,11 +569,23 @@ pub(crate) fn build(material: &str, out: &str, threads: usize) -> Result<()> {
     Ok(())
 }
 
-fn wdl(c: &Counts, weight: u64) -> Out {
+/// What a chess ending's `wtm`/`btm` and `raw_wtm`/`raw_btm` count.
+const CHESS_COUNTED: &str = "wtm/btm: Syzygy convention (positions up to the 8 symmetries, \
+     like pieces told apart); raw_wtm/raw_btm: index entries (like pieces not told apart)";
+
+fn wdl(c: &Counts) -> Out {
     let mut r = Record::new();
-    r.int("win", c.wins * weight)
-        .int("draw", c.draws * weight)
-        .int("loss", c.losses * weight);
+    r.int("win", c.wins)
+        .int("draw", c.draws)
+        .int("loss", c.losses);
+    Out::Object(r)
+}
+
+fn chess_wdl(c: Wdl) -> Out {
+    let mut r = Record::new();
+    r.int("win", c.wins)
+        .int("draw", c.draws)
+        .int("loss", c.losses);
     Out::Object(r)
 }
 
@@ -610,10 +622,10 @@ pub(crate) fn stats(material: &str, dir: &str, json: bool) -> Result<()> {
             let second = table.counts_where(|i| side(i) == Some(Player::Second));
             let all = table.counts();
             r.str("material", "tictactoe")
-                .push("wtm", wdl(&first, 1))
-                .push("btm", wdl(&second, 1))
-                .push("raw_wtm", wdl(&first, 1))
-                .push("raw_btm", wdl(&second, 1));
+                .push("wtm", wdl(&first))
+                .push("btm", wdl(&second))
+                .push("raw_wtm", wdl(&first))
+                .push("raw_btm", wdl(&second));
             longest(&mut r, all.longest_win, |i| {
                 space.position(i).map(|p| p.to_string())
             });
@@ -629,8 +641,8 @@ pub(crate) fn stats(material: &str, dir: &str, json: bool) -> Result<()> {
             let raw_wtm = table.counts_where(|i| first(i) && space.class_size(i) == Some(2));
             let raw_btm = table.counts_where(|i| second(i) && space.class_size(i) == Some(2));
             r.str("material", format!("connect4:{size}"))
-                .push("wtm", wdl(&wtm, 1))
-                .push("btm", wdl(&btm, 1))
+                .push("wtm", wdl(&wtm))
+                .push("btm", wdl(&btm))
                 .push("raw_wtm", wdl_sum(&wtm, &raw_wtm))
                 .push("raw_btm", wdl_sum(&btm, &raw_btm));
             longest(&mut r, table.counts().longest_win, |i| {
@@ -643,16 +655,21 @@ pub(crate) fn stats(material: &str, dir: &str, json: bool) -> Result<()> {
             let Some((space, table)) = tables.tables.get(&sig) else {
                 return Err(CliError::input(format!("{sig}: no table")));
             };
-            let half = space.size() / 2;
-            let wtm = table.counts_where(|i| i < half);
-            let btm = table.counts_where(|i| i >= half);
-            let weight = syzygy_weight(&sig);
+            let s = statistics(space, table).map_err(|e| CliError::input(e.to_string()))?;
             r.str("material", sig.to_string())
-                .push("wtm", wdl(&wtm, weight))
-                .push("btm", wdl(&btm, weight))
-                .push("raw_wtm", wdl(&wtm, 1))
-                .push("raw_btm", wdl(&btm, 1));
-            longest(&mut r, table.counts().longest_win, |i| {
+                .str("counted", CHESS_COUNTED)
+                .push("wtm", chess_wdl(s.white))
+                .push("btm", chess_wdl(s.black))
+                .push("raw_wtm", chess_wdl(s.raw_white))
+                .push("raw_btm", chess_wdl(s.raw_black));
+            // The longest win for either side to move (White's first on a
+            // tie: the smaller index).
+            let win = match (s.longest_white_win, s.longest_black_win) {
+                (Some(w), Some(b)) if b.0 > w.0 => Some(b),
+                (None, b) => b,
+                (w, _) => w,
+            };
+            longest(&mut r, win, |i| {
                 space.endgame().position(i).map(|p| p.to_string())
             });
         }
@@ -686,24 +703,6 @@ fn longest(r: &mut Record, win: Option<(u16, u64)>, fen: impl Fn(u64) -> Option<
             r.push("longest_win_fen", Out::Null);
         }
     }
-}
-
-/// The Syzygy generator counts identical pieces as distinguishable: each
-/// of our positions (identical pieces on increasing squares) stands for
-/// `k!` of its for every group of `k` identical pieces.
-fn syzygy_weight(sig: &Signature) -> u64 {
-    let pieces: Vec<_> = sig.pieces().collect();
-    let mut weight = 1u64;
-    let mut seen: Vec<_> = Vec::new();
-    for p in &pieces {
-        if seen.contains(p) {
-            continue;
-        }
-        seen.push(*p);
-        let k = pieces.iter().filter(|q| *q == p).count() as u64;
-        weight *= (1..=k).product::<u64>();
-    }
-    weight
 }
 
 /// `tb probe`: `game` is `None` (a tic-tac-toe board or a chess FEN,
@@ -795,7 +794,5 @@ mod tests {
         assert!(captures(&kqk).is_empty());
         let kbb: Signature = "KBBvK".parse().unwrap();
         assert_eq!(captures(&kbb).len(), 1);
-        assert_eq!(syzygy_weight(&kbb), 2);
-        assert_eq!(syzygy_weight(&s), 1);
     }
 }

@@ -4,11 +4,31 @@
 //! with a fixed seed. The numbers it finds are stored as constants (the
 //! search took 0.3 s of every program's start-up); a test checks that the
 //! search still finds exactly them.
+//!
+//! Public for code that works on bitboards of its own (the endgame
+//! generators of `gametree-chess-tables`): the knight and king tables
+//! ([`KNIGHT`], [`KING`]), slider attacks through the magic tables
+//! ([`tables`]: [`Tables::rook`], [`Tables::bishop`], [`Tables::between`],
+//! [`Tables::line`]) or without them ([`sparse_rook`], [`sparse_bishop`]).
+//! A square is a number from `0` (a1) to `63` (h8), rank by rank
+//! (`rank × 8 + file`); a [`Bitboard`] has bit `i` set for square `i`.
+//!
+//! ```
+//! use gametree_games_chess::attacks::{KING, KNIGHT, sparse_rook, tables};
+//!
+//! assert_eq!(KNIGHT[0], 1 << 10 | 1 << 17); // a1: c2 and b3
+//! assert_eq!(KING[63].count_ones(), 3);
+//! // A rook on a1 with a blocker on a4: a2, a3, a4 and the first rank.
+//! let occ = 1u64 << 24;
+//! assert_eq!(tables().rook(0, occ), sparse_rook(0, occ));
+//! assert_eq!(tables().rook(0, occ).count_ones(), 3 + 7);
+//! assert_eq!(tables().between(0, 63).count_ones(), 6); // b2 .. g7
+//! ```
 
 use std::sync::LazyLock;
 
 /// A set of squares, bit `i` for square `i` (a1 = 0, h1 = 7, a8 = 56).
-pub(crate) type Bitboard = u64;
+pub type Bitboard = u64;
 
 const fn step_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
     let mut table = [0u64; 64];
@@ -32,8 +52,8 @@ const fn step_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
     table
 }
 
-/// Knight moves from each square.
-pub(crate) const KNIGHT: [Bitboard; 64] = step_table(&[
+/// The squares a knight on each square attacks.
+pub const KNIGHT: [Bitboard; 64] = step_table(&[
     (1, 2),
     (2, 1),
     (2, -1),
@@ -44,8 +64,8 @@ pub(crate) const KNIGHT: [Bitboard; 64] = step_table(&[
     (-1, 2),
 ]);
 
-/// King moves from each square.
-pub(crate) const KING: [Bitboard; 64] = step_table(&[
+/// The squares a king on each square attacks.
+pub const KING: [Bitboard; 64] = step_table(&[
     (1, 0),
     (1, 1),
     (0, 1),
@@ -344,22 +364,25 @@ fn rank_attacks(sq: usize, occ: Bitboard) -> Bitboard {
     u64::from(RANK_ATTACKS[sq & 7][inner as usize]) << shift
 }
 
-/// Rook attacks from `sq` computed without the magic table: the file by
-/// [`line_attacks`], the rank from a 512-byte table. A few more
+/// The squares a rook on `sq` attacks given the occupancy `occ`, computed
+/// without the magic table: the file by hyperbola quintessence, the rank
+/// from a 512-byte table. A few more
 /// instructions than [`Tables::rook`], but the data stays in the
 /// first-level cache: faster where the magic table (860 KB) competes for
 /// the cache with other large arrays, as in the endgame generators,
-/// slower in a full-board perft (measured). Needs no [`tables`].
+/// slower in a full-board perft (measured). Needs no [`tables`]. Only
+/// the low six bits of `sq` are read.
 #[inline(always)]
-pub(crate) fn sparse_rook(sq: usize, occ: Bitboard) -> Bitboard {
+pub fn sparse_rook(sq: usize, occ: Bitboard) -> Bitboard {
     let sq = sq & 63;
     line_attacks(sq, occ, LINES[sq].file) | rank_attacks(sq, occ)
 }
 
-/// Bishop attacks from `sq` without the magic table (see
-/// [`sparse_rook`]): both diagonals by [`line_attacks`].
+/// The squares a bishop on `sq` attacks given the occupancy `occ`, without
+/// the magic table (see [`sparse_rook`]): both diagonals by hyperbola
+/// quintessence. Only the low six bits of `sq` are read.
 #[inline(always)]
-pub(crate) fn sparse_bishop(sq: usize, occ: Bitboard) -> Bitboard {
+pub fn sparse_bishop(sq: usize, occ: Bitboard) -> Bitboard {
     let sq = sq & 63;
     let l = &LINES[sq];
     line_attacks(sq, occ, l.diagonal) | line_attacks(sq, occ, l.anti)
@@ -373,9 +396,11 @@ struct Magic {
     offset: usize,
 }
 
-/// All the lazily built tables.
+/// The slider tables, built on first use ([`tables`]): magic-bitboard
+/// rook and bishop attacks, and the squares between and through two
+/// squares.
 #[derive(Debug)]
-pub(crate) struct Tables {
+pub struct Tables {
     rook: [Magic; 64],
     bishop: [Magic; 64],
     attacks: Vec<Bitboard>,
@@ -539,38 +564,50 @@ impl Tables {
         }
     }
 
-    /// Rook attacks from `sq` given the occupancy.
+    /// The squares a rook on `sq` attacks given the occupancy `occ`
+    /// (the first blocker on each ray included, whatever its colour).
+    /// Only the low six bits of `sq` are read.
     #[inline(always)]
-    pub(crate) fn rook(&self, sq: usize, occ: Bitboard) -> Bitboard {
-        let m = &self.rook[sq];
+    #[must_use]
+    pub fn rook(&self, sq: usize, occ: Bitboard) -> Bitboard {
+        let m = &self.rook[sq & 63];
         self.attacks[m.offset + ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
     }
 
-    /// Bishop attacks from `sq` given the occupancy.
+    /// The squares a bishop on `sq` attacks given the occupancy `occ`
+    /// (see [`rook`](Self::rook)).
     #[inline(always)]
-    pub(crate) fn bishop(&self, sq: usize, occ: Bitboard) -> Bitboard {
-        let m = &self.bishop[sq];
+    #[must_use]
+    pub fn bishop(&self, sq: usize, occ: Bitboard) -> Bitboard {
+        let m = &self.bishop[sq & 63];
         self.attacks[m.offset + ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
     }
 
-    /// Squares strictly between `a` and `b` when they share a line.
+    /// The squares strictly between `a` and `b` when they share a rank,
+    /// file or diagonal, else none. Only the low six bits of each square
+    /// are read.
     #[inline(always)]
-    pub(crate) fn between(&self, a: usize, b: usize) -> Bitboard {
-        self.between[a * 64 + b]
+    #[must_use]
+    pub fn between(&self, a: usize, b: usize) -> Bitboard {
+        self.between[(a & 63) * 64 + (b & 63)]
     }
 
-    /// The full line through `a` and `b` when they share one, else empty.
+    /// The whole rank, file or diagonal through `a` and `b` (both
+    /// included) when they share one, else none. Only the low six bits
+    /// of each square are read.
     #[inline(always)]
-    pub(crate) fn line(&self, a: usize, b: usize) -> Bitboard {
-        self.line[a * 64 + b]
+    #[must_use]
+    pub fn line(&self, a: usize, b: usize) -> Bitboard {
+        self.line[(a & 63) * 64 + (b & 63)]
     }
 }
 
 static TABLES: LazyLock<Tables> = LazyLock::new(Tables::build);
 
-/// The attack tables (built on first use).
+/// The slider tables (built on first use, about 1 MB).
 #[inline(always)]
-pub(crate) fn tables() -> &'static Tables {
+#[must_use]
+pub fn tables() -> &'static Tables {
     &TABLES
 }
 

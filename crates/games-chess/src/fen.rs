@@ -48,6 +48,9 @@ pub enum FenErrorKind {
     FullmoveNumber,
     /// The side not to move is in check: the previous move was illegal.
     OpponentInCheck,
+    /// Two pieces on one square ([`Position::from_pieces`] only: FEN
+    /// cannot say so).
+    SquareTaken(Square),
 }
 
 impl FenError {
@@ -100,6 +103,7 @@ impl fmt::Display for FenError {
                 f.write_str("full-move number must be a number 1..=65535")
             }
             FenErrorKind::OpponentInCheck => f.write_str("the side not to move is in check"),
+            FenErrorKind::SquareTaken(s) => write!(f, "two pieces on square {s}"),
         }
     }
 }
@@ -153,20 +157,7 @@ impl Position {
                 return err(FenErrorKind::RankLength(rank + 1));
             }
         }
-        for color in [Color::White, Color::Black] {
-            let c = color.index();
-            if pos.pieces(c, KING_R).count_ones() != 1 {
-                return err(FenErrorKind::KingCount(color));
-            }
-            let pawns = pos.pieces(c, PAWN_R).count_ones();
-            let initial = [8, 2, 2, 2, 1];
-            let extra: u32 = (1..5)
-                .map(|r| pos.pieces(c, r).count_ones().saturating_sub(initial[r]))
-                .sum();
-            if pawns > 8 || extra > 8 - pawns {
-                return err(FenErrorKind::TooManyPieces(color));
-            }
-        }
+        pos.check_material()?;
         pos.side = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
@@ -230,6 +221,80 @@ impl Position {
         }
         pos.hash = pos.compute_hash();
         Ok(pos)
+    }
+}
+
+impl Position {
+    /// A position with `pieces` on the board and `turn` to move, without
+    /// castling rights or en-passant square, the half-move clock at 0 and
+    /// the full-move number at 1, no history. The board is checked as
+    /// [`from_fen`](Self::from_fen) checks it.
+    ///
+    /// ```
+    /// use gametree_games_chess::{Color, Piece, Position, Square};
+    ///
+    /// let piece = |c: char| Piece::from_char(c).unwrap();
+    /// let at = |s: &str| s.parse::<Square>().unwrap();
+    /// let p = Position::from_pieces(
+    ///     Color::Black,
+    ///     [(at("b1"), piece('K')), (at("c3"), piece('k')), (at("d1"), piece('Q'))],
+    /// )?;
+    /// assert_eq!(p.to_string(), "8/8/8/8/8/2k5/8/1K1Q4 b - - 0 1");
+    /// // White to move with Black in check: refused.
+    /// let check = [(at("b1"), piece('K')), (at("c3"), piece('k')), (at("c1"), piece('Q'))];
+    /// assert!(Position::from_pieces(Color::White, check).is_err());
+    /// # Ok::<(), gametree_games_chess::FenError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`FenError`] of kind [`SquareTaken`](FenErrorKind::SquareTaken)
+    /// when two pieces share a square, else as [`from_fen`](Self::from_fen):
+    /// [`PawnOnBackRank`](FenErrorKind::PawnOnBackRank),
+    /// [`KingCount`](FenErrorKind::KingCount),
+    /// [`TooManyPieces`](FenErrorKind::TooManyPieces),
+    /// [`OpponentInCheck`](FenErrorKind::OpponentInCheck).
+    pub fn from_pieces(
+        turn: Color,
+        pieces: impl IntoIterator<Item = (Square, Piece)>,
+    ) -> Result<Position, FenError> {
+        let mut pos = Position::empty();
+        for (sq, p) in pieces {
+            if pos.board[sq.index()] != EMPTY {
+                return err(FenErrorKind::SquareTaken(sq));
+            }
+            if p.role.index() == PAWN_R && (sq.rank() == 0 || sq.rank() == 7) {
+                return err(FenErrorKind::PawnOnBackRank(sq));
+            }
+            pos.put(sq.index(), p.index());
+        }
+        pos.check_material()?;
+        pos.side = turn;
+        if pos.opponent_in_check() {
+            return err(FenErrorKind::OpponentInCheck);
+        }
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    /// One king each, and no more pawns and promoted pieces than a game
+    /// can produce.
+    fn check_material(&self) -> Result<(), FenError> {
+        for color in [Color::White, Color::Black] {
+            let c = color.index();
+            if self.pieces(c, KING_R).count_ones() != 1 {
+                return err(FenErrorKind::KingCount(color));
+            }
+            let pawns = self.pieces(c, PAWN_R).count_ones();
+            let initial = [8, 2, 2, 2, 1];
+            let extra: u32 = (1..5)
+                .map(|r| self.pieces(c, r).count_ones().saturating_sub(initial[r]))
+                .sum();
+            if pawns > 8 || extra > 8 - pawns {
+                return err(FenErrorKind::TooManyPieces(color));
+            }
+        }
+        Ok(())
     }
 }
 

@@ -1,19 +1,19 @@
 //! Chess for the gametree crates: complete legal move generation proven by
 //! perft, FEN and UCI notation with typed errors, Zobrist hashing, a simple
-//! evaluation and tactical moves for alpha-beta with quiescence, and
-//! pawnless-endgame indexing for retrograde analysis.
+//! evaluation and tactical moves for alpha-beta with quiescence.
 //!
 //! [`Position`] implements [`gametree_game::Game`] with its knowledge (an
 //! evaluation, captures and promotions as tactical moves, one-to-one move
-//! numbers), so every searcher of the workspace plays chess.
-//! [`Endgame`] implements [`gametree_game::IndexSpace`] and [`gametree_game::Predecessors`]
-//! for the retrograde solver.
+//! numbers), so every searcher of the workspace plays chess. The attack
+//! tables are public ([`attacks`]), and [`Position::from_pieces`] sets up
+//! a board from a list of pieces: the pawnless-endgame indexing for
+//! retrograde analysis (`gametree-chess-tables`) is built on them.
 //!
 //! # Example
 //!
 //! ```
 //! use gametree_game::{Game, Outcome, perft};
-//! use gametree_games_chess::{Endgame, Position};
+//! use gametree_games_chess::Position;
 //!
 //! // Perft from the initial position, generic and bulk-counting.
 //! let mut pos = Position::startpos();
@@ -34,11 +34,6 @@
 //!     pos.make(m);
 //! }
 //! assert_eq!(pos.outcome(), Some(Outcome::Loss));
-//!
-//! // Pawnless endings for retrograde analysis.
-//! use gametree_game::IndexSpace;
-//! let kqk = Endgame::new("KQvK")?;
-//! assert_eq!(kqk.size(), 2 * 462 * 64);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -52,10 +47,6 @@
 //! * make/unmake restores everything, the incremental hash equals the hash
 //!   from scratch, a move is legal iff generated: the [`gametree_game::check`]
 //!   oracles on seeded random playouts.
-//! * Endgames: 462 king placements (also counted by brute force), the
-//!   numbers of legal KQvK and KRvK positions published by the Syzygy
-//!   generator, `index_of(position(i)) == i` for every valid index, and
-//!   un-moves against forward moves.
 //!
 //! # Zobrist keys
 //!
@@ -68,25 +59,18 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-mod attacks;
-pub mod endgame;
+pub mod attacks;
 mod eval;
 mod fen;
 mod movegen;
 mod mv;
-pub mod placement;
 mod position;
 pub mod suite;
 mod types;
 
-pub use endgame::{
-    Endgame, KING_PLACEMENTS, MAX_PIECES, Signature, SignatureError, king_pair, king_pair_index,
-    pawnless_endings, sub_endings,
-};
 pub use eval::PIECE_VALUES;
 pub use fen::{FenError, FenErrorKind};
 pub use mv::{Move, UciError, UciErrorKind};
-pub use placement::{FastEndgame, Placement, PlacementMove};
 pub use position::{Position, Undo};
 pub use types::{Color, Piece, Role, Square, SquareError};
 

@@ -240,6 +240,21 @@ impl Position {
         (self.by_color[0] | self.by_color[1]).count_ones()
     }
 
+    /// The squares holding `piece`, as a bitboard (bit `i` for square
+    /// `i`, a1 = 0; see [`attacks`](crate::attacks)).
+    #[inline]
+    #[must_use]
+    pub fn piece_squares(&self, piece: Piece) -> Bitboard {
+        self.pieces(piece.color.index(), piece.role.index())
+    }
+
+    /// The squares holding a piece of `color`, as a bitboard.
+    #[inline]
+    #[must_use]
+    pub fn color_squares(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
     #[inline(always)]
     pub(crate) fn occupied(&self) -> Bitboard {
         self.by_color[0] | self.by_color[1]

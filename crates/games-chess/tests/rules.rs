@@ -5,7 +5,9 @@
 use std::collections::BTreeSet;
 
 use gametree_game::{Game, Outcome, check};
-use gametree_games_chess::{FenErrorKind, Move, Position, STARTPOS, UciErrorKind};
+use gametree_games_chess::{
+    Color, FenErrorKind, Move, Piece, Position, STARTPOS, Square, UciErrorKind,
+};
 use rand_core::Rng;
 use rand_pcg::Pcg64;
 
@@ -144,6 +146,114 @@ fn fen_round_trip_and_ep_normalisation() {
     let p = pos("4k3/8/8/4p3/8/8/8/4K3 w - e6 0 1");
     assert_eq!(p.en_passant(), None);
     assert_eq!(p.hash(), pos("4k3/8/8/4p3/8/8/8/4K3 w - - 0 1").hash());
+}
+
+/// The pieces of `p` as `(square, piece)`, read square by square.
+fn pieces_of(p: &Position) -> Vec<(Square, Piece)> {
+    (0..64)
+        .map(Square::new)
+        .filter_map(|sq| p.piece_at(sq).map(|piece| (sq, piece)))
+        .collect()
+}
+
+/// `from_pieces` sets up the board FEN would (without castling rights,
+/// en-passant square or counters), and `piece_squares` / `color_squares`
+/// agree with `piece_at`, along random games from every test position.
+#[test]
+fn from_pieces_and_bitboards_agree_with_fen() {
+    let mut checked = 0;
+    for fen in FENS {
+        for mut rng in seeds().take(2) {
+            let mut p = pos(fen);
+            for _ in 0..60 {
+                let pieces = pieces_of(&p);
+                let q = Position::from_pieces(p.turn(), pieces.iter().copied()).unwrap();
+                let board = p.to_string();
+                let board = board.split(' ').take(2).collect::<Vec<_>>().join(" ");
+                assert_eq!(q.to_string(), format!("{board} - - 0 1"));
+                assert_eq!(q, pos(&q.to_string()));
+                for color in [Color::White, Color::Black] {
+                    let mut all = 0u64;
+                    for role in gametree_games_chess::Role::ALL {
+                        let piece = Piece { color, role };
+                        let squares = pieces
+                            .iter()
+                            .filter(|&&(_, x)| x == piece)
+                            .fold(0u64, |b, &(sq, _)| b | 1 << sq.index());
+                        assert_eq!(p.piece_squares(piece), squares, "{p}");
+                        all |= squares;
+                    }
+                    assert_eq!(p.color_squares(color), all, "{p}");
+                }
+                checked += 1;
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                p.make(moves[rng.next_u64() as usize % moves.len()]);
+            }
+        }
+    }
+    assert!(checked > 500, "{checked}");
+}
+
+/// `from_pieces` refuses what FEN refuses, and two pieces on one square.
+#[test]
+fn from_pieces_errors_are_typed() {
+    let piece = |c: char| Piece::from_char(c).unwrap();
+    let at = |s: &str| s.parse::<Square>().unwrap();
+    let kind = |turn: Color, list: &[(&str, char)]| {
+        Position::from_pieces(turn, list.iter().map(|&(s, c)| (at(s), piece(c))))
+            .unwrap_err()
+            .kind()
+    };
+    let w = Color::White;
+    assert_eq!(
+        kind(w, &[("e1", 'K'), ("e8", 'k'), ("e1", 'Q')]),
+        FenErrorKind::SquareTaken(at("e1"))
+    );
+    assert_eq!(
+        kind(w, &[("e1", 'K')]),
+        FenErrorKind::KingCount(Color::Black)
+    );
+    assert_eq!(
+        kind(w, &[("e1", 'K'), ("e8", 'k'), ("d1", 'K')]),
+        FenErrorKind::KingCount(Color::White)
+    );
+    assert_eq!(
+        kind(w, &[("e1", 'K'), ("e8", 'k'), ("a8", 'P')]),
+        FenErrorKind::PawnOnBackRank(at("a8"))
+    );
+    assert_eq!(
+        kind(w, &[("e1", 'K'), ("e8", 'k'), ("e4", 'Q')]),
+        FenErrorKind::OpponentInCheck
+    );
+    // Eleven knights: more than two plus eight promotions.
+    let mut knights = vec![("a1", 'K'), ("h8", 'k')];
+    knights.extend(
+        [
+            "b3", "c3", "d3", "e3", "f3", "b5", "c5", "d5", "e5", "f5", "g5",
+        ]
+        .map(|s| (s, 'N')),
+    );
+    assert_eq!(kind(w, &knights), FenErrorKind::TooManyPieces(Color::White));
+    assert!(
+        !Position::from_pieces(w, [(at("a1"), piece('K')), (at("a1"), piece('k'))])
+            .unwrap_err()
+            .to_string()
+            .is_empty()
+    );
+    // Legal: Black to move, in check.
+    let p = Position::from_pieces(
+        Color::Black,
+        [
+            (at("e1"), piece('K')),
+            (at("e8"), piece('k')),
+            (at("e4"), piece('Q')),
+        ],
+    )
+    .unwrap();
+    assert!(p.in_check());
 }
 
 #[test]

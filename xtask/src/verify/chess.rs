@@ -91,7 +91,7 @@ pub(crate) fn checks() -> Vec<Check> {
             let mut r = rng(ctx.seed);
             let mut positions = Vec::new();
             for material in ["KQvKR", "KRvKN", "KQvKQ", "KRNvKB", "KQBvKR"] {
-                let Ok(space) = gametree_games_chess::Endgame::new(material) else {
+                let Ok(space) = gametree_chess_tables::Endgame::new(material) else {
                     t.compare(material, None, "an index".to_string(), "none".to_string());
                     continue;
                 };
@@ -149,7 +149,7 @@ pub(crate) fn checks() -> Vec<Check> {
             let mut t = Tally::default();
             for &material in ctx.pick(quick, full) {
                 // Every index of the space must be compared and equal.
-                let expected = match gametree_games_chess::FastEndgame::new(material) {
+                let expected = match gametree_chess_tables::FastEndgame::new(material) {
                     Ok(space) => format!(
                         "equal on {} indices",
                         gametree_game::IndexSpace::size(&space)
@@ -180,7 +180,7 @@ pub(crate) fn checks() -> Vec<Check> {
             match crate::bench_retrograde::scheduled_equals_in_turn(ctx.pick(quick, &full)) {
                 Ok(rows) => {
                     for (ending, n) in rows {
-                        let expected = match gametree_games_chess::FastEndgame::new(&ending) {
+                        let expected = match gametree_chess_tables::FastEndgame::new(&ending) {
                             Ok(space) => {
                                 format!("equal on {} indices", gametree_game::IndexSpace::size(&space))
                             }
@@ -218,7 +218,7 @@ pub(crate) fn checks() -> Vec<Check> {
 /// normal probe policy, chess's repetition draws in play) and compares the
 /// value, distance to mate included, with the table's.
 fn dtm_equals_solver(material: &str, samples: usize, seed: u64, t: &mut Tally) {
-    let space = match gametree_games_chess::Endgame::new(material) {
+    let space = match gametree_chess_tables::Endgame::new(material) {
         Ok(space) => space,
         Err(e) => {
             t.compare(material, None, "an index".to_string(), e.to_string());

@@ -389,7 +389,7 @@ fn chess() -> Source<Position> {
             let mut r = rng(ctx.seed);
             for material in ["KQvK", "KRvK"] {
                 let space =
-                    gametree_games_chess::Endgame::new(material).map_err(|e| e.to_string())?;
+                    gametree_chess_tables::Endgame::new(material).map_err(|e| e.to_string())?;
                 let table = gametree_retrograde::Generator::new(&space)
                     .backward()
                     .map_err(|e| e.to_string())?;

@@ -9,8 +9,8 @@
 //! outcome computed). With `HALF=0` (`HALF=1`) the `runs` modes cover only
 //! the indices with White (Black) to move.
 
+use gametree_chess_tables::FastEndgame;
 use gametree_game::{Counted, Game, IndexMoves, IndexSpace};
-use gametree_games_chess::FastEndgame;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

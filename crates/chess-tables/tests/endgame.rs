@@ -3,11 +3,12 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use gametree_game::{Game, IndexSpace, Predecessors};
-use gametree_games_chess::{
-    Endgame, KING_PLACEMENTS, MAX_PIECES, Position, Signature, SignatureError, king_pair,
+use gametree_chess_tables::{
+    Endgame, KING_PLACEMENTS, MAX_PIECES, Signature, SignatureError, king_pair, king_pair_index,
     pawnless_endings,
 };
+use gametree_game::{Game, IndexSpace, Predecessors};
+use gametree_games_chess::Position;
 use rand_core::Rng;
 use rand_pcg::Pcg64;
 
@@ -58,6 +59,20 @@ fn king_placements_up_to_symmetry() {
         assert!(seen.insert(key), "two representatives of one class");
     }
     assert_eq!(king_pair(462), None);
+    // The number of each canonical pair, and none for the others (also
+    // squares off the board).
+    for i in 0..KING_PLACEMENTS {
+        let (w, b) = king_pair(i).unwrap();
+        assert_eq!(king_pair_index(w, b), Some(i));
+    }
+    let canonical = (0..64)
+        .flat_map(|w| (0..64).map(move |b| (w, b)))
+        .filter(|&(w, b)| king_pair_index(w, b).is_some())
+        .count();
+    assert_eq!(canonical, KING_PLACEMENTS);
+    assert_eq!(king_pair_index(0, 64 + 18), None);
+    assert_eq!(king_pair_index(64, 18), None);
+    assert_eq!(king_pair_index(usize::MAX, usize::MAX), None);
 }
 
 /// `pawnless_endings(men)` lists each pawnless ending of `men` pieces once

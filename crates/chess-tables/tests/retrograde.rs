@@ -1,12 +1,15 @@
-//! Chess pawnless endings from `gametree_games_chess::Endgame`: KQvK and KRvK
+//! Chess pawnless endings built by `gametree_retrograde` over `Endgame` and
+//! `FastEndgame` (moved here from the retrograde crate, which depends on no
+//! game): KQvK and KRvK
 //! reproduce the Syzygy generator's statistics and the raw KQK counts
 //! (REFERENCE.md), both methods agree, and every value follows from its
 //! successors'.
 
 use std::sync::Mutex;
 
+use gametree_chess_tables::{Endgame, FastEndgame, Placement};
 use gametree_game::{Game, IndexMoves, IndexSpace, Outcome};
-use gametree_games_chess::{Endgame, FastEndgame, Placement, Position};
+use gametree_games_chess::Position;
 use gametree_retrograde::{
     BuildError, Counts, Generator, Label, Method, NoExits, Resolve, Table, TableProbe, Value,
     verify,
@@ -165,7 +168,7 @@ fn file_round_trip_with_material_check() {
     ));
 }
 
-/// `gametree_games_chess::FastEndgame` numbers placements exactly as `Endgame` numbers
+/// `FastEndgame` numbers placements exactly as `Endgame` numbers
 /// positions: its tables (both methods) equal the position-based ones
 /// index by index, and un-moves invert moves on a sample.
 #[test]
@@ -226,69 +229,6 @@ fn fast_endgame_kbnk_and_kqkr() {
     for start in (0..size).step_by(size as usize / 16) {
         assert!(verify::locally_consistent(&kqkr, &table, &subs, start..start + 4096).is_ok());
     }
-}
-
-/// Square `sq` (0 = a1 .. 63 = h8) under board symmetry `g` (bit 2:
-/// transpose, bit 0: mirror files, bit 1: mirror ranks; the 8 together
-/// are the symmetries of the square).
-fn transform(g: usize, sq: usize) -> usize {
-    let (mut file, mut rank) = (sq % 8, sq / 8);
-    if g & 4 != 0 {
-        core::mem::swap(&mut file, &mut rank);
-    }
-    if g & 1 != 0 {
-        file = 7 - file;
-    }
-    if g & 2 != 0 {
-        rank = 7 - rank;
-    }
-    rank * 8 + file
-}
-
-/// KBBvK in the Syzygy convention (REFERENCE.md), where the two bishops
-/// count as distinguishable pieces. The index numbers classes of positions
-/// with the bishops unordered; one such class holds two classes of
-/// labelled positions, except when a symmetry of the position swaps the two
-/// bishops (then both labellings are one class). Weighting each index that
-/// way must give the published counts.
-#[test]
-fn kbbk_matches_syzygy_statistics_with_distinguishable_bishops() {
-    let space = FastEndgame::new("KBBvK").unwrap();
-    let table = Generator::new(&space).build(Method::Backward).unwrap();
-    let half = space.size() / 2;
-    let (mut white, mut black) = ([0u64; 3], [0u64; 3]);
-    let mut longest_white_win = 0;
-    for i in 0..space.size() {
-        let Some(value) = table.get(i) else {
-            continue;
-        };
-        let p = space.position(i).unwrap();
-        let sq: Vec<usize> = p.pieces().map(|(_, s)| s).collect();
-        let [wk, bk, b1, b2] = sq[..] else {
-            panic!("index {i}: {} pieces", sq.len());
-        };
-        let swapped = (1..8).any(|g| {
-            transform(g, wk) == wk
-                && transform(g, bk) == bk
-                && transform(g, b1) == b2
-                && transform(g, b2) == b1
-        });
-        let weight = if swapped { 1 } else { 2 };
-        let side = if i < half { &mut white } else { &mut black };
-        match value {
-            Value::Win(n) => {
-                side[0] += weight;
-                if i < half {
-                    longest_white_win = longest_white_win.max(n);
-                }
-            }
-            Value::Draw => side[1] += weight,
-            Value::Loss(_) => side[2] += weight,
-        }
-    }
-    assert_eq!(white, [625_902, 644_640, 0]);
-    assert_eq!(black, [0, 1_004_378, 703_510]);
-    assert_eq!(longest_white_win, 37); // mate in 19
 }
 
 /// The backward method over index-level moves (`Generator::backward_indexed`,

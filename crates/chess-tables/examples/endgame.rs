@@ -1,10 +1,10 @@
 //! Builds a chess pawnless ending and prints its statistics.
 //!
 //! ```text
-//! cargo run --release -p gametree-retrograde --example endgame -- KQvK [backward|generic|forward] [threads]
+//! cargo run --release -p gametree-chess-tables --example endgame -- KQvK [backward|generic|forward] [threads]
 //! ```
 //!
-//! Builds over `gametree_games_chess::FastEndgame` (the `Endgame` index over piece
+//! Builds over `gametree_chess_tables::FastEndgame` (the `Endgame` index over piece
 //! lists): `backward` through its index-level moves
 //! (`Generator::backward_indexed`), `generic` by the generic backward method
 //! (decoding every index and numbering every move's result), `forward` by
@@ -17,8 +17,8 @@
 
 use std::time::Instant;
 
+use gametree_chess_tables::{Endgame, FastEndgame, Placement, Signature, sub_endings};
 use gametree_game::IndexSpace;
-use gametree_games_chess::{FastEndgame, Placement, Signature, sub_endings};
 use gametree_retrograde::{Event, Generator, Label, Method, Resolve, Table, TableProbe, Value};
 
 /// A resolver over the tables of the sub-endings: the table of the
@@ -62,8 +62,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut subs: Vec<(FastEndgame, Table)> = Vec::new();
     let signature: Signature = material.parse()?;
     for sub in sub_endings(&signature, false) {
-        let space =
-            FastEndgame::from_endgame(gametree_games_chess::Endgame::from_signature(sub.clone()));
+        let space = FastEndgame::from_endgame(Endgame::from_signature(sub.clone()));
         let probes: Vec<TableProbe<'_, FastEndgame>> = subs
             .iter()
             .map(|(s, t)| TableProbe::new(s, t))

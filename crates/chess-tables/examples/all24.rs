@@ -4,7 +4,7 @@
 //! CPU and wall-clock time and a checksum of all 24.
 //!
 //! ```text
-//! cargo run --release -p gametree-retrograde --example all24 -- [threads] [one-at-a-time [phases]]
+//! cargo run --release -p gametree-chess-tables --example all24 -- [threads] [one-at-a-time [phases]]
 //! ```
 //!
 //! By default the endings are built with `gametree_retrograde::schedule`: each one
@@ -26,8 +26,8 @@
 //! time, both are taken around each build and summed, so that the totals
 //! leave out what happens between builds (the checksums).
 
+use gametree_chess_tables::{FastEndgame, Placement, Signature, pawnless_endings, sub_endings};
 use gametree_game::IndexSpace;
-use gametree_games_chess::{FastEndgame, Placement, Signature, pawnless_endings};
 use gametree_retrograde::{Generator, Resolve, Table, Value};
 
 /// The tables of an ending's sub-endings, probed as they are, then colours
@@ -68,7 +68,7 @@ fn scheduled(
     let needs: Vec<Vec<usize>> = order
         .iter()
         .map(|&e| {
-            gametree_games_chess::sub_endings(&endings[e], true)
+            sub_endings(&endings[e], true)
                 .iter()
                 .filter_map(|sub| order.iter().position(|&o| endings[o] == *sub))
                 .collect()
@@ -173,7 +173,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let space = FastEndgame::new(&material)?;
         // Only the endings a capture leads to, as `cargo xtask bench
         // retrograde` does (the resolver tries each table in turn).
-        let subs: Vec<String> = gametree_games_chess::sub_endings(&signature, true)
+        let subs: Vec<String> = sub_endings(&signature, true)
             .iter()
             .map(ToString::to_string)
             .collect();

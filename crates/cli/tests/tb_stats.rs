@@ -1,0 +1,74 @@
+//! `gametree tb stats --json` on every pawnless chess ending of 3 and 4
+//! pieces equals the Syzygy generator's published statistics (the data
+//! file of `gametree-chess-tables`), and the text output labels the two
+//! ways of counting.
+
+use assert_cmd::Command;
+
+fn gametree() -> Command {
+    Command::cargo_bin("gametree").expect("the binary is built")
+}
+
+fn stdout(cmd: &mut Command) -> String {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    String::from_utf8(out).expect("utf-8")
+}
+
+/// The published figures: `(ending, [White to move: win, draw, loss],
+/// [Black to move: ...])`.
+fn published() -> Vec<(String, [u64; 3], [u64; 3])> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../chess-tables/data/syzygy-3-4-men.txt"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let n: Vec<u64> = f[1..].iter().map(|x| x.parse().unwrap()).collect();
+            (f[0].to_owned(), [n[0], n[1], n[2]], [n[3], n[4], n[5]])
+        })
+        .collect()
+}
+
+fn wdl_json(key: &str, c: [u64; 3]) -> String {
+    format!(
+        "\"{key}\": {{\"win\": {}, \"draw\": {}, \"loss\": {}}}",
+        c[0], c[1], c[2]
+    )
+}
+
+#[test]
+fn tb_stats_json_equals_the_syzygy_statistics_of_every_3_and_4_man_ending() {
+    let dir = std::env::temp_dir().join(format!("gametree-cli-syzygy-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let out = stdout(gametree().args(["tb", "build", "chess:4", "--out", d, "--threads", "2"]));
+    assert_eq!(out.lines().count(), 20, "{out}");
+    let rows = published();
+    assert_eq!(rows.len(), 24);
+    for (ending, wtm, btm) in &rows {
+        let out = stdout(gametree().args(["tb", "stats", ending, "--dir", d, "--json"]));
+        let expected = format!("{}, {}", wdl_json("wtm", *wtm), wdl_json("btm", *btm));
+        assert!(
+            out.contains(&expected),
+            "{ending}: {out}\nexpected {expected}"
+        );
+    }
+    // Text: both ways of counting, labelled; KBBvK's index counts each
+    // class of positions with the bishops unordered once, so its counts
+    // differ from Syzygy's.
+    let out = stdout(gametree().args(["tb", "stats", "KBBvK", "--dir", d]));
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[1].starts_with("counted: wtm/btm: Syzygy convention"),
+        "{out}"
+    );
+    assert_eq!(lines[2], "wtm: win: 625902; draw: 644640; loss: 0", "{out}");
+    let raw = lines[4].strip_prefix("raw_wtm: ").unwrap();
+    assert!(
+        raw.starts_with("win: ") && raw != &lines[2]["wtm: ".len()..],
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
