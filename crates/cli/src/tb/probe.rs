@@ -1,0 +1,88 @@
+//! `tb probe`: a position's value, best move and line from its database.
+
+use std::path::Path;
+
+use gametree_games_chess::Position as Chess;
+use gametree_games_connect4::Board as Connect4;
+use gametree_games_tictactoe::TicTacToe;
+use gametree_retrograde::Value;
+
+use super::{Probe, existing_dir, parse_connect4, probe_chess, probe_connect4, probe_tictactoe};
+use crate::error::{CliError, Result};
+use crate::output::{Record, Value as Out};
+
+/// `tb probe`: `game` is `None` (a tic-tac-toe board or a chess FEN,
+/// told apart by their text) or a game name (`tictactoe`, `connect4:WxH`,
+/// `chess`).
+pub(crate) fn probe(position: &str, game: Option<&str>, dir: &str, json: bool) -> Result<()> {
+    existing_dir(dir)?;
+    let t = position.trim();
+    let mut r = Record::new();
+    let game = game.map(str::trim).map(str::to_ascii_lowercase);
+    match game.as_deref() {
+        None | Some("tictactoe" | "chess") => {}
+        Some(g) if g.starts_with("connect4") => {
+            let size = parse_connect4(g)?;
+            let b = Connect4::from_moves(size, t)
+                .map_err(|e| CliError::input(format!("bad Connect Four position {t:?}: {e}")))?;
+            let p = probe_connect4(&b, 1, Some(Path::new(dir)))?;
+            fill_probe(&mut r, &p);
+            return print_record(&r, json);
+        }
+        Some(g) => {
+            return Err(CliError::unavailable(format!(
+                "{g}: no databases for this game (tictactoe, connect4:WxH, chess)"
+            )));
+        }
+    }
+    let tictactoe = match game.as_deref() {
+        Some("tictactoe") => true,
+        Some(_) => false,
+        None => t.chars().count() == 9 && !t.contains('/'),
+    };
+    if tictactoe {
+        let g: TicTacToe = t
+            .parse()
+            .map_err(|e| CliError::input(format!("bad tic-tac-toe position {t:?}: {e}")))?;
+        let p = probe_tictactoe(&g, 1)?;
+        fill_probe(&mut r, &p);
+    } else {
+        let g: Chess = if t.is_empty() || t == "startpos" {
+            Chess::startpos()
+        } else {
+            t.parse()
+                .map_err(|e| CliError::input(format!("bad chess FEN {t:?}: {e}")))?
+        };
+        let p = probe_chess(&g, 1, Some(Path::new(dir)))?;
+        fill_probe(&mut r, &p);
+    }
+    print_record(&r, json)
+}
+
+fn print_record(r: &Record, json: bool) -> Result<()> {
+    if json {
+        println!("{}", r.json());
+    } else {
+        print!("{}", r.lines());
+    }
+    Ok(())
+}
+
+fn fill_probe<M: std::fmt::Display>(r: &mut Record, p: &Probe<M>) {
+    let v = p.value.unwrap_or(Value::Draw);
+    r.str("value", v.outcome());
+    r.push(
+        "distance",
+        v.plies().map_or(Out::Null, |d| Out::Int(i64::from(d))),
+    );
+    r.push(
+        "best",
+        p.best
+            .as_ref()
+            .map_or(Out::Null, |m| Out::Str(m.to_string())),
+    );
+    r.push(
+        "pv",
+        Out::List(p.pv.iter().map(ToString::to_string).collect()),
+    );
+}
