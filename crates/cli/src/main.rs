@@ -264,7 +264,8 @@ enum TbCommand {
         "Examples:\n",
         "  gametree tb probe \"8/8/8/8/8/2k5/8/K6Q b - - 0 1\"\n",
         "  gametree tb probe XX.OO.... --dir .\n",
-        "  gametree tb probe 2233 --game connect4:4x4"
+        "  gametree tb probe 2233 --game connect4:4x4\n",
+        "  gametree tb probe \"8/8/8/8/8/2k5/8/1K1Q4 w - - 0 1\" --all-moves"
     ))]
     Probe {
         /// The position.
@@ -278,6 +279,10 @@ enum TbCommand {
         /// One JSON object.
         #[arg(long)]
         json: bool,
+        /// Also every legal move's value and distance, best first (JSON:
+        /// "moves": [{"move", "value", "distance"}]).
+        #[arg(long)]
+        all_moves: bool,
     },
 }
 
@@ -357,7 +362,8 @@ fn run(cli: Cli) -> Result<()> {
             game,
             dir,
             json,
-        }) => tb::probe(&position, game.as_deref(), &dir, json),
+            all_moves,
+        }) => tb::probe(&position, game.as_deref(), &dir, json, all_moves),
         Command::Play(a) => {
             let kind = GameKind::parse(&a.game)?;
             let opts = play::Options {

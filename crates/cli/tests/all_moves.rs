@@ -38,7 +38,7 @@ fn parse(v: &Value) -> Solved {
                 .map(|m| {
                     (
                         m["move"].as_str().expect("move").to_owned(),
-                        m["value"].as_str().expect("value").to_owned(),
+                        m["value"].as_str().unwrap_or("-").to_owned(),
                         m["score"].as_i64(),
                     )
                 })
@@ -46,7 +46,7 @@ fn parse(v: &Value) -> Solved {
         })
         .unwrap_or_default();
     (
-        v["value"].as_str().expect("value").to_owned(),
+        v["value"].as_str().unwrap_or("-").to_owned(),
         v["score"].as_i64(),
         moves,
     )
@@ -219,4 +219,83 @@ fn connect4_moves_on_pons_positions() {
         |_, _| false,
     );
     assert!(n >= 300, "{n}");
+}
+
+/// `tb probe --all-moves` on KQvK and KRvK positions: each move's value and
+/// distance is the database's value of the position after it, one ply
+/// further and seen from the mover; and alpha-beta's `solve --all-moves`
+/// gives every move the same score (`32000 - distance` for a win).
+#[test]
+fn database_moves_agree_with_the_positions_after_them_and_with_alpha_beta() {
+    use gametree_games_chess::Position;
+    let dir = std::env::temp_dir().join(format!("gametree-all-moves-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let d = dir.to_str().expect("utf-8");
+    let probe = |fen: &str, all: bool| -> Value {
+        let mut cmd = Command::cargo_bin("gametree").expect("the binary is built");
+        cmd.args(["tb", "probe", fen, "--dir", d, "--json"]);
+        if all {
+            cmd.arg("--all-moves");
+        }
+        let out = cmd.assert().success().get_output().stdout.clone();
+        serde_json::from_slice(&out).expect("one JSON object")
+    };
+    let mut checked = 0;
+    for fen in [
+        "8/8/8/8/8/2k5/8/1K1Q4 w - - 0 1",
+        "k7/8/1K6/8/8/8/8/7R w - - 0 1",
+        "8/8/8/8/8/2k5/8/1K1Q4 b - - 0 1",
+        "7k/8/5K2/8/8/8/8/R7 w - - 0 1",
+    ] {
+        let all = probe(fen, true);
+        let moves = all["moves"].as_array().expect("moves");
+        assert_eq!(moves[0]["value"], all["value"], "{fen}");
+        assert_eq!(moves[0]["distance"], all["distance"], "{fen}");
+        let position: Position = fen.parse().expect("a FEN");
+        for m in moves {
+            let uci = m["move"].as_str().expect("a move");
+            let mut child = position.clone();
+            let mv = child.parse_uci(uci).expect("a legal move");
+            gametree_game::Game::make(&mut child, mv);
+            let after = probe(&child.to_string(), false);
+            let value = after["value"].as_str().expect("value");
+            assert_eq!(m["value"].as_str(), Some(flip(value)), "{fen} {uci}");
+            assert_eq!(
+                m["distance"].as_i64(),
+                after["distance"].as_i64().map(|d| d + 1),
+                "{fen} {uci}"
+            );
+            checked += 1;
+        }
+        // Alpha-beta's every-move scores: the same values and distances on
+        // every decisive move. (Alpha-beta does not prove draws in chess,
+        // where positions repeat: those moves stay unsolved, and the run
+        // exits with code 2.)
+        let out = Command::cargo_bin("gametree")
+            .expect("the binary is built")
+            .args(["solve", "chess", fen, "--json", "--all-moves"])
+            .output()
+            .expect("runs");
+        let ab: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        let (_, _, ab_moves) = parse(&ab);
+        assert_eq!(ab_moves.len(), moves.len(), "{fen}");
+        for m in moves {
+            let (ab_move, ab_value, ab_score) = ab_moves
+                .iter()
+                .find(|(mv, _, _)| Some(mv.as_str()) == m["move"].as_str())
+                .expect("the same moves");
+            let expected = match (m["value"].as_str(), m["distance"].as_i64()) {
+                (Some("win"), Some(d)) => 32_000 - d,
+                (Some("loss"), Some(d)) => d - 32_000,
+                _ => continue,
+            };
+            assert_eq!(
+                (ab_value.as_str(), *ab_score),
+                (m["value"].as_str().expect("value"), Some(expected)),
+                "{fen}: {ab_move} against {m}"
+            );
+        }
+    }
+    assert!(checked > 40, "{checked}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use gametree_game::{Game, MoveBuffer};
 use gametree_games_chess::Position as Chess;
 use gametree_games_connect4::Board as Connect4;
 use gametree_games_tictactoe::TicTacToe;
@@ -14,7 +15,13 @@ use crate::output::{Record, Value as Out};
 /// `tb probe`: `game` is `None` (a tic-tac-toe board or a chess FEN,
 /// told apart by their text) or a game name (`tictactoe`, `connect4:WxH`,
 /// `chess`).
-pub(crate) fn probe(position: &str, game: Option<&str>, dir: &str, json: bool) -> Result<()> {
+pub(crate) fn probe(
+    position: &str,
+    game: Option<&str>,
+    dir: &str,
+    json: bool,
+    all_moves: bool,
+) -> Result<()> {
     existing_dir(dir)?;
     let t = position.trim();
     let mut r = Record::new();
@@ -25,8 +32,11 @@ pub(crate) fn probe(position: &str, game: Option<&str>, dir: &str, json: bool) -
             let size = parse_connect4(g)?;
             let b = Connect4::from_moves(size, t)
                 .map_err(|e| CliError::input(format!("bad Connect Four position {t:?}: {e}")))?;
-            let p = probe_connect4(&b, 1, Some(Path::new(dir)))?;
-            fill_probe(&mut r, &p);
+            let probe = |q: &Connect4| probe_connect4(q, 1, Some(Path::new(dir)));
+            fill_probe(&mut r, &probe(&b)?);
+            if all_moves {
+                r.push("moves", moves(&b, probe)?);
+            }
             return print_record(&r, json);
         }
         Some(g) => {
@@ -44,8 +54,11 @@ pub(crate) fn probe(position: &str, game: Option<&str>, dir: &str, json: bool) -
         let g: TicTacToe = t
             .parse()
             .map_err(|e| CliError::input(format!("bad tic-tac-toe position {t:?}: {e}")))?;
-        let p = probe_tictactoe(&g, 1)?;
-        fill_probe(&mut r, &p);
+        let probe = |q: &TicTacToe| probe_tictactoe(q, 1);
+        fill_probe(&mut r, &probe(&g)?);
+        if all_moves {
+            r.push("moves", moves(&g, probe)?);
+        }
     } else {
         let g: Chess = if t.is_empty() || t == "startpos" {
             Chess::startpos()
@@ -53,10 +66,49 @@ pub(crate) fn probe(position: &str, game: Option<&str>, dir: &str, json: bool) -
             t.parse()
                 .map_err(|e| CliError::input(format!("bad chess FEN {t:?}: {e}")))?
         };
-        let p = probe_chess(&g, 1, Some(Path::new(dir)))?;
-        fill_probe(&mut r, &p);
+        let probe = |q: &Chess| probe_chess(q, 1, Some(Path::new(dir)));
+        fill_probe(&mut r, &probe(&g)?);
+        if all_moves {
+            r.push("moves", moves(&g, probe)?);
+        }
     }
     print_record(&r, json)
+}
+
+/// Every legal move of `g` with its value from the databases (`probe` of
+/// the position after it, seen from the mover: the sign kept when the
+/// mover moves again, one ply further from the end), best first: faster
+/// wins, then draws, then slower losses; ties in move order.
+fn moves<G: Game>(g: &G, mut probe: impl FnMut(&G) -> Result<Probe<G::Move>>) -> Result<Out> {
+    let mut list = G::Moves::default();
+    g.generate(&mut list);
+    let mover = g.side_to_move();
+    let mut valued = Vec::with_capacity(list.len());
+    for &m in list.as_slice() {
+        let mut child = g.clone();
+        child.make(m);
+        let kept = child.side_to_move() == mover;
+        let after = probe(&child)?
+            .value
+            .ok_or_else(|| CliError::input(format!("move {m}: no value in the databases")))?;
+        valued.push((m, after.to_score().back_up(kept)));
+    }
+    valued.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+    let records = valued
+        .into_iter()
+        .map(|(m, score)| {
+            let v = Value::from_score(score).unwrap_or(Value::Draw);
+            let mut r = Record::new();
+            r.str("move", m);
+            r.str("value", v.outcome());
+            r.push(
+                "distance",
+                v.plies().map_or(Out::Null, |d| Out::Int(i64::from(d))),
+            );
+            r
+        })
+        .collect();
+    Ok(Out::Records(records))
 }
 
 fn print_record(r: &Record, json: bool) -> Result<()> {
