@@ -183,7 +183,7 @@ fn tictactoe_positions() -> Vec<TicTacToe> {
 }
 
 fn ordering(opts: &Options) -> Result<()> {
-    use crate::verify::common::{random_positions, rng};
+    use gametree_verify::{random_positions, rng};
     println!("Nodes searched by alpha-beta with each move-ordering step");
     println!("(each value checked against plain alpha-beta; table cleared per position)");
     let n = if opts.quick { 5 } else { 30 };

@@ -201,9 +201,9 @@ pub(crate) fn run(data: Option<std::path::PathBuf>, quick: bool) -> Result<()> {
         ("5,4,4", 10, 8, if quick { 5 } else { 30 }),
     ] {
         let start: gametree_games_mnk::Mnk = spec.parse()?;
-        let mut r = crate::verify::common::rng(7);
+        let mut r = gametree_verify::rng(7);
         let positions: Vec<gametree_games_mnk::Mnk> =
-            crate::verify::common::random_positions(&start, &mut r, count * 20, plies)
+            gametree_verify::random_positions(&start, &mut r, count * 20, plies)
                 .into_iter()
                 .filter(|p| p.stones_played() >= min_stones)
                 .take(count)
@@ -224,7 +224,7 @@ pub(crate) fn run(data: Option<std::path::PathBuf>, quick: bool) -> Result<()> {
     // (the database's distance is the reference).
     let mut positions = Vec::new();
     let mut expected = Vec::new();
-    let mut r = crate::verify::common::rng(11);
+    let mut r = gametree_verify::rng(11);
     for material in ["KQvK", "KRvK"] {
         let space = gametree_chess_tables::Endgame::new(material)?;
         let table = gametree_retrograde::Generator::new(&space).backward()?;
@@ -253,9 +253,9 @@ pub(crate) fn run(data: Option<std::path::PathBuf>, quick: bool) -> Result<()> {
     // Ataxx: depth-limited search of random positions (negamax is the
     // reference at depth 3).
     let start = gametree_games_ataxx::Position::startpos();
-    let mut r = crate::verify::common::rng(13);
+    let mut r = gametree_verify::rng(13);
     let positions =
-        crate::verify::common::random_positions(&start, &mut r, if quick { 5 } else { 30 }, 30);
+        gametree_verify::random_positions(&start, &mut r, if quick { 5 } else { 30 }, 30);
     let expected = positions
         .iter()
         .map(|p| gametree_alphabeta::negamax(&mut p.clone(), 3).value)
@@ -270,17 +270,13 @@ pub(crate) fn run(data: Option<std::path::PathBuf>, quick: bool) -> Result<()> {
     // Dots-and-Boxes: random 3x3 positions with 10 to 12 lines left,
     // solved (plain alpha-beta is the reference).
     let size = gametree_games_dots::Size::new(3, 3)?;
-    let mut r = crate::verify::common::rng(17);
-    let positions: Vec<gametree_games_dots::Dots> = crate::verify::common::random_positions(
-        &gametree_games_dots::Dots::new(size),
-        &mut r,
-        400,
-        14,
-    )
-    .into_iter()
-    .filter(|p| (10..=12).contains(&p.lines_left()))
-    .take(if quick { 5 } else { 30 })
-    .collect();
+    let mut r = gametree_verify::rng(17);
+    let positions: Vec<gametree_games_dots::Dots> =
+        gametree_verify::random_positions(&gametree_games_dots::Dots::new(size), &mut r, 400, 14)
+            .into_iter()
+            .filter(|p| (10..=12).contains(&p.lines_left()))
+            .take(if quick { 5 } else { 30 })
+            .collect();
     let expected = positions
         .iter()
         .map(|p| gametree_alphabeta::alpha_beta_solve(&mut p.clone()).value)

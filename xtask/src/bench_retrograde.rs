@@ -31,7 +31,6 @@ use anyhow::{Result, bail};
 use gametree_chess_tables::{
     BuildOptions, FastEndgame, Placement, Signature, SubTables, Tables, pawnless_endings,
 };
-use gametree_games_chess::Position;
 use gametree_retrograde::{Generator, Method, Resolve, Table};
 
 /// Process CPU time (user + system, all threads) in seconds.
@@ -78,75 +77,6 @@ fn sub_endings(material: &str) -> Result<Vec<String>> {
         .iter()
         .map(ToString::to_string)
         .collect())
-}
-
-/// For `cargo xtask verify`: builds each ending over `FastEndgame` by both
-/// methods (which must agree) and by the backward method over index-level
-/// moves (`Generator::backward_indexed`), and over the position-based `Endgame` by the
-/// backward method, captures valued through the smaller `FastEndgame`
-/// tables (built first, colours flipped when needed; the position-based
-/// build reaches them through `Placement::from_position`), and compares the
-/// tables index by index. Returns the number of indices compared.
-pub(crate) fn fast_equals_position_space(materials: &[&str]) -> Result<u64> {
-    let threads = std::thread::available_parallelism().map_or(2, usize::from);
-    let mut subs = Tables::new();
-    let mut compared = 0;
-    for &material in materials {
-        build_subs(material, threads, &mut subs)?;
-        let fast = FastEndgame::new(material)?;
-        let (table, _) = gametree_retrograde::verify::methods_agree(&fast, &subs)?;
-        let indexed = Generator::new(&fast).resolver(&subs).backward_indexed()?;
-        if let Err(d) = gametree_retrograde::compare(&table, &indexed) {
-            bail!("{material}: the indexed backward build disagrees: {d}");
-        }
-        let resolver = |p: &Position| Placement::from_position(p).and_then(|q| subs.resolve(&q));
-        let slow = Generator::new(fast.endgame())
-            .resolver(&resolver)
-            .build(Method::Backward)?;
-        match gametree_retrograde::compare(&table, &slow) {
-            Ok(n) => compared += n,
-            Err(d) => bail!("{material}: FastEndgame and Endgame disagree: {d}"),
-        }
-    }
-    Ok(compared)
-}
-
-/// For `cargo xtask verify`: `gametree_chess_tables::Tables::build` on two threads
-/// (endings scheduled several at a time) against the same plan built one
-/// ending at a time in plan order, each with `Generator::backward_indexed`
-/// and the tables built before it as resolver. Returns, for each ending of
-/// the plan, its name and the number of indices on which the two tables
-/// are equal, or the first difference as an error.
-pub(crate) fn scheduled_equals_in_turn(endings: &[&str]) -> Result<Vec<(String, u64)>> {
-    let endings: Vec<Signature> = endings
-        .iter()
-        .map(|e| e.parse())
-        .collect::<Result<_, _>>()?;
-    let mut scheduled = Tables::new();
-    let plan = scheduled.build(
-        &endings,
-        &BuildOptions {
-            threads: 2,
-            progress: None,
-        },
-    )?;
-    let mut in_turn: Vec<(FastEndgame, Table)> = Vec::new();
-    let mut out = Vec::new();
-    for ending in &plan {
-        let space = FastEndgame::new(&ending.to_string())?;
-        let table = Generator::new(&space)
-            .resolver(&SubTables::new(in_turn.iter()))
-            .backward_indexed()?;
-        let Some((_, other)) = scheduled.get(ending) else {
-            bail!("{ending}: planned but not built");
-        };
-        match gametree_retrograde::compare(&table, other) {
-            Ok(n) => out.push((ending.to_string(), n)),
-            Err(d) => bail!("{ending}: scheduled and in-turn builds disagree: {d}"),
-        }
-        in_turn.push((space, table));
-    }
-    Ok(out)
 }
 
 /// One timed build.
@@ -304,11 +234,9 @@ pub(crate) fn run(quick: bool) -> Result<()> {
     );
     println!("|---|---|---|---|---|---|---|---|");
     // Warm-up, untimed (the chess crate's attack tables are built on first
-    // use), and the check that the fast space is the position-based one.
-    let compared = fast_equals_position_space(&["KQvK", "KRvK"])?;
-    println!(
-        "FastEndgame = Endgame (KQvK, KRvK, both methods): {compared} indices compared, all equal."
-    );
+    // use); that the fast space equals the position-based one is a row of
+    // `cargo xtask verify`.
+    build_subs("KQvKR", all, &mut Tables::new())?;
     let mut built = Tables::new();
     for material in ["KQvK", "KRvK", "KBNvK", "KQvKR"] {
         build_subs(material, all, &mut built)?;

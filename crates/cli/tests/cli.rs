@@ -534,15 +534,19 @@ fn play_a_game_with_errors_and_undo() {
 #[test]
 fn verify_passes_and_help_names_the_full_run() {
     gametree()
-        .arg("verify")
+        .args(["verify", "--game", "tictactoe"])
         .assert()
         .success()
-        .stdout(contains("all checks passed"));
+        .stdout(contains(" 0 mismatches"));
     gametree()
         .args(["verify", "--help"])
         .assert()
         .success()
         .stdout(contains("cargo xtask verify"));
+    gametree()
+        .args(["verify", "--game", "no-such-game"])
+        .assert()
+        .code(2);
     for sub in ["solve", "analyse", "perft", "play", "tb"] {
         gametree()
             .args([sub, "--help"])

@@ -2,7 +2,7 @@
 //! A212693), Pons's benchmark sets solved exactly, small boards drawn,
 //! every alpha-beta variant equals negamax, the oracles.
 
-use gametree_alphabeta::{Algorithm, AlphaBeta, alpha_beta_solve};
+use gametree_alphabeta::{AlphaBeta, Config, alpha_beta_solve};
 use gametree_game::{Limits, Outcome, perft};
 use gametree_games_connect4::pons::TestSet;
 use gametree_games_connect4::{Board, Size};
@@ -12,14 +12,10 @@ use super::common::{
 };
 use super::{Check, Ctx, Family, Skip, Tally};
 
-/// The Connect Four solver: the generic searcher with the game's knowledge,
-/// as `cargo xtask bench connect4` runs it.
+/// The Connect Four solver users get: the default searcher (the game's
+/// knowledge switches on what fits it) with a table of `tt_bytes`.
 fn solver(tt_bytes: usize) -> AlphaBeta<Board> {
-    crate::bench::connect4_solver(crate::bench::connect4_config(
-        Algorithm::Bisection,
-        tt_bytes,
-    ))
-    .expect("table")
+    AlphaBeta::new(Config::default().tt_bytes(tt_bytes)).expect("table")
 }
 
 fn pons_row(ctx: &Ctx, set: TestSet, quick: usize, full: usize, weak: bool) -> Tally {

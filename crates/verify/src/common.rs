@@ -14,14 +14,16 @@ use rand_pcg::Pcg64;
 
 use super::Tally;
 
-/// The generator every row draws from.
-pub(crate) fn rng(seed: u64) -> Pcg64 {
+/// The generator every row draws from, seeded.
+#[must_use]
+pub fn rng(seed: u64) -> Pcg64 {
     Pcg64::new(u128::from(seed) | 1 << 100, 0x5eed)
 }
 
 /// Up to `count` distinct non-terminal positions reached by random playouts
-/// of 0 to `max_plies` moves from `start`.
-pub(crate) fn random_positions<G: Game>(
+/// of 0 to `max_plies` moves from `start` (positions told apart by their
+/// hash; at most `20 * count` playouts).
+pub fn random_positions<G: Game>(
     start: &G,
     rng: &mut Pcg64,
     count: usize,

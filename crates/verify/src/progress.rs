@@ -7,21 +7,20 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// Each row's time in the last run of one mode, kept in
-/// `target/verify-times-MODE.tsv` (seconds, tab, row key).
+/// Each row's time in the last run, kept in a file of lines `seconds<TAB>row
+/// key` (the key starts with the mode).
 pub(crate) struct Times {
-    path: PathBuf,
+    path: Option<PathBuf>,
     last: BTreeMap<String, f64>,
     now: BTreeMap<String, f64>,
 }
 
 impl Times {
-    /// The times of the last run in `mode` (none on a first run).
-    pub(crate) fn load(mode: &str) -> Times {
-        let path = crate::project_root()
-            .join("target")
-            .join(format!("verify-times-{mode}.tsv"));
-        let last = std::fs::read_to_string(&path)
+    /// The times kept in `path` (none on a first run, or without a path).
+    pub(crate) fn load(path: Option<PathBuf>) -> Times {
+        let last = path
+            .as_ref()
+            .and_then(|p| std::fs::read_to_string(p).ok())
             .unwrap_or_default()
             .lines()
             .filter_map(|l| {
@@ -62,7 +61,9 @@ impl Times {
         let mut all = self.last;
         all.extend(self.now);
         let text: String = all.iter().map(|(k, s)| format!("{s:.3}\t{k}\n")).collect();
-        let _ = std::fs::write(&self.path, text);
+        if let Some(path) = &self.path {
+            let _ = std::fs::write(path, text);
+        }
     }
 }
 

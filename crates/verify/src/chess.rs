@@ -156,7 +156,7 @@ pub(crate) fn checks() -> Vec<Check> {
                     ),
                     Err(e) => e.to_string(),
                 };
-                let got = match crate::bench_retrograde::fast_equals_position_space(&[material]) {
+                let got = match crate::chess_builds::fast_equals_position_space(&[material]) {
                     Ok(n) => format!("equal on {n} indices"),
                     Err(e) => e.to_string(),
                 };
@@ -171,13 +171,14 @@ pub(crate) fn checks() -> Vec<Check> {
         "retrograde: scheduled build (chess-tables, 2 threads) = one at a time (KQvKR, KRvKN + subs; full: all 24)",
         |ctx| {
             let quick: &[&str] = &["KQvKR", "KRvKN"];
-            let all: Vec<String> = crate::bench_retrograde::all_24()
+            let all: Vec<String> = gametree_chess_tables::pawnless_endings(3)
                 .iter()
+                .chain(&gametree_chess_tables::pawnless_endings(4))
                 .map(ToString::to_string)
                 .collect();
             let full: Vec<&str> = all.iter().map(String::as_str).collect();
             let mut t = Tally::default();
-            match crate::bench_retrograde::scheduled_equals_in_turn(ctx.pick(quick, &full)) {
+            match crate::chess_builds::scheduled_equals_in_turn(ctx.pick(quick, &full)) {
                 Ok(rows) => {
                     for (ending, n) in rows {
                         let expected = match gametree_chess_tables::FastEndgame::new(&ending) {
