@@ -18,8 +18,16 @@ fn solver(tt_bytes: usize) -> AlphaBeta<Board> {
     AlphaBeta::new(Config::default().tt_bytes(tt_bytes)).expect("table")
 }
 
-fn pons_row(ctx: &Ctx, set: TestSet, quick: usize, full: usize, weak: bool) -> Tally {
-    if !ctx.deep && quick == 0 {
+/// Pons's set `set`: its first `quick`, `full` or `deep` lines by the mode
+/// (0: not in that mode).
+fn pons_row(
+    ctx: &Ctx,
+    set: TestSet,
+    (quick, full, deep): (usize, usize, usize),
+    weak: bool,
+) -> Tally {
+    let n = ctx.pick3(quick, full, deep);
+    if n == 0 {
         return Tally::skip("long row: --deep only");
     }
     let dir = ctx.data.join("connect4");
@@ -27,7 +35,7 @@ fn pons_row(ctx: &Ctx, set: TestSet, quick: usize, full: usize, weak: bool) -> T
         Ok(p) => p,
         Err(e) => return Skip::data(format_args!("cannot load {}: {e}", set.file_name())).into(),
     };
-    let n = ctx.pick(quick, full).min(positions.len());
+    let n = n.min(positions.len());
     let mut s = solver(if set.published_mean_nodes() < 1000.0 {
         1 << 20
     } else {
@@ -106,37 +114,37 @@ pub(crate) fn checks() -> Vec<Check> {
             "connect4",
             Family::Published,
             "Test_L3_R1 exact Pons scores",
-            |ctx| pons_row(ctx, TestSet::L3_R1, 1000, 1000, false),
+            |ctx| pons_row(ctx, TestSet::L3_R1, (1000, 1000, 1000), false),
         ),
         Check::new(
             "connect4",
             Family::Published,
             "Test_L2_R1 exact Pons scores",
-            |ctx| pons_row(ctx, TestSet::L2_R1, 300, 1000, false),
+            |ctx| pons_row(ctx, TestSet::L2_R1, (300, 1000, 1000), false),
         ),
         Check::new(
             "connect4",
             Family::Published,
             "Test_L2_R2 exact Pons scores",
-            |ctx| pons_row(ctx, TestSet::L2_R2, 10, 1000, false),
+            |ctx| pons_row(ctx, TestSet::L2_R2, (10, 1000, 1000), false),
         ),
         Check::new(
             "connect4",
             Family::Published,
             "Test_L1_R1 exact Pons scores",
-            |ctx| pons_row(ctx, TestSet::L1_R1, 10, 1000, false),
+            |ctx| pons_row(ctx, TestSet::L1_R1, (10, 1000, 1000), false),
         ),
         Check::new(
             "connect4",
             Family::Published,
-            "Test_L1_R2 win/draw/loss",
-            |ctx| pons_row(ctx, TestSet::L1_R2, 2, 1000, true),
+            "Test_L1_R2 win/draw/loss (full: first 200; deep: all)",
+            |ctx| pons_row(ctx, TestSet::L1_R2, (2, 200, 1000), true),
         ),
         Check::new(
             "connect4",
             Family::Published,
-            "Test_L1_R3 win/draw/loss (first 100)",
-            |ctx| pons_row(ctx, TestSet::L1_R3, 0, 100, true),
+            "Test_L1_R3 win/draw/loss (deep: first 100)",
+            |ctx| pons_row(ctx, TestSet::L1_R3, (0, 0, 100), true),
         ),
         Check::new(
             "connect4",
