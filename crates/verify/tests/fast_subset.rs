@@ -43,3 +43,17 @@ fn filters_that_match_nothing_are_an_error() {
     assert!(gametree_verify::list(&o).is_empty());
     assert!(run(&o).is_err());
 }
+
+#[test]
+fn missing_data_is_listed_and_fails_a_strict_run() {
+    let mut o = quiet(Mode::Quick);
+    o.game = Some("connect4".into());
+    o.variant = Some("Test_L3_R1 exact".into());
+    o.data = std::env::temp_dir().join("gametree-verify-no-data-here");
+    let s = run(&o).expect("rows selected");
+    assert_eq!((s.rows, s.skipped, s.missing_data), (1, 1, 1), "{s:?}");
+    assert!(s.passed(), "missing data alone is not a failure");
+    o.strict = true;
+    let s = run(&o).expect("rows selected");
+    assert!(!s.passed() && s.strict_failed, "{s:?}");
+}
