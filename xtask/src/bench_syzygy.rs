@@ -2,12 +2,10 @@
 //! chess builds against the Syzygy generator's table-building phase, in
 //! the same run.
 //!
-//! The speed targets are the times of the Syzygy generator
-//! (`rtbgen` of github.com/syzygy1/tb, WDL + DTZ, compression excluded)
-//! measured on this machine once. The machine's speed changes from hour to
-//! hour by more than the gaps being measured, so a fixed target time says
-//! little about one run; this bench times both generators in alternating
-//! rounds and reports the ratios, which is what to read.
+//! The peer is the Syzygy generator (`rtbgen` of github.com/syzygy1/tb,
+//! WDL + DTZ, compression excluded). A machine's speed drifts by more than
+//! the gaps being measured, so this bench times both generators in
+//! alternating rounds and reports the ratios, which is what to read.
 //!
 //! `rtbgen` is not part of this repository (nor built by it): build it from
 //! its own sources and pass the binary's path (the retrograde README says

@@ -186,7 +186,7 @@ fn index_sizes() {
 
 /// Every valid index round-trips; the number of valid indices per side is
 /// the number of legal positions up to symmetry that the Syzygy generator
-/// prints (REFERENCE.md: win + draw + loss per side to move).
+/// prints (win + draw + loss per side to move, as syzygy-tables.info publishes them).
 fn round_trip(sig: &str, white: u64, black: u64) {
     let space = Endgame::new(sig).unwrap();
     let mut counts = [0u64; 2];

@@ -2,7 +2,7 @@
 //! `FastEndgame` (moved here from the retrograde crate, which depends on no
 //! game): KQvK and KRvK
 //! reproduce the Syzygy generator's statistics and the raw KQK counts
-//! (REFERENCE.md), both methods agree, and every value follows from its
+//! (as published at syzygy-tables.info), both methods agree, and every value follows from its
 //! successors'.
 
 use std::sync::Mutex;
@@ -200,7 +200,7 @@ impl Resolve<Placement> for Flipping<'_> {
     }
 }
 
-/// KBNvK reproduces the Syzygy statistics (REFERENCE.md) over the fast
+/// KBNvK reproduces the Syzygy statistics (syzygy-tables.info) over the fast
 /// space, and KQvKR, through the KQvK and KRvK tables (colours flipped for
 /// KvKR), has the longest mate of 35 moves; every KQvKR value follows from
 /// its successors' on a sample.

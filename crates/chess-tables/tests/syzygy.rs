@@ -32,8 +32,8 @@ fn published() -> Vec<(Signature, Wdl, Wdl)> {
 /// Every 3- and 4-man ending's statistics equal the published ones; for
 /// the endings with like pieces (KQQvK, KRRvK, KBBvK, KNNvK: none of 3 or
 /// 4 pieces has like pieces on both sides) they differ from the index
-/// counts and from twice the index counts (each index counted twice, the
-/// weighting `gametree tb stats` used to apply).
+/// counts and from twice the index counts (each index counted twice: a
+/// plausible wrong weighting).
 #[test]
 fn statistics_equal_the_published_ones_for_every_3_and_4_man_ending() {
     let rows = published();

@@ -83,7 +83,8 @@ fn kqvkr_longest_mate_and_probing_with_colours_exchanged() {
         ["KQvK", "KRvK", "KQvKR"]
     );
     let (space, table) = tables.get(&sig("KQvKR")).unwrap();
-    // REFERENCE.md: the longest KQvKR win is a mate in 35 (69 plies).
+    // The longest KQvKR win is a mate in 35 (69 plies), as published for
+    // distance-to-mate tables (e.g. the Nalimov tables).
     let (plies, index) = table.counts().longest_win.unwrap();
     assert_eq!(plies, 69);
     let p = space.position(index).unwrap();

@@ -1,8 +1,8 @@
 //! Attack tables: knight, king and pawn tables computed at compile time;
 //! rook and bishop attacks through magic bitboards whose magic numbers this
 //! crate found itself: a search drawing candidates from a xorshift generator
-//! with a fixed seed. The numbers it finds are stored as constants (the
-//! search took 0.3 s of every program's start-up); a test checks that the
+//! with a fixed seed. The numbers it finds are stored as constants, so that
+//! no program pays for the search at start-up; a test checks that the
 //! search still finds exactly them.
 //!
 //! Public for code that works on bitboards of its own (the endgame

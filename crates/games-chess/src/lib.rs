@@ -95,3 +95,8 @@ mod tests {
 
     const PINNED_START_HASH: u64 = 0xc512_1c0d_91cc_517f;
 }
+
+// The README's examples run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
