@@ -3,8 +3,8 @@
 //! `check::position`; a move `parse_uci` accepts is generated.
 #![no_main]
 
-use gametree_game::Game;
 use gametree_chess_tables::Signature;
+use gametree_game::Game;
 use gametree_games_chess::{Move, Position};
 use libfuzzer_sys::fuzz_target;
 

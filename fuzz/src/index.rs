@@ -9,8 +9,8 @@
 use std::sync::LazyLock;
 
 use arbitrary::Arbitrary;
-use gametree_game::{Game, IndexSpace, MoveBuffer, check};
 use gametree_chess_tables::Endgame;
+use gametree_game::{Game, IndexSpace, MoveBuffer, check};
 use gametree_games_tictactoe::index::BoardIndex;
 
 /// Pawnless signatures whose spaces the target walks.
