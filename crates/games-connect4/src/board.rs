@@ -449,6 +449,17 @@ impl Game for Board {
     type Undo = ();
     type Moves = Moves;
 
+    /// Connect Four declares every kind of knowledge: its threats give the
+    /// evaluation, the order hints, the tactical moves and the proof hints.
+    const KNOWLEDGE: Knowledge = Knowledge::NONE
+        .evaluation()
+        .tactics()
+        .order_hints()
+        .forcing()
+        .length_bound()
+        .proof_hints()
+        .move_numbers();
+
     #[inline]
     fn side_to_move(&self) -> Player {
         if self.plies & 1 == 0 {
@@ -516,15 +527,6 @@ impl Game for Board {
         self.can_play(m) && !self.is_over()
     }
 
-    const KNOWLEDGE: Knowledge = Knowledge::NONE
-        .evaluation()
-        .tactics()
-        .order_hints()
-        .forcing()
-        .length_bound()
-        .proof_hints()
-        .move_numbers();
-
     /// Threats: the side to move's threat value minus the opponent's
     /// (good-parity threats count triple), minus a little for each opponent
     /// threat the side to move must block now.
@@ -540,10 +542,7 @@ impl Game for Board {
     /// centre column, one less per step of the centre-first order).
     #[inline]
     fn move_hint(&self, m: Column) -> MoveHint {
-        match self.tactical_priority(m) {
-            Some(p) => MoveHint::Tactical(p),
-            None => MoveHint::Quiet(self.threat_hint(m)),
-        }
+        self.column_hint(m)
     }
 
     /// The immediate wins (centre first), then the forced blocks (centre

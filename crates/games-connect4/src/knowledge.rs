@@ -5,7 +5,7 @@
 //! Every function here is checked against a brute-force version (try each
 //! move, look at the result) in `tests/knowledge.rs`.
 
-use gametree_game::Score;
+use gametree_game::{MoveHint, Score};
 
 use crate::board::{Board, Column, Moves, centre_order, shl};
 
@@ -407,6 +407,16 @@ impl Board {
             Some(1)
         } else {
             None
+        }
+    }
+
+    /// The order hint of a column: tactical with [`Self::tactical_priority`],
+    /// quiet with [`Self::threat_hint`].
+    #[inline]
+    pub(crate) fn column_hint(&self, m: Column) -> MoveHint {
+        match self.tactical_priority(m) {
+            Some(p) => MoveHint::Tactical(p),
+            None => MoveHint::Quiet(self.threat_hint(m)),
         }
     }
 
