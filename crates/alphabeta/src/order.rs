@@ -94,9 +94,7 @@ impl LeanOrder {
                 let rest = &mut list[self.cursor..];
                 let n = rest.len().min(LEAN_MAX);
                 let mut scores = [0i32; LEAN_MAX];
-                for (s, &m) in scores.iter_mut().zip(rest.iter()) {
-                    *s = game.move_hint(m).quiet();
-                }
+                game.quiet_hints(&rest[..n], &mut scores[..n]);
                 // Insertion sort, highest first, stable.
                 for i in 1..n {
                     let (m, sc) = (rest[i], scores[i]);

@@ -31,6 +31,8 @@ pub enum FailureKind {
     /// search, or a move of a game with forcing knowledge does not pass the
     /// turn, or its outcome is a win for the side to move.
     ForcingMismatch,
+    /// [`Game::quiet_hints`] differs from [`Game::move_hint`].
+    HintMismatch,
 }
 
 /// A broken invariant: what, where (ply of the playout) and details.
@@ -67,8 +69,10 @@ impl fmt::Display for Failure {
 
 impl core::error::Error for Failure {}
 
-/// Checks one position: its hash, and for every generated move that it is
-/// unique, legal, and that make/unmake restores the position and hash.
+/// Checks one position: its hash, its batched move hints
+/// ([`Game::quiet_hints`] = [`Game::move_hint`]), and for every generated
+/// move that it is unique, legal, and that make/unmake restores the
+/// position and hash.
 ///
 /// # Errors
 ///
@@ -91,6 +95,7 @@ where
     let mut moves = G::Moves::default();
     game.generate(&mut moves);
     let list = moves.as_slice();
+    hints(game, list, ply)?;
     let mut scratch = game.clone();
     for (i, &m) in list.iter().enumerate() {
         if list[..i].contains(&m) {
@@ -126,6 +131,35 @@ where
                 ply,
                 format!("make/unmake {m} turned {game:?} into {scratch:?}"),
             ));
+        }
+    }
+    Ok(())
+}
+
+/// [`Game::quiet_hints`] against [`Game::move_hint`] on `list`, in slices
+/// of every length (an override may treat short lists apart).
+fn hints<G>(game: &G, list: &[G::Move], ply: usize) -> Result<(), Failure>
+where
+    G: Game + fmt::Debug,
+{
+    let mut out = [0i32; 64];
+    for start in [0, list.len() / 2] {
+        let part = &list[start.min(list.len())..];
+        let part = &part[..part.len().min(out.len())];
+        out[..part.len()].fill(i32::MIN);
+        game.quiet_hints(part, &mut out);
+        for (i, &m) in part.iter().enumerate() {
+            let single = game.move_hint(m).quiet();
+            if out[i] != single {
+                return Err(Failure::new(
+                    FailureKind::HintMismatch,
+                    ply,
+                    format!(
+                        "quiet_hints gives {} for {m}, move_hint {single}, in {game:?}",
+                        out[i]
+                    ),
+                ));
+            }
         }
     }
     Ok(())

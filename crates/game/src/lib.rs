@@ -402,6 +402,19 @@ pub trait Game: Clone {
         MoveHint::Quiet(0)
     }
 
+    /// The quiet hints of several moves at once, for sorting a node's
+    /// moves: writes `move_hint(moves[i]).quiet()` into `out[i]` for every
+    /// `i` below `moves.len().min(out.len())`. The default calls
+    /// [`move_hint`](Game::move_hint) once per move; a game overrides it
+    /// when the moves share work (Connect Four computes the position's
+    /// threats once, not once per move). It must write exactly what
+    /// `move_hint` gives: [`check::position`] tests it.
+    fn quiet_hints(&self, moves: &[Self::Move], out: &mut [i32]) {
+        for (o, &m) in out.iter_mut().zip(moves) {
+            *o = self.move_hint(m).quiet();
+        }
+    }
+
     /// Writes only the tactical moves into `out` (for quiescence search).
     /// The default filters [`Game::generate`] by
     /// [`move_hint`](Game::move_hint); games override it with a faster
@@ -423,7 +436,8 @@ pub trait Game: Clone {
     /// Writes the legal moves after which the opponent has no immediate win
     /// (a subset of [`Game::generate`], exactly those;
     /// [`Knowledge::forcing`]); empty when every move loses at once. Only
-    /// called when [`winning_move`](Game::winning_move) is `None`.
+    /// called on a position that is not over ([`Game::outcome`] is `None`)
+    /// and where [`winning_move`](Game::winning_move) is `None`.
     ///
     /// Forcing knowledge also promises that turns alternate and that the
     /// game ends only with the player who just moved winning, or with a

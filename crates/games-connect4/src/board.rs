@@ -545,6 +545,12 @@ impl Game for Board {
         self.column_hint(m)
     }
 
+    /// The threats of the position computed once for all the moves.
+    #[inline]
+    fn quiet_hints(&self, moves: &[Column], out: &mut [i32]) {
+        self.quiet_column_hints(moves, out);
+    }
+
     /// The immediate wins (centre first), then the forced blocks (centre
     /// first); nothing when the game is over.
     #[inline]

@@ -18,15 +18,11 @@ impl Board {
         Some(self.column_of_cell(wins & wins.wrapping_neg()))
     }
 
-    /// [`Board::non_losing_moves`] as columns, centre first.
+    /// [`Board::non_losing_moves`] as columns, centre first (on a position
+    /// that is not over, as the `Game` contract promises).
     #[inline]
     pub(crate) fn non_losing_columns_into(&self, out: &mut Moves) {
-        let cells = Board::non_losing_moves(self);
-        if cells != 0 && self.is_over() {
-            out.clear();
-            return;
-        }
-        self.columns_of(cells, out);
+        self.columns_of(Board::non_losing_moves(self), out);
     }
 }
 

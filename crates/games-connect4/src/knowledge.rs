@@ -420,6 +420,20 @@ impl Board {
         }
     }
 
+    /// [`Self::column_hint`]'s quiet values for several columns, with the
+    /// position's threats computed once.
+    #[inline]
+    pub(crate) fn quiet_column_hints(&self, moves: &[Column], out: &mut [i32]) {
+        let tactical = self.own_threats() | self.opponent_threats();
+        for (o, &m) in out.iter_mut().zip(moves) {
+            *o = if self.can_play(m) && self.landing_cell(m) & tactical != 0 {
+                MoveHint::Tactical(0).quiet()
+            } else {
+                MoveHint::Quiet(self.threat_hint(m)).quiet()
+            };
+        }
+    }
+
     /// The immediate wins (centre first), then the forced blocks (centre
     /// first); nothing when the game is over.
     pub(crate) fn tactical_columns(&self, out: &mut Moves) {

@@ -169,8 +169,9 @@ pub struct TranspositionTable {
     index: Indexer,
     config: Config,
     wide: bool,
-    /// Compact layout and `DepthMinusAge`: the path inlined into callers.
-    fast: bool,
+    /// `DepthMinusAge` (the default policy), in either layout: the paths
+    /// inlined into callers.
+    fast: Fast,
     /// Compact layout: the stored check bits are `key >> check_shift`.
     check_shift: u32,
     /// Wide layout: `(stored_key ^ key) & check_mask == 0` is a match.
@@ -227,7 +228,11 @@ impl TranspositionTable {
             index: Indexer::new(n),
             config,
             wide,
-            fast: !wide && config.get_replacement() == Replacement::DepthMinusAge,
+            fast: match (wide, config.get_replacement()) {
+                (false, Replacement::DepthMinusAge) => Fast::Compact,
+                (true, Replacement::DepthMinusAge) => Fast::Wide,
+                _ => Fast::No,
+            },
             check_shift: 64 - k,
             check_mask: if wide { u64::MAX << (64 - k) } else { 0 },
             generation: 0,
@@ -489,7 +494,7 @@ macro_rules! dispatch {
 
 impl TranspositionTable {
     /// `probe_impl` for any layout and policy, out of line: the default
-    /// configuration's path is the one inlined into searchers.
+    /// policy's paths are the ones inlined into searchers.
     #[cold]
     #[inline(never)]
     fn probe_any(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
@@ -503,8 +508,19 @@ impl TranspositionTable {
     }
 }
 
-/// The default configuration (compact layout, `DepthMinusAge`).
+/// The default policy, `DepthMinusAge`, whose paths are inlined.
 const FAST: u8 = policy_code(Replacement::DepthMinusAge);
+
+/// Which inlined path a table takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fast {
+    /// Compact layout, `DepthMinusAge`.
+    Compact,
+    /// Wide layout (the whole key checked), `DepthMinusAge`.
+    Wide,
+    /// Any other configuration: one out-of-line dispatch.
+    No,
+}
 
 impl Table for TranspositionTable {
     #[inline]
@@ -519,19 +535,19 @@ impl Table for TranspositionTable {
 
     #[inline]
     fn probe_slot(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
-        if self.fast {
-            self.probe_impl::<false, FAST>(key, depth, ply)
-        } else {
-            self.probe_any(key, depth, ply)
+        match self.fast {
+            Fast::Wide => self.probe_impl::<true, FAST>(key, depth, ply),
+            Fast::Compact => self.probe_impl::<false, FAST>(key, depth, ply),
+            Fast::No => self.probe_any(key, depth, ply),
         }
     }
 
     #[inline]
     fn store_slot(&mut self, slot: Slot, ply: u32, entry: Entry) {
-        if self.fast {
-            self.store_impl::<false, FAST>(slot, ply, entry);
-        } else {
-            self.store_any(slot, ply, entry);
+        match self.fast {
+            Fast::Wide => self.store_impl::<true, FAST>(slot, ply, entry),
+            Fast::Compact => self.store_impl::<false, FAST>(slot, ply, entry),
+            Fast::No => self.store_any(slot, ply, entry),
         }
     }
 
