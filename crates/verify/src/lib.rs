@@ -10,6 +10,12 @@
 //! tally (positions compared, agreements, mismatches, or a reason to skip).
 //! Each game registers its rows in its own module.
 //!
+//! The published numbers live once, in the corpus of [`data`]: one TOML
+//! file per game or source in this crate's `data/` directory, compiled in,
+//! each value with its source. The rows, the workspace's tests and its
+//! benchmarks read them through [`data`]'s accessors; [`data::pons`] loads
+//! Pascal Pons's Connect Four test sets, which are not in the repository.
+//!
 //! ```no_run
 //! use gametree_verify::{Mode, Options, run};
 //!
@@ -17,6 +23,9 @@
 //! assert!(summary.passed());
 //! # Ok::<(), anyhow::Error>(())
 //! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -29,6 +38,7 @@ mod chess;
 mod chess_builds;
 mod common;
 mod connect4;
+pub mod data;
 mod dots;
 mod mnk;
 mod pressure;

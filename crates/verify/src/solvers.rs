@@ -3,13 +3,13 @@
 
 use gametree_alphabeta::{AlphaBeta, Config, negamax};
 use gametree_game::{Limits, Outcome};
-use gametree_games_connect4::pons::TestSet;
 use gametree_games_connect4::{Board, Size};
 use gametree_games_mnk::Mnk;
 use gametree_games_tictactoe::TicTacToe;
 use gametree_retrograde::NoExits;
 
 use super::common::{random_positions, reachable, rng};
+use super::data::pons::TestSet;
 use super::{Check, Family, Skip, Tally};
 
 fn outcome_str(o: Outcome) -> String {
