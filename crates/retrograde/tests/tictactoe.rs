@@ -13,6 +13,21 @@ use gametree_games_tictactoe::index::BoardIndex;
 use gametree_retrograde::verify::{self, PredecessorFault, VerifyError};
 use gametree_retrograde::{BuildError, Event, Generator, Method, Table, TableProbe, Value};
 
+/// The published tic-tac-toe counts (the corpus of `gametree-verify`).
+fn published() -> &'static gametree_verify::data::TicTacToeFigures {
+    gametree_verify::data::tictactoe().unwrap()
+}
+
+/// The published number of positions of `space`: reachable positions, or
+/// their classes under the 8 symmetries.
+fn positions(space: &BoardIndex) -> u64 {
+    if space.is_symmetric() {
+        published().positions_up_to_symmetry
+    } else {
+        published().reachable_positions
+    }
+}
+
 fn build(space: &BoardIndex, method: Method) -> Table {
     Generator::new(space)
         .build(method)
@@ -26,7 +41,7 @@ fn every_value_equals_negamax() {
             let table = build(&space, method);
             let n = verify::agrees_with_search(&space, &table, 0..space.size(), solve)
                 .unwrap_or_else(|e| panic!("{method}, {space:?}: {e}"));
-            assert_eq!(n, if space.is_symmetric() { 765 } else { 5_478 });
+            assert_eq!(n, positions(&space));
         }
     }
 }
@@ -37,10 +52,7 @@ fn methods_agree_on_both_spaces() {
         let (table, compared) =
             verify::methods_agree(&space, &gametree_retrograde::NoExits).unwrap();
         assert_eq!(compared, 19_683);
-        assert_eq!(
-            table.counts().positions(),
-            if space.is_symmetric() { 765 } else { 5_478 }
-        );
+        assert_eq!(table.counts().positions(), positions(&space));
         assert_eq!(table.counts().invalid, 19_683 - table.counts().positions());
     }
 }
@@ -52,12 +64,16 @@ fn published_counts_and_values() {
     // Terminal positions: 958, of which 16 full-board draws (plain) and
     // 138 = 91 + 44 + 3 up to symmetry. Lost terminal positions are the
     // ones at distance 0.
-    assert_eq!(sym.histogram()[0], 91 + 44);
-    assert_eq!(plain.histogram()[0], 958 - 16);
+    let terminal = published().terminal_up_to_symmetry;
+    assert_eq!(sym.histogram()[0], terminal.x_wins + terminal.o_wins);
+    assert_eq!(plain.histogram()[0], published().terminal_positions - 16);
     // The empty board is a draw.
     let sym_space = BoardIndex::symmetric();
     let probe = TableProbe::new(&sym_space, &sym).unwrap();
-    assert_eq!(probe.probe(&TicTacToe::new()), Some(Value::Draw));
+    assert_eq!(
+        probe.probe(&TicTacToe::new()).map(Value::outcome),
+        Some(published().empty_board)
+    );
     let b: TicTacToe = "XX.OO....".parse().unwrap();
     assert_eq!(probe.probe(&b), Some(Value::Win(1)));
     let b: TicTacToe = "X...O...X".parse().unwrap();
@@ -76,7 +92,9 @@ fn published_counts_and_values() {
             .position(i)
             .is_some_and(|p| gametree_game::Game::side_to_move(&p) == gametree_game::Player::First)
     });
-    assert_eq!(x_to_move.positions(), 1 + 72 + 756 + 1520 + 390);
+    let by_marks = &published().reachable_by_marks;
+    let even_marks: u64 = by_marks.iter().step_by(2).sum();
+    assert_eq!(x_to_move.positions(), even_marks);
     // The longest win is reported with an index where negamax confirms it.
     let (d, at) = plain.counts().longest_win.unwrap();
     let mut p = plain_space.position(at).unwrap();
