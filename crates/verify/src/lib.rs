@@ -48,6 +48,12 @@ mod tictactoe;
 
 pub use common::{random_positions, rng};
 
+/// The README's examples are compiled (and the runnable ones run) as
+/// doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 /// How much each row does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mode {
