@@ -1,4 +1,5 @@
 //! Cross-crate conformance suite: the integration tests under `tests/tests/`
-//! run every searcher and solver of the workspace on the shared data in
-//! `tests/data/`. This crate is not published.
+//! run every searcher and solver of the workspace on the solved positions
+//! of the corpus of published numbers (`gametree_verify::data`) and on games
+//! written against the public API only. This crate is not published.
 #![forbid(unsafe_code)]

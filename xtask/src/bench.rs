@@ -304,7 +304,7 @@ fn thread_cpu_ns() -> Option<u64> {
 }
 
 fn connect4(opts: &Options) -> Result<()> {
-    use gametree_games_connect4::pons::TestSet;
+    use gametree_verify::data::pons::TestSet;
     let dir = crate::verify::data_dir(opts.data.as_ref()).join("connect4");
     if !dir.is_dir() {
         bail!(
@@ -348,8 +348,10 @@ fn connect4(opts: &Options) -> Result<()> {
         if let Some(n) = opts.limit {
             positions.truncate(n);
         }
+        // Pons's published figures for the set.
+        let published = set.published()?;
         // Small tables for the easy sets: clearing is part of the protocol.
-        let tt_bytes = connect4_table_bytes(set.published_mean_nodes());
+        let tt_bytes = connect4_table_bytes(published.mean_nodes);
         let config = connect4_config(algo, tt_bytes)
             .killers(opts.killers)
             .history(opts.history.then_some(Policy::Gravity))
@@ -392,11 +394,11 @@ fn connect4(opts: &Options) -> Result<()> {
             positions.len(),
             tt_bytes >> 10,
             mean_nodes,
-            set.published_mean_nodes(),
-            mean_nodes / set.published_mean_nodes(),
+            published.mean_nodes,
+            mean_nodes / published.mean_nodes,
             cpu.map_or("n/a".to_string(), |c| format!("{:.1} µs", c * 1e6 / n)),
             secs * 1e6 / n,
-            set.published_mean_time_us(),
+            published.mean_time_us,
         );
         if wrong > 0 {
             bail!("{wrong} wrong scores on {}", set.file_name());

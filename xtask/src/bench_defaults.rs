@@ -9,8 +9,8 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use gametree_alphabeta::{Algorithm, AlphaBeta, Config};
 use gametree_game::{Game, Limits, Score};
-use gametree_games_connect4::pons::TestSet;
 use gametree_games_connect4::{Board, Size};
+use gametree_verify::data::pons::TestSet;
 
 /// The configurations the default is compared with: the tuned Connect
 /// Four solver, the lean order under each root algorithm, and the default

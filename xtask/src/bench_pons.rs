@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use gametree_games_connect4::pons::TestSet;
+use gametree_verify::data::pons::TestSet;
 
 /// One whole-process run: its wall time and the scores it printed, in order.
 fn run_one(cmd: &mut Command, input: &str) -> Result<(Duration, Vec<i64>)> {

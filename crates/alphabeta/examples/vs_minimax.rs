@@ -9,15 +9,17 @@
 //!
 //! `DATA_DIR` holds Pascal Pons's `Test_L2_R1` file, from his blog *Solving
 //! Connect 4: how to build a perfect AI* (blog.gamesolver.org, part 2, "Test
-//! protocol"); `LIMIT` takes only the first lines.
+//! protocol"; by default `$GAMETREE_DATA/connect4`, else
+//! `../shared/data/connect4` beside the repository); `LIMIT` takes only the
+//! first lines.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use gametree_alphabeta::{AlphaBeta, Config};
 use gametree_game::{Game, Limits, Outcome};
-use gametree_games_connect4::pons::TestSet;
 use gametree_games_connect4::{Board, Column};
+use gametree_verify::data::pons::TestSet;
 use minimax::{Evaluation, Evaluator, IterativeOptions, IterativeSearch, Strategy, Winner};
 
 /// `minimax`'s view of our board.
@@ -79,9 +81,10 @@ fn sign(o: Outcome) -> i32 {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let dir = args
-        .next()
-        .map_or_else(|| PathBuf::from("../shared/data/connect4"), PathBuf::from);
+    let dir = args.next().map_or_else(
+        || gametree_verify::default_data_dir().join("connect4"),
+        PathBuf::from,
+    );
     let limit: usize = args.next().map_or(Ok(1000), |s| s.parse())?;
     let set = TestSet::L2_R1.load(&dir)?;
     let set = &set[..limit.min(set.len())];

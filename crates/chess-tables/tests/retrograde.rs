@@ -2,8 +2,9 @@
 //! `FastEndgame` (moved here from the retrograde crate, which depends on no
 //! game): KQvK and KRvK
 //! reproduce the Syzygy generator's statistics and the raw KQK counts
-//! (as published at syzygy-tables.info), both methods agree, and every value follows from its
-//! successors'.
+//! (as published at syzygy-tables.info) and the longest mates (all from the
+//! corpus of `gametree-verify`), both methods agree, and every value
+//! follows from its successors'.
 
 use std::sync::Mutex;
 
@@ -43,17 +44,35 @@ fn wdl(c: &Counts) -> (u64, u64, u64) {
     (c.wins, c.draws, c.losses)
 }
 
+/// The Syzygy generator's published statistics of `ending`: White to
+/// move, Black to move.
+fn syzygy(ending: &str) -> ((u64, u64, u64), (u64, u64, u64)) {
+    let stats = gametree_verify::data::syzygy_3_4_men().unwrap();
+    let e = stats.iter().find(|e| e.ending == ending).unwrap();
+    let t = |w: gametree_verify::data::WinDrawLoss| (w.wins, w.draws, w.losses);
+    (t(e.wtm), t(e.btm))
+}
+
+/// The published longest mate of `ending`, in plies (a mate in N moves is
+/// a win in 2N - 1 plies).
+fn longest_mate_plies(ending: &str) -> u16 {
+    let mate = gametree_verify::data::chess_endgames()
+        .unwrap()
+        .longest_mate(ending)
+        .unwrap();
+    u16::try_from(mate.plies()).unwrap()
+}
+
 #[test]
 fn kqk_matches_syzygy_statistics() {
     let (space, table) = build("KQvK");
     let (white, black) = by_side(&table);
-    assert_eq!(wdl(&white), (18_081, 0, 0));
-    assert_eq!(wdl(&black), (0, 2_896, 25_160));
+    assert_eq!((wdl(&white), wdl(&black)), syzygy("KQvK"));
     // Longest mate: 10 moves, i.e. a win in 19 plies for White to move (and
     // a loss in 20 for Black to move: one Black move, then that mate).
     let (plies, at) = white.longest_win.unwrap();
-    assert_eq!(plies, 19);
-    assert_eq!(black.longest_loss.unwrap().0, 20);
+    assert_eq!(plies, longest_mate_plies("KQvK"));
+    assert_eq!(black.longest_loss.unwrap().0, plies + 1);
     let p = space.position(at).unwrap();
     eprintln!("KQvK longest mate: {p} (mate in {})", plies.div_ceil(2));
     assert_eq!(
@@ -66,9 +85,8 @@ fn kqk_matches_syzygy_statistics() {
 fn krk_matches_syzygy_statistics() {
     let (space, table) = build("KRvK");
     let (white, black) = by_side(&table);
-    assert_eq!(wdl(&white), (21_959, 0, 0));
-    assert_eq!(wdl(&black), (0, 2_796, 25_260));
-    assert_eq!(white.longest_win.unwrap().0, 31); // mate in 16
+    assert_eq!((wdl(&white), wdl(&black)), syzygy("KRvK"));
+    assert_eq!(white.longest_win.unwrap().0, longest_mate_plies("KRvK")); // mate in 16
     assert!(verify::locally_consistent(&space, &table, &NoExits, 0..space.size()).is_ok());
 }
 
@@ -136,8 +154,9 @@ fn kqk_raw_counts() {
             }
         }
     }
-    assert_eq!(legal, [144_508, 223_944]);
-    assert_eq!(draws, 23_048);
+    let raw = gametree_verify::data::chess_endgames().unwrap().kqvk_raw;
+    assert_eq!(legal, [raw.wtm, raw.btm]);
+    assert_eq!(draws, raw.draws);
 }
 
 #[test]
@@ -209,9 +228,8 @@ fn fast_endgame_kbnk_and_kqkr() {
     let kbnk = FastEndgame::new("KBNvK").unwrap();
     let table = Generator::new(&kbnk).build(Method::Backward).unwrap();
     let (white, black) = by_side(&table);
-    assert_eq!(wdl(&white), (1_352_913, 6_665, 0));
-    assert_eq!(wdl(&black), (0, 309_147, 1_398_741));
-    assert_eq!(white.longest_win.unwrap().0, 65); // mate in 33
+    assert_eq!((wdl(&white), wdl(&black)), syzygy("KBNvK"));
+    assert_eq!(white.longest_win.unwrap().0, longest_mate_plies("KBNvK")); // mate in 33
 
     let kqk = FastEndgame::new("KQvK").unwrap();
     let krk = FastEndgame::new("KRvK").unwrap();
@@ -224,7 +242,7 @@ fn fast_endgame_kbnk_and_kqkr() {
         .build(Method::Backward)
         .unwrap();
     let (white, _) = by_side(&table);
-    assert_eq!(white.longest_win.unwrap().0, 69); // mate in 35
+    assert_eq!(white.longest_win.unwrap().0, longest_mate_plies("KQvKR")); // mate in 35
     let size = kqkr.size();
     for start in (0..size).step_by(size as usize / 16) {
         assert!(verify::locally_consistent(&kqkr, &table, &subs, start..start + 4096).is_ok());

@@ -1,6 +1,6 @@
-//! `statistics` against the Syzygy generator's published statistics
-//! (`data/syzygy-3-4-men.txt`) on all 24 pawnless endings of 3 and 4
-//! pieces, the like-piece weighting against a brute force over the 8
+//! `statistics` against the Syzygy generator's published statistics (the
+//! corpus of `gametree-verify`, `syzygy-3-4-men.toml`) on all 24 pawnless
+//! endings of 3 and 4 pieces, the like-piece weighting against a brute force over the 8
 //! symmetries, and a table of the wrong size refused.
 
 use gametree_chess_tables::{
@@ -11,21 +11,15 @@ use gametree_retrograde::{Generator, Value};
 
 /// The published figures: each ending with White's and Black's counts.
 fn published() -> Vec<(Signature, Wdl, Wdl)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/syzygy-3-4-men.txt");
-    let text = std::fs::read_to_string(path).unwrap();
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let fields: Vec<&str> = l.split_whitespace().collect();
-            assert_eq!(fields.len(), 7, "{l}");
-            let n: Vec<u64> = fields[1..].iter().map(|f| f.parse().unwrap()).collect();
-            let wdl = |k: usize| Wdl {
-                wins: n[k],
-                draws: n[k + 1],
-                losses: n[k + 2],
-            };
-            (fields[0].parse().unwrap(), wdl(0), wdl(3))
-        })
+    let wdl = |w: gametree_verify::data::WinDrawLoss| Wdl {
+        wins: w.wins,
+        draws: w.draws,
+        losses: w.losses,
+    };
+    gametree_verify::data::syzygy_3_4_men()
+        .unwrap()
+        .iter()
+        .map(|e| (e.ending.parse().unwrap(), wdl(e.wtm), wdl(e.btm)))
         .collect()
 }
 

@@ -84,12 +84,21 @@ fn kqvkr_longest_mate_and_probing_with_colours_exchanged() {
     );
     let (space, table) = tables.get(&sig("KQvKR")).unwrap();
     // The longest KQvKR win is a mate in 35 (69 plies), as published for
-    // distance-to-mate tables (e.g. the Nalimov tables).
+    // distance-to-mate tables (e.g. the Nalimov tables; the corpus of
+    // `gametree-verify`).
     let (plies, index) = table.counts().longest_win.unwrap();
-    assert_eq!(plies, 69);
+    let published = gametree_verify::data::chess_endgames()
+        .unwrap()
+        .longest_mate("KQvKR")
+        .unwrap()
+        .plies();
+    assert_eq!(u32::from(plies), published);
     let p = space.position(index).unwrap();
-    assert_eq!(tables.probe_placement(&p), Some(Value::Win(69)));
-    assert_eq!(tables.probe_placement(&p.flipped()), Some(Value::Win(69)));
+    assert_eq!(tables.probe_placement(&p), Some(Value::Win(plies)));
+    assert_eq!(
+        tables.probe_placement(&p.flipped()),
+        Some(Value::Win(plies))
+    );
     // Through positions: KRvKQ is probed in KQvKR.
     let white: Position = "8/8/8/8/2k5/8/1r6/QK6 w - - 0 1".parse().unwrap();
     let black: Position = "qk6/1R6/8/2K5/8/8/8/8 b - - 0 1".parse().unwrap();
@@ -238,8 +247,8 @@ fn memory_bound() {
     assert_eq!(tables.memory(&kqkr, 2), tables_only);
 }
 
-/// Best moves from KQvKR's longest win mate in exactly 69 plies, each
-/// ply one closer, whatever the defender plays (here: its best move,
+/// Best moves from KQvKR's longest win mate in exactly the stated number
+/// of plies (69), each ply one closer, whatever the defender plays (here: its best move,
 /// the slowest loss); from a drawn position they keep the draw.
 #[test]
 fn best_moves_mate_in_the_stated_number_of_plies() {
@@ -249,16 +258,16 @@ fn best_moves_mate_in_the_stated_number_of_plies() {
         .build(&[sig("KQvKR")], &BuildOptions::default())
         .unwrap();
     let (space, table) = tables.get(&sig("KQvKR")).unwrap();
-    let (_, index) = table.counts().longest_win.unwrap();
+    let (stated, index) = table.counts().longest_win.unwrap();
     let start: Position = space.endgame().position(index).unwrap();
     let mut p = start.clone();
     let mut plies = 0u16;
     while let Some((m, v)) = tables.best_move(&p) {
-        assert_eq!(v.plies(), Some(69 - plies), "ply {plies}: {p}");
+        assert_eq!(v.plies(), Some(stated - plies), "ply {plies}: {p}");
         p.make(m);
         plies += 1;
     }
-    assert_eq!(plies, 69);
+    assert_eq!(plies, stated);
     assert_eq!(p.outcome(), Some(Outcome::Loss), "{p}");
     assert_eq!(tables.probe(&p), Some(Value::Loss(0)));
     // A drawn position: the best move keeps it drawn.

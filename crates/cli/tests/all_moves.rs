@@ -4,6 +4,7 @@
 //! move's with the position's.
 
 use assert_cmd::Command;
+use gametree_verify::data::pons::TestSet;
 use serde_json::Value;
 
 /// One solved position with its moves: (value, score, [(move, value, score)]).
@@ -179,20 +180,14 @@ fn dots_moves_keep_the_sign_when_the_turn_is_kept() {
     assert!(kept > 0, "no move completed a box");
 }
 
-/// Pons's set `name`: (moves, score) per line.
-fn pons_set(name: &str) -> Vec<(String, i64)> {
-    let root = std::env::var_os("GAMETREE_DATA").map_or_else(
-        || std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-        std::path::PathBuf::from,
-    );
-    let path = root.join("connect4").join(name);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (set GAMETREE_DATA)", path.display()));
-    text.lines()
-        .map(|l| {
-            let (moves, score) = l.split_once(' ').expect("moves score");
-            (moves.to_owned(), score.trim().parse().expect("a score"))
-        })
+/// Pons's set `set`: (moves, score) per line, from
+/// `$GAMETREE_DATA/connect4` (`gametree_verify::default_data_dir`).
+fn pons_set(set: TestSet) -> Vec<(String, i64)> {
+    let dir = gametree_verify::default_data_dir().join("connect4");
+    set.load(&dir)
+        .unwrap_or_else(|e| panic!("{e} (set GAMETREE_DATA)"))
+        .into_iter()
+        .map(|p| (p.moves, i64::from(p.score)))
         .collect()
 }
 
@@ -204,9 +199,9 @@ fn pons_set(name: &str) -> Vec<(String, i64)> {
 fn connect4_moves_on_pons_positions() {
     // 100 positions: the first 50 of the end-game set and of the middle-game
     // set; each position's score is also checked against the file.
-    let mut set = pons_set("Test_L3_R1");
+    let mut set = pons_set(TestSet::L3_R1);
     set.truncate(50);
-    set.extend(pons_set("Test_L2_R1").into_iter().take(50));
+    set.extend(pons_set(TestSet::L2_R1).into_iter().take(50));
     let positions: Vec<String> = set.iter().map(|(m, _)| m.clone()).collect();
     let solved = solve("connect4", &positions, &[]);
     for ((moves, score), v) in set.iter().zip(&solved) {

@@ -16,6 +16,23 @@ fn field(out: &str, key: &str) -> String {
         .to_owned()
 }
 
+/// The Syzygy generator's published statistics of `ending` (the corpus of
+/// `gametree-verify`), as `tb stats --json` prints them.
+fn syzygy_json(ending: &str) -> (String, String) {
+    let stats = gametree_verify::data::syzygy_3_4_men().unwrap();
+    let e = stats.iter().find(|e| e.ending == ending).unwrap();
+    let json = |key: &str, w: gametree_verify::data::WinDrawLoss| {
+        format!("\"{key}\": {}", wdl_json([w.wins, w.draws, w.losses]))
+    };
+    (json("wtm", e.wtm), json("btm", e.btm))
+}
+
+/// The published perft count of the position `id` of `table` at `depth`.
+fn published_perft(table: &[gametree_verify::data::PerftPosition], id: &str, depth: u32) -> String {
+    let row = table.iter().find(|p| p.id == id).unwrap();
+    row.nodes(depth).unwrap().to_string()
+}
+
 fn stdout(cmd: &mut Command) -> String {
     let out = cmd.assert().success().get_output().stdout.clone();
     String::from_utf8(out).expect("utf-8")
@@ -239,22 +256,36 @@ fn sizes_and_directories_get_clear_errors() {
 
 #[test]
 fn perft_counts_are_the_last_line() {
+    // Published counts (the corpus of `gametree-verify`), and two that
+    // are easily counted: 7^4 and 9 x 8.
+    let data = gametree_verify::data::tictactoe().unwrap();
+    let chess = gametree_verify::data::chess_perft().unwrap();
+    let ataxx = gametree_verify::data::ataxx_perft().unwrap();
     let cases = [
-        (vec!["perft", "tictactoe", "", "9"], "127872"),
-        (vec!["perft", "chess", "startpos", "3"], "8902"),
-        (vec!["perft", "connect4", "", "4"], "2401"),
-        (vec!["perft", "ataxx", "startpos", "2"], "256"),
-        (vec!["perft", "mnk:3,3,3", "", "2"], "72"),
+        (
+            vec!["perft", "tictactoe", "", "9"],
+            data.full_board_games.to_string(),
+        ),
+        (
+            vec!["perft", "chess", "startpos", "3"],
+            published_perft(chess, "initial", 3),
+        ),
+        (vec!["perft", "connect4", "", "4"], "2401".to_string()),
+        (
+            vec!["perft", "ataxx", "startpos", "2"],
+            published_perft(ataxx, "startpos", 2),
+        ),
+        (vec!["perft", "mnk:3,3,3", "", "2"], "72".to_string()),
     ];
     for (args, want) in cases {
         let out = stdout(gametree().args(&args));
-        assert_eq!(out.lines().last(), Some(want), "{args:?}");
+        assert_eq!(out.lines().last(), Some(want.as_str()), "{args:?}");
     }
     let out = stdout(gametree().args(["perft", "chess", "startpos", "2", "--divide"]));
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 21);
     assert!(lines.contains(&"e2e4: 20"));
-    assert_eq!(lines[20], "400");
+    assert_eq!(lines[20], published_perft(chess, "initial", 2));
 }
 
 #[test]
@@ -314,20 +345,24 @@ fn tb_build_stats_probe() {
     let d = dir.to_str().unwrap();
     let out = stdout(gametree().args(["tb", "build", "tictactoe", "--out", d]));
     assert!(out.trim_end().ends_with("tictactoe.gtb"));
-    // The Syzygy generator's published KQvK statistics.
+    // The Syzygy generator's published KQvK statistics, and the longest
+    // mate (in 10: 19 plies).
     let out = stdout(gametree().args(["tb", "stats", "KQvK", "--dir", d, "--json"]));
     assert!(
         out.starts_with("{\"material\": \"KQvK\", \"counted\": "),
         "{out}"
     );
+    let (wtm, btm) = syzygy_json("KQvK");
+    assert!(out.contains(&format!("{wtm}, {btm}")), "{out}");
+    let mate = gametree_verify::data::chess_endgames()
+        .unwrap()
+        .longest_mate("KQvK")
+        .unwrap()
+        .plies();
     assert!(
-        out.contains(
-            "\"wtm\": {\"win\": 18081, \"draw\": 0, \"loss\": 0}, \
-             \"btm\": {\"win\": 0, \"draw\": 2896, \"loss\": 25160}"
-        ),
+        out.contains(&format!("\"longest_win_plies\": {mate}")),
         "{out}"
     );
-    assert!(out.contains("\"longest_win_plies\": 19"), "{out}");
     assert!(dir.join("KQvK.gtb").exists());
     let out =
         stdout(gametree().args(["tb", "probe", "8/8/8/8/8/2k5/8/1K1Q4 b - - 0 1", "--dir", d]));
@@ -362,9 +397,9 @@ fn tb_build_every_ending_of_three_pieces() {
         assert!(dir.join(format!("{name}.gtb")).exists());
     }
     let out = stdout(gametree().args(["tb", "stats", "KRvK", "--dir", d, "--json"]));
+    let (wtm, _) = syzygy_json("KRvK");
     assert!(
-        out.starts_with("{\"material\": \"KRvK\", \"counted\": ")
-            && out.contains("\"wtm\": {\"win\": 21959, \"draw\": 0, \"loss\": 0}"),
+        out.starts_with("{\"material\": \"KRvK\", \"counted\": ") && out.contains(&wtm),
         "{out}"
     );
     let two = dir.join("two");
@@ -452,9 +487,17 @@ fn tb_connect4_build_stats_probe() {
     );
     assert!(out.starts_with(&expected), "{out}\n{expected}");
     assert!(out.contains("\"longest_win_plies\": 13"), "{out}");
-    // Probes: the empty board is a draw (Tromp); three in a column wins.
+    // Probes: the empty board is a draw (Tromp, from the corpus of
+    // `gametree-verify`); three in a column wins.
     let out = stdout(gametree().args(["tb", "probe", "", "--game", "connect4:4x4", "--dir", d]));
-    assert_eq!(field(&out, "value"), "draw");
+    let published = gametree_verify::data::connect4()
+        .unwrap()
+        .boards
+        .iter()
+        .find(|b| (b.width, b.height) == (4, 4))
+        .unwrap()
+        .value;
+    assert_eq!(field(&out, "value"), published.to_string());
     let out = stdout(gametree().args([
         "tb",
         "probe",

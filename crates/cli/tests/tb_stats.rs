@@ -1,7 +1,7 @@
 //! `gametree tb stats --json` on every pawnless chess ending of 3 and 4
-//! pieces equals the Syzygy generator's published statistics (the data
-//! file of `gametree-chess-tables`), and the text output labels the two
-//! ways of counting.
+//! pieces equals the Syzygy generator's published statistics (the corpus
+//! of `gametree-verify`), and the text output labels the two ways of
+//! counting.
 
 use assert_cmd::Command;
 
@@ -17,18 +17,11 @@ fn stdout(cmd: &mut Command) -> String {
 /// The published figures: `(ending, [White to move: win, draw, loss],
 /// [Black to move: ...])`.
 fn published() -> Vec<(String, [u64; 3], [u64; 3])> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../chess-tables/data/syzygy-3-4-men.txt"
-    );
-    let text = std::fs::read_to_string(path).unwrap();
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            let n: Vec<u64> = f[1..].iter().map(|x| x.parse().unwrap()).collect();
-            (f[0].to_owned(), [n[0], n[1], n[2]], [n[3], n[4], n[5]])
-        })
+    let counts = |w: gametree_verify::data::WinDrawLoss| [w.wins, w.draws, w.losses];
+    gametree_verify::data::syzygy_3_4_men()
+        .unwrap()
+        .iter()
+        .map(|e| (e.ending.clone(), counts(e.wtm), counts(e.btm)))
         .collect()
 }
 
@@ -64,7 +57,15 @@ fn tb_stats_json_equals_the_syzygy_statistics_of_every_3_and_4_man_ending() {
         lines[1].starts_with("counted: wtm/btm: Syzygy convention"),
         "{out}"
     );
-    assert_eq!(lines[2], "wtm: win: 625902; draw: 644640; loss: 0", "{out}");
+    let (_, kbbk, _) = rows.iter().find(|(e, _, _)| e == "KBBvK").unwrap();
+    assert_eq!(
+        lines[2],
+        format!(
+            "wtm: win: {}; draw: {}; loss: {}",
+            kbbk[0], kbbk[1], kbbk[2]
+        ),
+        "{out}"
+    );
     let raw = lines[4].strip_prefix("raw_wtm: ").unwrap();
     assert!(
         raw.starts_with("win: ") && raw != &lines[2]["wtm: ".len()..],

@@ -85,9 +85,7 @@ mod position;
 mod square;
 
 pub use fen::FenError;
-pub use perft::{
-    PUBLISHED, PerftMismatch, divide, perft, verify_published, verify_startpos_depth6,
-};
+pub use perft::{divide, perft};
 pub use position::{Cell, MAX_MOVES, Moves, Position, Undo};
 pub use square::{Move, ParseMoveError, Square};
 

@@ -1,39 +1,8 @@
-//! Fast, specialised perft with bulk counting, the published perft table,
-//! and a divide helper.
-
-use core::fmt;
+//! Fast, specialised perft with bulk counting, and a divide helper.
 
 use crate::bitboard::{JUMPS, SINGLES, dilate};
 use crate::position::Position;
 use crate::square::Move;
-
-/// The published perft counts, from the perft tests of libataxx
-/// (github.com/kz04px/libataxx):
-/// a FEN and the node counts for depths `0, 1, 2, ...`.
-pub const PUBLISHED: &[(&str, &[u64])] = &[
-    (
-        "x5o/7/7/7/7/7/o5x x 0 1",
-        &[
-            1,
-            16,
-            256,
-            6460,
-            155_888,
-            4_752_668,
-            141_865_520,
-            5_023_479_496,
-        ],
-    ),
-    (
-        "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
-        &[1, 14, 196, 4184, 86528, 2_266_352],
-    ),
-    (
-        "7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1",
-        &[1, 1, 75, 249, 14270, 452_980],
-    ),
-    ("x5o/7/7/7/7/7/o5x x 100 1", &[1, 0, 0, 0, 0]),
-];
 
 /// The number of legal moves of the side owning `us` (a pass counts as one;
 /// none when the game is over).
@@ -152,86 +121,4 @@ pub fn divide(position: &Position, depth: u32) -> Vec<(Move, u64)> {
         p.unmake(m, undo);
     }
     rows
-}
-
-/// A perft count that differs from the published one.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PerftMismatch {
-    /// The position.
-    pub fen: &'static str,
-    /// The depth.
-    pub depth: u32,
-    /// The published count.
-    pub expected: u64,
-    /// What this crate counted.
-    pub found: u64,
-}
-
-impl fmt::Display for PerftMismatch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "perft({}) of {:?}: expected {}, found {}",
-            self.depth, self.fen, self.expected, self.found
-        )
-    }
-}
-
-impl std::error::Error for PerftMismatch {}
-
-/// Checks every row of [`PUBLISHED`] whose count is at most `max_nodes`
-/// with the fast [`perft`], and returns how many `(position, depth)` pairs
-/// were checked. With `u64::MAX` it checks every row, including the start
-/// position at depth 7 (5,023,479,496 leaves, about 3 s of one core); the
-/// unit tests use a budget of 5 million.
-///
-/// # Errors
-///
-/// The first count that differs from the published one.
-///
-/// # Panics
-///
-/// If a published FEN does not parse (a bug in this crate).
-pub fn verify_published(max_nodes: u64) -> Result<usize, PerftMismatch> {
-    let mut checked = 0;
-    for &(fen, counts) in PUBLISHED {
-        let position: Position = fen.parse().expect("published FEN parses");
-        for (depth, &expected) in counts.iter().enumerate() {
-            if expected > max_nodes {
-                break;
-            }
-            let found = perft(&position, depth as u32);
-            if found != expected {
-                return Err(PerftMismatch {
-                    fen,
-                    depth: depth as u32,
-                    expected,
-                    found,
-                });
-            }
-            checked += 1;
-        }
-    }
-    Ok(checked)
-}
-
-/// Checks the start position at depth 6 (141,865,520 leaves) with the fast
-/// perft: the `cargo xtask verify` row for Ataxx.
-///
-/// # Errors
-///
-/// The count, when it differs from the published one.
-pub fn verify_startpos_depth6() -> Result<u64, PerftMismatch> {
-    let (fen, counts) = PUBLISHED[0];
-    let found = perft(&Position::startpos(), 6);
-    if found == counts[6] {
-        Ok(found)
-    } else {
-        Err(PerftMismatch {
-            fen,
-            depth: 6,
-            expected: counts[6],
-            found,
-        })
-    }
 }

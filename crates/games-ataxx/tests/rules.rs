@@ -2,16 +2,27 @@
 //! generator, and the `gametree_game::check` oracles.
 
 use gametree_game::{Game, Outcome, Player};
-use gametree_games_ataxx::{
-    Cell, FenError, Move, Moves, PUBLISHED, Position, Square, divide, perft,
-};
+use gametree_games_ataxx::{Cell, FenError, Move, Moves, Position, Square, divide, perft};
+use gametree_verify::data::{PerftPosition, ataxx_perft};
 use rand_core::Rng;
 use rand_pcg::Pcg64;
+
+/// libataxx's published perft table (the corpus of `gametree-verify`).
+fn published() -> &'static [PerftPosition] {
+    ataxx_perft().unwrap()
+}
 
 /// Every published row up to 5 million leaves, with the fast perft.
 #[test]
 fn published_perft_fast() {
-    let checked = gametree_games_ataxx::verify_published(5_000_000).unwrap();
+    let mut checked = 0;
+    for row in published() {
+        let pos: Position = row.fen.parse().unwrap();
+        for &(depth, expected) in row.counts.iter().take_while(|r| r.1 <= 5_000_000) {
+            assert_eq!(perft(&pos, depth), expected, "{} depth {depth}", row.fen);
+            checked += 1;
+        }
+    }
     // 6 + 6 + 6 + 5 rows of depth 0..=5 (start position: 0..=5).
     assert_eq!(checked, 6 + 6 + 6 + 5);
 }
@@ -20,18 +31,16 @@ fn published_perft_fast() {
 /// with the published numbers and with the fast perft.
 #[test]
 fn published_perft_generic() {
-    for &(fen, counts) in PUBLISHED {
-        let mut pos: Position = fen.parse().unwrap();
-        for (depth, &expected) in counts.iter().enumerate() {
-            if expected > 300_000 {
-                break;
-            }
+    for row in published() {
+        let mut pos: Position = row.fen.parse().unwrap();
+        for &(depth, expected) in row.counts.iter().take_while(|r| r.1 <= 300_000) {
             assert_eq!(
-                gametree_game::perft(&mut pos, depth as u32),
+                gametree_game::perft(&mut pos, depth),
                 expected,
-                "{fen} depth {depth}"
+                "{} depth {depth}",
+                row.fen
             );
-            assert_eq!(perft(&pos, depth as u32), expected, "{fen} depth {depth}");
+            assert_eq!(perft(&pos, depth), expected, "{} depth {depth}", row.fen);
         }
     }
 }
@@ -80,7 +89,11 @@ fn divide_agrees() {
     let mut pos = Position::startpos();
     let rows = divide(&pos, 4);
     assert_eq!(rows.len(), 16);
-    assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 155_888);
+    let start = published().iter().find(|r| r.id == "startpos").unwrap();
+    assert_eq!(
+        rows.iter().map(|r| r.1).sum::<u64>(),
+        start.nodes(4).unwrap()
+    );
     assert_eq!(rows, gametree_game::perft_divide(&mut pos, 4));
 }
 
@@ -363,7 +376,7 @@ fn game_over_conditions() {
     let p: Position = "xo---2/----3/----3/7/7/7/7 x 0 1".parse().unwrap();
     assert_eq!(p.outcome(), Some(Outcome::Draw));
     // x must pass; o then moves.
-    let mut p: Position = PUBLISHED[2].0.parse().unwrap();
+    let mut p: Position = "7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1".parse().unwrap();
     let mut moves = Moves::default();
     p.generate(&mut moves);
     assert_eq!(moves.as_slice(), &[Move::PASS]);
@@ -389,7 +402,7 @@ fn tactical_orders_captures() {
 #[test]
 fn hash_covers_stones_blockers_and_side_only() {
     let start = Position::startpos();
-    let blocked: Position = PUBLISHED[1].0.parse().unwrap();
+    let blocked: Position = "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1".parse().unwrap();
     assert_ne!(start.hash(), blocked.hash());
     let clocked: Position = "x5o/7/7/7/7/7/o5x x 37 12".parse().unwrap();
     assert_eq!(start.hash(), clocked.hash());

@@ -40,10 +40,11 @@
 //! # What is verified
 //!
 //! * Move generation: the published perft counts of the Chess Programming
-//!   Wiki's six standard positions (`data/chess-perft.toml`; cheap
-//!   rows in `cargo test`, deep rows through [`suite::verify_file`]), the
-//!   bulk counter against the generic [`gametree_game::perft`], and the legal move
-//!   lists against the `cozy-chess` crate along seeded random games.
+//!   Wiki's six standard positions (kept in `gametree-verify`'s corpus;
+//!   cheap rows in `cargo test`, deep rows in `gametree verify --game chess
+//!   --full`), the bulk counter against the generic [`gametree_game::perft`],
+//!   and the legal move lists against the `cozy-chess` crate along seeded
+//!   random games.
 //! * make/unmake restores everything, the incremental hash equals the hash
 //!   from scratch, a move is legal iff generated: the [`gametree_game::check`]
 //!   oracles on seeded random playouts.
@@ -65,7 +66,6 @@ mod fen;
 mod movegen;
 mod mv;
 mod position;
-pub mod suite;
 mod types;
 
 pub use eval::PIECE_VALUES;

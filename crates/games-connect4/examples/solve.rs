@@ -9,7 +9,7 @@ use std::time::Instant;
 use gametree_alphabeta::{AlphaBeta, Config};
 use gametree_game::Limits;
 use gametree_games_connect4::Board;
-use gametree_games_connect4::pons::load_test_file;
+use gametree_verify::data::pons::load_test_file;
 
 /// The CPU time of this thread in nanoseconds, if Linux tells.
 fn thread_cpu_ns() -> Option<u64> {

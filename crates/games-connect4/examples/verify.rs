@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use gametree_games_connect4::{Size, verify_perft, verify_position_counts};
+use gametree_games_connect4::{Size, count_positions, verify_perft};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -18,8 +18,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     println!("perft 1..={depth}: {:.2?}", t.elapsed());
+    let published = &gametree_verify::data::connect4()?.positions_per_ply;
+    if plies as usize >= published.len() {
+        return Err(format!(
+            "OEIS A212693 is tabulated up to ply {}",
+            published.len() - 1
+        )
+        .into());
+    }
     let t = Instant::now();
-    let counts = verify_position_counts(plies)?;
+    let counts = count_positions(Size::STANDARD, plies);
+    if counts[..] != published[..counts.len()] {
+        return Err(format!(
+            "7x6 distinct positions after 0..={plies} plies: counted {counts:?}, OEIS A212693 says {:?}",
+            &published[..counts.len()]
+        )
+        .into());
+    }
     println!(
         "7x6 distinct positions after 0..={plies} plies match OEIS A212693: {counts:?} ({:.2?})",
         t.elapsed()

@@ -285,10 +285,31 @@ impl Board {
         b
     }
 
-    /// The Pons score (see [`crate::pons`]) of a decisive or draw [`Score`]
-    /// found for this position (a win or loss counted in plies from here,
-    /// as [`Score::win_in`]). `None` for heuristic scores and for distances
+    /// The Pons score of a decisive or draw [`Score`] found for this
+    /// position (a win or loss counted in plies from here, as
+    /// [`Score::win_in`]). `None` for heuristic scores and for distances
     /// that cannot end the game on this board.
+    ///
+    /// Pascal Pons's convention (his blog *Solving Connect 4: how to build
+    /// a perfect AI*, blog.gamesolver.org), from the side to move's view: a
+    /// win scores `(width · height + 2 − N) div 2` when the winning stone is
+    /// ply `N` of the game (the first stone is ply 1), i.e. one more than
+    /// the number of cells the winner had left; a draw scores 0; a loss is
+    /// the negation of the opponent's win. On 7 × 6 scores range over
+    /// −18..=18 ([`Size::min_pons_score`](crate::Size::min_pons_score),
+    /// [`Size::max_pons_score`](crate::Size::max_pons_score)); see also
+    /// [`Size::pons_score_of_win_on_ply`](crate::Size::pons_score_of_win_on_ply).
+    ///
+    /// ```
+    /// use gametree_game::Score;
+    /// use gametree_games_connect4::Board;
+    ///
+    /// let b: Board = "4455".parse()?;
+    /// // X, to move, wins with its 4th stone (ply 7): the largest score.
+    /// assert_eq!(b.pons_score(Score::win_in(3)), Some(18));
+    /// assert_eq!(b.score_from_pons(18), Some(Score::win_in(3)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn pons_score(&self, score: Score) -> Option<i32> {
         if score == Score::DRAW {
@@ -478,6 +499,37 @@ pub fn non_losing_columns(board: &Board, out: &mut Moves) {
 mod tests {
     use super::*;
     use gametree_game::Game;
+
+    #[test]
+    fn pons_score_conversions_are_inverse() {
+        // Every position of a few games, every Pons score in range.
+        for moves in ["", "4", "4455", "2252576253462244111563365343671351441"] {
+            let b: Board = moves.parse().unwrap();
+            let mut round_trips = 0;
+            for pons in -30..=30 {
+                if let Some(s) = b.score_from_pons(pons) {
+                    assert_eq!(b.pons_score(s), Some(pons), "{moves} {pons}");
+                    round_trips += 1;
+                }
+            }
+            assert!(round_trips > 0);
+            for d in 0..50 {
+                for s in [Score::win_in(d), Score::loss_in(d)] {
+                    if let Some(p) = b.pons_score(s) {
+                        assert_eq!(b.score_from_pons(p), Some(s), "{moves} {s}");
+                    }
+                }
+            }
+        }
+        let empty = Board::standard();
+        assert_eq!(empty.pons_score(Score::win_in(41)), Some(1));
+        assert_eq!(empty.pons_score(Score::win_in(7)), Some(18));
+        assert_eq!(empty.pons_score(Score::loss_in(8)), Some(-18));
+        assert_eq!(empty.pons_score(Score::win_in(8)), None); // wrong parity
+        assert_eq!(empty.pons_score(Score::new(5)), None); // heuristic
+        assert_eq!(empty.score_from_pons(19), None);
+        assert_eq!(empty.score_from_pons(-18), Some(Score::loss_in(8)));
+    }
 
     #[test]
     fn simple_threats() {

@@ -26,9 +26,11 @@
 //! * Notation: `"4453".parse::<Board>()` (7 × 6) or [`Board::from_moves`]
 //!   with typed [`NotationError`]s; `Display` prints the moves back and
 //!   `{:#}` / [`Board::pretty`] draws the board. [`Size`] parses `WxH`.
-//! * [`pons`]: Pons's score convention and a loader for his benchmark files.
+//! * Pons's score convention: [`Board::pons_score`] and its inverse
+//!   [`Board::score_from_pons`], [`Size::pons_score_of_win_on_ply`].
 //! * [`perft_bitboard`]: a move-tree counter on raw bitboards, to check the
-//!   generic [`gametree_game::perft`] against.
+//!   generic [`gametree_game::perft`] against; [`count_positions`]: the
+//!   distinct positions per ply.
 //!
 //! # Example
 //!
@@ -62,17 +64,13 @@ pub mod index;
 pub mod knowledge;
 mod notation;
 mod perft;
-pub mod pons;
 mod size;
 
 pub use board::{Board, Column, Moves, zobrist_keys};
 pub use index::{BoardIndex, IndexTooLarge};
 pub use knowledge::non_losing_columns;
 pub use notation::{NotationError, NotationErrorKind};
-pub use perft::{
-    LEGAL_POSITIONS_7X6, PerftMismatch, PerftRow, PositionCountMismatch, count_positions,
-    perft_bitboard, verify_perft, verify_position_counts,
-};
+pub use perft::{PerftMismatch, PerftRow, count_positions, perft_bitboard, verify_perft};
 pub use size::{Size, SizeError};
 
 /// The README's example is compiled and run as a doctest.

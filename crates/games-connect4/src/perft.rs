@@ -107,39 +107,6 @@ pub fn verify_perft(size: Size, max_depth: u32) -> Result<Vec<PerftRow>, PerftMi
     Ok(rows)
 }
 
-/// OEIS A212693: the number of legal 7 × 6 positions after `n` plies, for
-/// `n` in `0..27` (a finished game's position counts but is not extended).
-/// Source: oeis.org/A212693 (John Tromp; Edelkamp and Kissmann).
-pub const LEGAL_POSITIONS_7X6: [u64; 27] = [
-    1,
-    7,
-    49,
-    238,
-    1_120,
-    4_263,
-    16_422,
-    54_859,
-    184_275,
-    558_186,
-    1_662_623,
-    4_568_683,
-    12_236_101,
-    30_929_111,
-    75_437_595,
-    176_541_259,
-    394_591_391,
-    858_218_743,
-    1_763_883_894,
-    3_568_259_802,
-    6_746_155_945,
-    12_673_345_045,
-    22_010_823_988,
-    38_263_228_189,
-    60_830_813_459,
-    97_266_114_959,
-    140_728_569_039,
-];
-
 /// The number of distinct positions (by [`Board::key`]) reachable from the
 /// empty `size` board in exactly `n` plies, for `n` in `0..=max_ply`,
 /// breadth first on the raw bitboards. Memory grows with the widest layer
@@ -173,63 +140,12 @@ pub fn count_positions(size: Size, max_ply: u32) -> Vec<u64> {
     counts
 }
 
-/// The position count of some ply differs from OEIS A212693.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PositionCountMismatch {
-    /// The ply.
-    pub ply: u32,
-    /// The published count.
-    pub expected: u64,
-    /// What [`count_positions`] found.
-    pub counted: u64,
-}
-
-impl fmt::Display for PositionCountMismatch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "7x6 positions after {} plies: counted {}, OEIS A212693 says {}",
-            self.ply, self.counted, self.expected
-        )
-    }
-}
-
-impl std::error::Error for PositionCountMismatch {}
-
-/// Checks [`count_positions`] on 7 × 6 against [`LEGAL_POSITIONS_7X6`] for
-/// plies `0..=max_ply` (at most 26), for `cargo xtask verify` (ply 11: a
-/// few seconds, ~0.5 GB). This checks move generation, the end-of-game
-/// rule and the uniqueness of [`Board::key`] against published numbers.
-///
-/// # Errors
-///
-/// The first [`PositionCountMismatch`].
-///
-/// # Panics
-///
-/// If `max_ply > 26` (no published number to compare with).
-pub fn verify_position_counts(max_ply: u32) -> Result<Vec<u64>, PositionCountMismatch> {
-    assert!(max_ply < 27, "A212693 is tabulated here up to ply 26");
-    let counts = count_positions(Size::STANDARD, max_ply);
-    for (ply, (&counted, &expected)) in counts.iter().zip(&LEGAL_POSITIONS_7X6).enumerate() {
-        if counted != expected {
-            return Err(PositionCountMismatch {
-                ply: ply as u32,
-                expected,
-                counted,
-            });
-        }
-    }
-    Ok(counts)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn position_counts() {
-        assert_eq!(verify_position_counts(8).unwrap().len(), 9);
         let c = count_positions(Size::new(3, 3).unwrap(), 10);
         assert_eq!(&c[..3], [1, 3, 9]);
         assert_eq!(c[10], 0);

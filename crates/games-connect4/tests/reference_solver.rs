@@ -7,8 +7,8 @@ mod common;
 use std::time::Instant;
 
 use gametree_game::{Game, Outcome};
-use gametree_games_connect4::pons::TestSet;
 use gametree_games_connect4::{Board, Column, Moves, Size};
+use gametree_verify::data::pons::TestSet;
 
 /// Exact Pons score of `b` for the side to move, within `(alpha, beta)`
 /// (fail-hard), using only the `Game` trait: generate, make, unmake,
@@ -196,16 +196,25 @@ fn middle_easy_knowledge_solver() {
 
 #[test]
 fn small_boards_are_draws() {
+    // The published values (John Tromp; the corpus of `gametree-verify`).
+    let outcome = |pons: i32| match pons.signum() {
+        1 => Outcome::Win,
+        0 => Outcome::Draw,
+        _ => Outcome::Loss,
+    };
     for (w, h) in [(4, 4), (5, 4), (4, 5)] {
+        let published = common::published_value(w, h);
         let b = Board::new(Size::new(w, h).unwrap());
         let (s, n) = solve_reference(&b);
-        assert_eq!(s, 0, "{w}x{h}");
+        assert_eq!(outcome(s), published, "{w}x{h}");
         let (k, m) = solve_knowledge(&b);
-        assert_eq!(k, 0, "{w}x{h}");
-        println!("{w}x{h}: draw; nodes reference {n}, knowledge {m}");
+        assert_eq!(k, s, "{w}x{h}");
+        println!("{w}x{h}: {published}; nodes reference {n}, knowledge {m}");
     }
     // 5×5 with the knowledge solver and a null window around 0 (a result
-    // strictly inside (-1, 1) is exact): about 7 M nodes.
+    // strictly inside (-1, 1) is exact, and only a draw is): about 7 M
+    // nodes.
+    assert_eq!(common::published_value(5, 5), Outcome::Draw);
     let mut b = Board::new(Size::new(5, 5).unwrap());
     let mut nodes = 0;
     assert_eq!(with_knowledge(&mut b, -1, 1, &mut nodes), 0, "5x5");

@@ -114,21 +114,28 @@ fn notation_round_trips_and_errors_are_typed() {
 }
 
 /// The published values, by the brute-force reference: the first
-/// player's final difference from the empty board.
+/// player's final difference from the empty board. The values come from
+/// the corpus of `gametree-verify` (`crates/verify/data/dots.toml`): 1x1
+/// -1 (the fourth line goes to the second player), 2x2 +2 (Berlekamp,
+/// Winning Ways; The Dots-and-Boxes Game), 3x3 -3 (David Wilson's
+/// analysis).
 #[test]
 fn published_values() {
     let first = |w, h| {
         let future = reference::future_values(size(w, h)).unwrap();
         reference::exact_score(&Dots::new(size(w, h)), &future)
     };
-    // One box: the fourth line goes to the second player.
-    assert_eq!(first(1, 1), -1);
-    // Berlekamp (Winning Ways; The Dots-and-Boxes Game): 2x2 is a
-    // first-player win.
-    assert!(first(2, 2) > 0);
-    assert_eq!(first(2, 2), 2);
-    // David Wilson's analysis: the 3x3 game is a second-player win by 3.
-    assert_eq!(first(3, 3), -3);
+    let published = gametree_verify::data::dots().unwrap();
+    assert_eq!(published.len(), 3);
+    for v in published {
+        assert_eq!(
+            first(v.width, v.height),
+            v.score,
+            "{}x{}",
+            v.width,
+            v.height
+        );
+    }
     // Transposed boards have the same values.
     for (w, h) in [(1, 2), (1, 3), (2, 3), (1, 4), (1, 5)] {
         assert_eq!(first(w, h), first(h, w), "{w}x{h}");

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use gametree_alphabeta::alpha_beta_solve;
-use gametree_game::{Game, Outcome, Player, Score};
+use gametree_game::{Game, Outcome, Player};
 use gametree_games_mnk::{Mnk, Move, Moves, ParseErrorKind};
 use gametree_games_tictactoe::TicTacToe;
 use rand_core::Rng;
@@ -286,9 +286,13 @@ fn tictactoe_equivalence() {
         solved: 0,
     };
     walk(&mut Mnk::tictactoe(), &mut TicTacToe::new(), 0, &mut w);
-    assert_eq!(w.positions.len(), 5478);
-    assert_eq!(w.ttt_positions.len(), 5478);
-    assert_eq!(w.solved, 5478);
+    // The published count (the corpus of `gametree-verify`).
+    let reachable = gametree_verify::data::tictactoe()
+        .unwrap()
+        .reachable_positions as usize;
+    assert_eq!(w.positions.len(), reachable);
+    assert_eq!(w.ttt_positions.len(), reachable);
+    assert_eq!(w.solved, reachable);
     for d in 0..10 {
         let n = gametree_game::perft(&mut Mnk::tictactoe(), d);
         assert_eq!(
@@ -306,17 +310,36 @@ fn tictactoe_equivalence() {
 // ---------------------------------------------------------------------------
 // Known results (3,3,3 a draw, 4,4,3 a first-player win: the Wikipedia
 // article "m,n,k-game", after Uiterwijk and van den Herik, "The advantage of
-// the initiative", Information Sciences 122, 2000), solved by plain
-// alpha-beta.
+// the initiative", Information Sciences 122, 2000; 4,4,4 a draw), read from
+// the corpus of `gametree-verify` (`crates/verify/data/mnk.toml`).
 
+/// The published value of the empty `m,n,k` board for the first player.
+fn published(m: u8, n: u8, k: u8) -> Outcome {
+    let games = gametree_verify::data::mnk().unwrap();
+    let g = games.iter().find(|g| (g.m, g.n, g.k) == (m, n, k));
+    g.unwrap_or_else(|| panic!("no published value of {m},{n},{k}"))
+        .value
+}
+
+/// `1`, `0` or `-1` for a win, a draw or a loss.
+fn sign(o: Outcome) -> i8 {
+    match o {
+        Outcome::Win => 1,
+        Outcome::Draw => 0,
+        Outcome::Loss => -1,
+    }
+}
+
+/// 3,3,3 and 4,4,3 by plain alpha-beta.
 #[test]
 fn known_results_333_and_443() {
     let v = alpha_beta_solve(&mut Mnk::tictactoe()).value;
-    assert_eq!(v, Score::DRAW);
+    assert_eq!(v.outcome(), Some(published(3, 3, 3)));
     let r = alpha_beta_solve(&mut Mnk::new(4, 4, 3).unwrap());
-    assert!(
-        r.value.is_win(),
-        "4,4,3 is a first-player win, got {}",
+    assert_eq!(
+        r.value.outcome(),
+        Some(published(4, 4, 3)),
+        "4,4,3: got {}",
         r.value
     );
     // Also 3,4,3 ... and the transposed board gives the same value.
@@ -429,14 +452,15 @@ fn known_result_444_draw() {
     let searcher = || {
         gametree_alphabeta::AlphaBeta::<Mnk>::new(gametree_alphabeta::Config::default()).unwrap()
     };
+    let expected = published(4, 4, 4);
     let mut g = Mnk::new(4, 4, 4).unwrap();
     let weak = searcher().solve_weak(&mut g, &gametree_game::Limits::none());
-    assert_eq!(weak.outcome, Some(Outcome::Draw));
+    assert_eq!(weak.outcome, Some(expected));
     let strong = searcher().solve(&mut g, &gametree_game::Limits::none());
-    assert_eq!(strong.value, Score::DRAW);
-    assert_eq!(solve(4, 4, 4), 0);
-    assert_eq!(solve(4, 4, 3), 1);
-    assert_eq!(solve(3, 3, 3), 0);
+    assert_eq!(strong.value.outcome(), Some(expected));
+    assert_eq!(solve(4, 4, 4), sign(expected));
+    assert_eq!(solve(4, 4, 3), sign(published(4, 4, 3)));
+    assert_eq!(solve(3, 3, 3), sign(published(3, 3, 3)));
 }
 
 /// The rules are part of the hash: every m,n,k game has its own empty-board
@@ -457,7 +481,8 @@ fn rules_are_hashed() {
     }
     let mut s =
         gametree_alphabeta::AlphaBeta::<Mnk>::new(gametree_alphabeta::Config::default()).unwrap();
-    for (m, n, k, expected) in [(4, 4, 3, Outcome::Win), (4, 4, 4, Outcome::Draw)] {
+    for (m, n, k) in [(4, 4, 3), (4, 4, 4)] {
+        let expected = published(m, n, k);
         let r = s.solve_weak(
             &mut Mnk::new(m, n, k).unwrap(),
             &gametree_game::Limits::none(),

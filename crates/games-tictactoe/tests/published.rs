@@ -1,15 +1,23 @@
 //! The published tic-tac-toe numbers, reproduced by exhaustive enumeration
-//! through the `Game` trait (the numbers are not stored anywhere else in the
-//! crate): 765 positions up to symmetry (OEIS A008907), 255,168 complete
-//! games (OEIS A061526) split 131,184 / 77,904 / 46,080 and 138 terminal
-//! positions up to symmetry split 91 / 44 / 3 (the Wikipedia article
-//! "Tic-tac-toe"), and the draw of the empty board.
+//! through the `Game` trait: 765 positions up to symmetry (OEIS A008907),
+//! 255,168 complete games (OEIS A061526) split 131,184 / 77,904 / 46,080
+//! and 138 terminal positions up to symmetry split 91 / 44 / 3 (the
+//! Wikipedia article "Tic-tac-toe"), and the draw of the empty board. The
+//! numbers come from the corpus of `gametree-verify`
+//! (`crates/verify/data/tictactoe.toml`), not from this crate.
 
 use std::collections::{HashMap, HashSet};
 
+use gametree_game::IndexSpace;
 use gametree_game::{Game, Outcome, Player, perft};
 use gametree_games_tictactoe::TicTacToe;
+use gametree_games_tictactoe::index::BoardIndex;
+use gametree_verify::data::{Split, TicTacToeFigures};
 use rand_core::Rng;
+
+fn published() -> &'static TicTacToeFigures {
+    gametree_verify::data::tictactoe().unwrap()
+}
 
 fn reachable() -> HashMap<(u16, u16), TicTacToe> {
     fn walk(b: &mut TicTacToe, seen: &mut HashMap<(u16, u16), TicTacToe>) {
@@ -40,14 +48,14 @@ fn winner(b: &TicTacToe) -> Option<Player> {
 #[test]
 fn reachable_positions_by_marks() {
     let all = reachable();
-    assert_eq!(all.len(), 5_478);
-    let mut by_marks = [0u32; 10];
+    assert_eq!(all.len() as u64, published().reachable_positions);
+    let mut by_marks = [0u64; 10];
     for b in all.values() {
         by_marks[b.marks() as usize] += 1;
     }
-    assert_eq!(by_marks, [1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78]);
+    assert_eq!(by_marks[..], published().reachable_by_marks[..]);
     let terminal = all.values().filter(|b| b.outcome().is_some()).count();
-    assert_eq!(terminal, 958);
+    assert_eq!(terminal as u64, published().terminal_positions);
     // every reachable position parses back from its text
     for b in all.values() {
         let text = b.to_string();
@@ -65,8 +73,12 @@ fn positions_up_to_symmetry() {
             (c.x_mask(), c.o_mask())
         })
         .collect();
-    assert_eq!(classes.len(), 765);
-    let mut split = (0, 0, 0);
+    assert_eq!(classes.len() as u64, published().positions_up_to_symmetry);
+    let mut split = Split {
+        x_wins: 0,
+        o_wins: 0,
+        draws: 0,
+    };
     let terminal: HashSet<(u16, u16)> = all
         .values()
         .filter(|b| b.outcome().is_some())
@@ -78,23 +90,23 @@ fn positions_up_to_symmetry() {
     for &(x, o) in &terminal {
         let b = TicTacToe::from_masks(x, o).unwrap();
         match winner(&b) {
-            Some(Player::First) => split.0 += 1,
-            Some(Player::Second) => split.1 += 1,
-            None => split.2 += 1,
+            Some(Player::First) => split.x_wins += 1,
+            Some(Player::Second) => split.o_wins += 1,
+            None => split.draws += 1,
         }
     }
-    assert_eq!(terminal.len(), 138);
-    assert_eq!(split, (91, 44, 3));
+    assert_eq!(split, published().terminal_up_to_symmetry);
+    assert_eq!(terminal.len() as u64, split.total());
 }
 
 #[test]
 fn complete_games() {
-    fn games(b: &mut TicTacToe, split: &mut [u64; 3]) {
+    fn games(b: &mut TicTacToe, split: &mut Split) {
         if b.outcome().is_some() {
             match winner(b) {
-                Some(Player::First) => split[0] += 1,
-                Some(Player::Second) => split[1] += 1,
-                None => split[2] += 1,
+                Some(Player::First) => split.x_wins += 1,
+                Some(Player::Second) => split.o_wins += 1,
+                None => split.draws += 1,
             }
             return;
         }
@@ -106,12 +118,18 @@ fn complete_games() {
             b.unmake(m, ());
         }
     }
-    let mut split = [0; 3];
+    let mut split = Split {
+        x_wins: 0,
+        o_wins: 0,
+        draws: 0,
+    };
     games(&mut TicTacToe::new(), &mut split);
-    assert_eq!(split, [131_184, 77_904, 46_080]);
-    assert_eq!(split.iter().sum::<u64>(), 255_168);
+    assert_eq!(split, published().games);
     // perft(9) counts exactly the games that fill the board
-    assert_eq!(perft(&mut TicTacToe::new(), 9), 127_872);
+    assert_eq!(
+        perft(&mut TicTacToe::new(), 9),
+        published().full_board_games
+    );
 }
 
 #[test]
@@ -141,11 +159,38 @@ fn empty_board_is_a_draw() {
         v
     }
     let mut memo = HashMap::new();
-    assert_eq!(value(&mut TicTacToe::new(), &mut memo), 0);
+    let expected = match published().empty_board {
+        Outcome::Win => 1,
+        Outcome::Draw => 0,
+        Outcome::Loss => -1,
+    };
+    assert_eq!(value(&mut TicTacToe::new(), &mut memo), expected);
     // symmetric positions have equal values
     for (&(x, o), &v) in &memo {
         let c = TicTacToe::from_masks(x, o).unwrap().canonical();
         assert_eq!(memo[&(c.x_mask(), c.o_mask())], v);
+    }
+}
+
+/// The valid indices of the plain and the symmetric numbering are the
+/// reachable positions and their classes.
+#[test]
+fn valid_indices_match_the_published_counts() {
+    for (space, expected) in [
+        (BoardIndex::plain(), published().reachable_positions),
+        (
+            BoardIndex::symmetric(),
+            published().positions_up_to_symmetry,
+        ),
+    ] {
+        let mut valid = 0;
+        for i in 0..space.size() {
+            if let Some(p) = space.position(i) {
+                valid += 1;
+                assert_eq!(space.index_of(&p), Some(i));
+            }
+        }
+        assert_eq!(valid, expected);
     }
 }
 

@@ -2,8 +2,9 @@
 //! published values (Connect Four 4×4 a draw: John Tromp, "John's Connect
 //! Four Playground", tromp.github.io/c4/c4.html; 3,3,3 a draw and 4,4,3 a
 //! first-player win: the Wikipedia article "m,n,k-game", after Uiterwijk
-//! and van den Herik, "The advantage of the initiative", 2000) and against
-//! the workspace's alpha-beta solver on seeded random positions.
+//! and van den Herik, "The advantage of the initiative", 2000; read from
+//! the corpus of `gametree-verify`) and against the workspace's alpha-beta
+//! solver on seeded random positions.
 
 use gametree_alphabeta::{AlphaBeta, Config};
 use gametree_game::{Game, Limits, MoveBuffer, Outcome};
@@ -55,6 +56,20 @@ fn random_positions<G: Game>(
     out
 }
 
+/// The published value of the empty Connect Four board `w` × `h`.
+fn connect4_value(w: usize, h: usize) -> Outcome {
+    let c4 = gametree_verify::data::connect4().unwrap();
+    let board = c4.boards.iter().find(|b| (b.width, b.height) == (w, h));
+    board.unwrap().value
+}
+
+/// The published value of the empty m,n,k board.
+fn mnk_value(m: u8, n: u8, k: u8) -> Outcome {
+    let games = gametree_verify::data::mnk().unwrap();
+    let game = games.iter().find(|g| (g.m, g.n, g.k) == (m, n, k));
+    game.unwrap().value
+}
+
 fn check_empty_board<G: Game>(g: &mut G, expected: Outcome, with_cns: bool) {
     let t = std::time::Instant::now();
     let stats =
@@ -79,17 +94,18 @@ fn check_empty_board<G: Game>(g: &mut G, expected: Outcome, with_cns: bool) {
 
 #[test]
 fn connect_four_4x4_is_a_draw() {
+    let expected = connect4_value(4, 4);
     let mut g = Board::new(Size::new(4, 4).unwrap());
-    assert_eq!(alpha_beta_outcome(&mut g), Outcome::Draw);
-    check_empty_board(&mut g, Outcome::Draw, false);
+    assert_eq!(alpha_beta_outcome(&mut g), expected);
+    check_empty_board(&mut g, expected, false);
 }
 
 #[test]
 fn mnk_333_draw_and_443_first_player_win() {
     let mut g = Mnk::new(3, 3, 3).unwrap();
-    check_empty_board(&mut g, Outcome::Draw, true);
+    check_empty_board(&mut g, mnk_value(3, 3, 3), true);
     let mut g = Mnk::new(4, 4, 3).unwrap();
-    check_empty_board(&mut g, Outcome::Win, true);
+    check_empty_board(&mut g, mnk_value(4, 4, 3), true);
 }
 
 #[test]

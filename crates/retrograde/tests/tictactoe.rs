@@ -13,6 +13,21 @@ use gametree_games_tictactoe::index::BoardIndex;
 use gametree_retrograde::verify::{self, PredecessorFault, VerifyError};
 use gametree_retrograde::{BuildError, Event, Generator, Method, Table, TableProbe, Value};
 
+/// The published tic-tac-toe counts (the corpus of `gametree-verify`).
+fn published() -> &'static gametree_verify::data::TicTacToeFigures {
+    gametree_verify::data::tictactoe().unwrap()
+}
+
+/// The published number of positions of `space`: reachable positions, or
+/// their classes under the 8 symmetries.
+fn positions(space: &BoardIndex) -> u64 {
+    if space.is_symmetric() {
+        published().positions_up_to_symmetry
+    } else {
+        published().reachable_positions
+    }
+}
+
 fn build(space: &BoardIndex, method: Method) -> Table {
     Generator::new(space)
         .build(method)
@@ -26,7 +41,7 @@ fn every_value_equals_negamax() {
             let table = build(&space, method);
             let n = verify::agrees_with_search(&space, &table, 0..space.size(), solve)
                 .unwrap_or_else(|e| panic!("{method}, {space:?}: {e}"));
-            assert_eq!(n, if space.is_symmetric() { 765 } else { 5_478 });
+            assert_eq!(n, positions(&space));
         }
     }
 }
@@ -37,10 +52,7 @@ fn methods_agree_on_both_spaces() {
         let (table, compared) =
             verify::methods_agree(&space, &gametree_retrograde::NoExits).unwrap();
         assert_eq!(compared, 19_683);
-        assert_eq!(
-            table.counts().positions(),
-            if space.is_symmetric() { 765 } else { 5_478 }
-        );
+        assert_eq!(table.counts().positions(), positions(&space));
         assert_eq!(table.counts().invalid, 19_683 - table.counts().positions());
     }
 }
@@ -52,12 +64,16 @@ fn published_counts_and_values() {
     // Terminal positions: 958, of which 16 full-board draws (plain) and
     // 138 = 91 + 44 + 3 up to symmetry. Lost terminal positions are the
     // ones at distance 0.
-    assert_eq!(sym.histogram()[0], 91 + 44);
-    assert_eq!(plain.histogram()[0], 958 - 16);
+    let terminal = published().terminal_up_to_symmetry;
+    assert_eq!(sym.histogram()[0], terminal.x_wins + terminal.o_wins);
+    assert_eq!(plain.histogram()[0], published().terminal_positions - 16);
     // The empty board is a draw.
     let sym_space = BoardIndex::symmetric();
     let probe = TableProbe::new(&sym_space, &sym).unwrap();
-    assert_eq!(probe.probe(&TicTacToe::new()), Some(Value::Draw));
+    assert_eq!(
+        probe.probe(&TicTacToe::new()).map(Value::outcome),
+        Some(published().empty_board)
+    );
     let b: TicTacToe = "XX.OO....".parse().unwrap();
     assert_eq!(probe.probe(&b), Some(Value::Win(1)));
     let b: TicTacToe = "X...O...X".parse().unwrap();
@@ -76,7 +92,9 @@ fn published_counts_and_values() {
             .position(i)
             .is_some_and(|p| gametree_game::Game::side_to_move(&p) == gametree_game::Player::First)
     });
-    assert_eq!(x_to_move.positions(), 1 + 72 + 756 + 1520 + 390);
+    let by_marks = &published().reachable_by_marks;
+    let even_marks: u64 = by_marks.iter().step_by(2).sum();
+    assert_eq!(x_to_move.positions(), even_marks);
     // The longest win is reported with an index where negamax confirms it.
     let (d, at) = plain.counts().longest_win.unwrap();
     let mut p = plain_space.position(at).unwrap();
@@ -105,7 +123,8 @@ fn progress_reports_memory_first_and_levels_in_order() {
     generator.backward().unwrap();
     let events = events.into_inner().unwrap();
     assert!(matches!(events[0], Event::Start { memory, size: 19_683, .. } if memory == expected));
-    assert!(matches!(events[1], Event::Initialised { valid: 5_478, .. }));
+    let reachable = published().reachable_positions;
+    assert!(matches!(events[1], Event::Initialised { valid, .. } if valid == reachable));
     assert!(matches!(events.last(), Some(Event::Done { .. })));
     let levels: Vec<u16> = events
         .iter()
@@ -123,10 +142,10 @@ fn progress_reports_memory_first_and_levels_in_order() {
     else {
         panic!("no level before done");
     };
-    assert_eq!(*valid, 5_478);
+    assert_eq!(*valid, reachable);
     assert_eq!(
         *total_decided,
-        5_478 - build(&space, Method::Backward).counts().draws
+        reachable - build(&space, Method::Backward).counts().draws
     );
     // Each level reports the positions it decided.
     let first = events.iter().find_map(|e| match e {
@@ -149,8 +168,8 @@ fn the_verify_row_passes() {
     let space = BoardIndex::symmetric();
     let (_, report) = verify::database(&space, &gametree_retrograde::NoExits).unwrap();
     assert_eq!(report.indices, 19_683);
-    assert_eq!(report.positions, 765);
-    assert_eq!(report.counts.positions(), 765);
+    assert_eq!(report.positions, positions(&space));
+    assert_eq!(report.counts.positions(), positions(&space));
     let broken = Faulty {
         inner: space,
         drop: 3,
@@ -163,7 +182,7 @@ fn the_verify_row_passes() {
 fn predecessor_generators_are_exact() {
     for space in [BoardIndex::plain(), BoardIndex::symmetric()] {
         let n = verify::check_predecessors(&space, 0..space.size()).unwrap();
-        assert_eq!(n, if space.is_symmetric() { 765 } else { 5_478 });
+        assert_eq!(n, positions(&space));
     }
 }
 
@@ -271,7 +290,7 @@ fn reachable_space_agrees_with_the_board_index() {
         u64::from(c.x_mask()) << 16 | u64::from(c.o_mask())
     };
     let reachable = gametree_retrograde::Reachable::new(TicTacToe::new(), key).unwrap();
-    assert_eq!(reachable.positions(), 765);
+    assert_eq!(reachable.positions(), published().positions_up_to_symmetry);
     let (table, _) = verify::methods_agree(&reachable, &gametree_retrograde::NoExits).unwrap();
     let space = BoardIndex::symmetric();
     let reference = build(&space, Method::Backward);
@@ -326,7 +345,7 @@ fn a_table_solves_every_position_with_a_line_to_the_end() {
         assert_eq!(s.best, s.line.first().copied());
         solved += 1;
     }
-    assert_eq!(solved, 5_478);
+    assert_eq!(solved as u64, published().reachable_positions);
 
     // Early positions through exits into the late table.
     let (late, early) = split_at_five_marks();

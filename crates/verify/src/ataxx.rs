@@ -16,7 +16,20 @@ pub(crate) fn checks() -> Vec<Check> {
             |ctx| {
                 let limit = ctx.pick(5_000_000, u64::MAX);
                 let mut t = Tally::default();
-                for &(fen, counts) in gametree_games_ataxx::PUBLISHED {
+                let table = match crate::data::ataxx_perft() {
+                    Ok(table) => table,
+                    Err(e) => {
+                        t.compare(
+                            "ataxx-perft.toml",
+                            None,
+                            "a table".to_string(),
+                            e.to_string(),
+                        );
+                        return t;
+                    }
+                };
+                for row in table {
+                    let fen = row.fen.as_str();
                     let p: Position = match fen.parse() {
                         Ok(p) => p,
                         Err(e) => {
@@ -24,16 +37,11 @@ pub(crate) fn checks() -> Vec<Check> {
                             continue;
                         }
                     };
-                    for (d, &expected) in counts.iter().enumerate() {
+                    for &(d, expected) in &row.counts {
                         if expected > limit {
                             break;
                         }
-                        t.compare(
-                            fen,
-                            Some(d as u32),
-                            expected,
-                            gametree_games_ataxx::perft(&p, d as u32),
-                        );
+                        t.compare(fen, Some(d), expected, gametree_games_ataxx::perft(&p, d));
                     }
                 }
                 t
@@ -45,12 +53,21 @@ pub(crate) fn checks() -> Vec<Check> {
             "start position perft(6) = 141,865,520",
             |_| {
                 let mut t = Tally::default();
-                t.compare(
-                    "startpos",
-                    Some(6),
-                    141_865_520,
-                    gametree_games_ataxx::perft(&Position::startpos(), 6),
-                );
+                let start = Position::startpos().to_string();
+                let published = crate::data::ataxx_perft()
+                    .map_err(|e| e.to_string())
+                    .and_then(|table| {
+                        table
+                            .iter()
+                            .find(|row| row.fen == start)
+                            .and_then(|row| row.nodes(6))
+                            .ok_or_else(|| format!("no published perft(6) of {start}"))
+                    });
+                let counted = gametree_games_ataxx::perft(&Position::startpos(), 6);
+                match published {
+                    Ok(expected) => t.compare("startpos", Some(6), expected, counted),
+                    Err(e) => t.compare("startpos", Some(6), e, counted.to_string()),
+                };
                 t
             },
         ),

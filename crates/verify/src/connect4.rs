@@ -4,12 +4,12 @@
 
 use gametree_alphabeta::{AlphaBeta, Config, alpha_beta_solve};
 use gametree_game::{Limits, Outcome, perft};
-use gametree_games_connect4::pons::TestSet;
 use gametree_games_connect4::{Board, Size};
 
 use super::common::{
     forcing_playouts, oracle_playouts, random_positions, rng, searcher_rows, solvers_agree,
 };
+use super::data::pons::TestSet;
 use super::{Check, Ctx, Family, Skip, Tally};
 
 /// The Connect Four solver users get: the default searcher (the game's
@@ -36,7 +36,20 @@ fn pons_row(
         Err(e) => return Skip::data(format_args!("cannot load {}: {e}", set.file_name())).into(),
     };
     let n = n.min(positions.len());
-    let mut s = solver(if set.published_mean_nodes() < 1000.0 {
+    let mean_nodes = match set.published() {
+        Ok(p) => p.mean_nodes,
+        Err(e) => {
+            let mut t = Tally::default();
+            t.compare(
+                set.file_name(),
+                None,
+                "Pons's figures".to_string(),
+                e.to_string(),
+            );
+            return t;
+        }
+    };
+    let mut s = solver(if mean_nodes < 1000.0 {
         1 << 20
     } else {
         64 << 20
@@ -92,20 +105,20 @@ pub(crate) fn checks() -> Vec<Check> {
             "positions per ply = OEIS A212693",
             |ctx| {
                 let mut t = Tally::default();
-                match gametree_games_connect4::verify_position_counts(ctx.pick(8, 11)) {
-                    Ok(counts) => {
-                        for (ply, c) in counts.iter().enumerate() {
-                            t.compare(
-                                "7x6",
-                                Some(ply as u32),
-                                gametree_games_connect4::LEGAL_POSITIONS_7X6[ply],
-                                *c,
-                            );
-                        }
-                    }
+                let published = match super::data::connect4() {
+                    Ok(c) => &c.positions_per_ply,
                     Err(e) => {
                         t.compare("7x6", None, "A212693".to_string(), e.to_string());
+                        return t;
                     }
+                };
+                let counts =
+                    gametree_games_connect4::count_positions(Size::STANDARD, ctx.pick(8, 11));
+                for (ply, c) in counts.iter().enumerate() {
+                    let expected = published
+                        .get(ply)
+                        .map_or_else(|| "no published count".to_string(), u64::to_string);
+                    t.compare("7x6", Some(ply as u32), expected, c.to_string());
                 }
                 t
             },
@@ -152,15 +165,32 @@ pub(crate) fn checks() -> Vec<Check> {
             "4x4 5x4 4x5 (5x5 full) are draws",
             |ctx| {
                 let mut t = Tally::default();
-                let mut sizes = vec![(4, 4), (5, 4), (4, 5)];
-                if !ctx.quick {
-                    sizes.push((5, 5));
-                }
-                for (w, h) in sizes {
-                    let b = Board::new(Size::new(w, h).expect("size"));
+                let boards = match super::data::connect4() {
+                    Ok(c) => &c.boards,
+                    Err(e) => {
+                        t.compare("small boards", None, "draws".to_string(), e.to_string());
+                        return t;
+                    }
+                };
+                // 5x5 (25 cells) in the full run only.
+                for v in boards
+                    .iter()
+                    .filter(|v| !ctx.quick || v.width * v.height < 25)
+                {
+                    let (w, h) = (v.width, v.height);
+                    let Ok(size) = Size::new(w, h) else {
+                        t.compare(
+                            format!("{w}x{h}"),
+                            None,
+                            "a size".to_string(),
+                            "none".into(),
+                        );
+                        continue;
+                    };
+                    let b = Board::new(size);
                     let r = solver(64 << 20).solve_weak(&mut b.clone(), &Limits::none());
                     let got = r.outcome.map_or("unknown".into(), |o| o.to_string());
-                    t.compare(format!("{w}x{h}"), None, "draw".to_string(), got);
+                    t.compare(format!("{w}x{h}"), None, v.value.to_string(), got);
                 }
                 t
             },

@@ -94,11 +94,26 @@ pub(crate) fn checks() -> Vec<Check> {
             "1x1 -1, 2x2 +2 (Berlekamp), 3x3 -3 (Wilson): brute force and alpha-beta",
             |ctx| {
                 let mut t = Tally::default();
-                let boards: &[(usize, usize, i32)] = &[(1, 1, -1), (2, 2, 2), (3, 3, -3)];
+                let boards = match crate::data::dots() {
+                    Ok(boards) => boards,
+                    Err(e) => {
+                        t.compare("dots.toml", None, "values".to_string(), e.to_string());
+                        return t;
+                    }
+                };
                 let mut ab = AlphaBeta::<Dots>::new(Config::default().tt_bytes(64 << 20))
                     .expect("64 MiB table");
-                for &(w, h, published) in boards {
-                    let s = size(w, h);
+                for v in boards {
+                    let (w, h, published) = (v.width, v.height, v.score);
+                    let Ok(s) = Size::new(w, h) else {
+                        t.compare(
+                            format!("{w}x{h}"),
+                            None,
+                            "a size".to_string(),
+                            "none".into(),
+                        );
+                        continue;
+                    };
                     let Some(future) = reference::future_values(s) else {
                         t.compare(s, None, "a brute force".to_string(), "too large".into());
                         continue;

@@ -10,6 +10,12 @@
 //! tally (positions compared, agreements, mismatches, or a reason to skip).
 //! Each game registers its rows in its own module.
 //!
+//! The published numbers live once, in the corpus of [`data`]: one TOML
+//! file per game or source in this crate's `data/` directory, compiled in,
+//! each value with its source. The rows, the workspace's tests and its
+//! benchmarks read them through [`data`]'s accessors; [`data::pons`] loads
+//! Pascal Pons's Connect Four test sets, which are not in the repository.
+//!
 //! ```no_run
 //! use gametree_verify::{Mode, Options, run};
 //!
@@ -17,6 +23,9 @@
 //! assert!(summary.passed());
 //! # Ok::<(), anyhow::Error>(())
 //! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -29,6 +38,7 @@ mod chess;
 mod chess_builds;
 mod common;
 mod connect4;
+pub mod data;
 mod dots;
 mod mnk;
 mod pressure;
@@ -37,6 +47,12 @@ mod solvers;
 mod tictactoe;
 
 pub use common::{random_positions, rng};
+
+/// The README's examples are compiled (and the runnable ones run) as
+/// doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 /// How much each row does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

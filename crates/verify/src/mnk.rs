@@ -68,12 +68,20 @@ pub(crate) fn checks() -> Vec<Check> {
             "3,3,3 draw, 4,4,3 win, 4,4,4 draw (solve + weak)",
             |_| {
                 let mut t = Tally::default();
-                for (size, expected) in [
-                    ((3, 3, 3), Outcome::Draw),
-                    ((4, 4, 3), Outcome::Win),
-                    ((4, 4, 4), Outcome::Draw),
-                ] {
-                    let g = mnk(size.0, size.1, size.2);
+                let games = match crate::data::mnk() {
+                    Ok(games) => games,
+                    Err(e) => {
+                        t.compare("mnk.toml", None, "values".to_string(), e.to_string());
+                        return t;
+                    }
+                };
+                for v in games {
+                    let expected = v.value;
+                    let Ok(g) = Mnk::new(v.m, v.n, v.k) else {
+                        let name = format!("{},{},{}", v.m, v.n, v.k);
+                        t.compare(name, None, "a size".to_string(), "none".into());
+                        continue;
+                    };
                     let mut s =
                         AlphaBeta::<Mnk>::new(Config::default().tt_bytes(16 << 20)).expect("table");
                     let strong = s.solve(&mut g.clone(), &Limits::none());

@@ -17,13 +17,13 @@ use gametree_alphabeta::variants::{Variant, covering_set};
 use gametree_alphabeta::{AlphaBeta, Config, TtUse, alpha_beta_solve, negamax_solve};
 use gametree_game::{Game, IndexSpace, Limits, Score};
 use gametree_games_chess::Position;
-use gametree_games_connect4::pons::TestSet;
 use gametree_games_connect4::{Board, BoardIndex, Size};
 use gametree_games_mnk::Mnk;
 use gametree_games_tictactoe::TicTacToe;
 use gametree_ttable::ProbePolicy;
 
 use super::common::{random_positions, reachable, rng};
+use super::data::pons::TestSet;
 use super::{Check, Ctx, Family, Skip, Tally};
 
 /// The tiny table: 64 buckets, 256 entries.

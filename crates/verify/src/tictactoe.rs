@@ -2,15 +2,25 @@
 //! position at every depth, solvers agree, the published counts, oracles.
 
 use gametree_alphabeta::{AlphaBeta, Config, alpha_beta, alpha_beta_solve, negamax_solve};
-use gametree_game::{Game, Limits, Player, Score, perft};
+use gametree_game::{Game, Limits, Player, perft};
 use gametree_games_tictactoe::TicTacToe;
 
 use super::common::{equals_negamax, oracle_playouts, reachable, searcher_rows, solvers_agree};
+use super::data::TicTacToeFigures;
 use super::{Check, Family, Tally};
 
 /// The alpha-beta solver with all of tic-tac-toe's knowledge.
 fn solver() -> AlphaBeta<TicTacToe> {
     AlphaBeta::<TicTacToe>::new(Config::default().tt_bytes(1 << 20)).expect("1 MiB table")
+}
+
+/// The corpus's tic-tac-toe figures, or a row that says why not.
+fn published() -> Result<&'static TicTacToeFigures, Tally> {
+    crate::data::tictactoe().map_err(|e| {
+        let mut t = Tally::default();
+        t.compare("tictactoe.toml", None, "figures".to_string(), e.to_string());
+        t
+    })
 }
 
 pub(crate) fn checks() -> Vec<Check> {
@@ -44,17 +54,31 @@ pub(crate) fn checks() -> Vec<Check> {
             Family::Published,
             "positions 5,478 / per ply / terminal 958",
             |_| {
+                let published = match published() {
+                    Ok(p) => p,
+                    Err(t) => return t,
+                };
                 let (all, by_ply) = reachable(&TicTacToe::new());
                 let mut t = Tally::default();
-                t.compare("reachable", None, 5_478, all.len() as u64);
+                t.compare(
+                    "reachable",
+                    None,
+                    published.reachable_positions,
+                    all.len() as u64,
+                );
                 t.compare(
                     "per ply",
                     None,
-                    "[1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78]".to_string(),
+                    format!("{:?}", published.reachable_by_marks),
                     format!("{by_ply:?}"),
                 );
                 let terminal = all.iter().filter(|p| p.outcome().is_some()).count();
-                t.compare("terminal", None, 958, terminal);
+                t.compare(
+                    "terminal",
+                    None,
+                    published.terminal_positions,
+                    terminal as u64,
+                );
                 t
             },
         ),
@@ -63,6 +87,10 @@ pub(crate) fn checks() -> Vec<Check> {
             Family::Published,
             "765 / 138 (91+44+3) up to symmetry",
             |_| {
+                let published = match published() {
+                    Ok(p) => p,
+                    Err(t) => return t,
+                };
                 let (all, _) = reachable(&TicTacToe::new());
                 let mut classes = std::collections::HashSet::new();
                 let mut terminal = std::collections::HashMap::new();
@@ -80,12 +108,23 @@ pub(crate) fn checks() -> Vec<Check> {
                 }
                 let count = |w: &str| terminal.values().filter(|&&v| v == w).count();
                 let mut t = Tally::default();
-                t.compare("classes", None, 765, classes.len());
-                t.compare("terminal classes", None, 138, terminal.len());
+                let split = published.terminal_up_to_symmetry;
+                t.compare(
+                    "classes",
+                    None,
+                    published.positions_up_to_symmetry,
+                    classes.len() as u64,
+                );
+                t.compare(
+                    "terminal classes",
+                    None,
+                    split.total(),
+                    terminal.len() as u64,
+                );
                 t.compare(
                     "X / O / draw",
                     None,
-                    "91/44/3".to_string(),
+                    format!("{}/{}/{}", split.x_wins, split.o_wins, split.draws),
                     format!("{}/{}/{}", count("X"), count("O"), count("draw")),
                 );
                 t
@@ -96,6 +135,10 @@ pub(crate) fn checks() -> Vec<Check> {
             Family::Published,
             "255,168 games, empty board draw",
             |_| {
+                let published = match published() {
+                    Ok(p) => p,
+                    Err(t) => return t,
+                };
                 fn games(g: &mut TicTacToe) -> u64 {
                     if g.outcome().is_some() {
                         return 1;
@@ -113,13 +156,26 @@ pub(crate) fn checks() -> Vec<Check> {
                         .sum()
                 }
                 let mut t = Tally::default();
-                t.compare("games", None, 255_168, games(&mut TicTacToe::new()));
-                t.compare("perft 9", None, 127_872, perft(&mut TicTacToe::new(), 9));
+                t.compare(
+                    "games",
+                    None,
+                    published.games.total(),
+                    games(&mut TicTacToe::new()),
+                );
+                t.compare(
+                    "perft 9",
+                    None,
+                    published.full_board_games,
+                    perft(&mut TicTacToe::new(), 9),
+                );
                 t.compare(
                     "empty board",
                     None,
-                    Score::DRAW,
-                    alpha_beta_solve(&mut TicTacToe::new()).value,
+                    published.empty_board.to_string(),
+                    alpha_beta_solve(&mut TicTacToe::new())
+                        .value
+                        .outcome()
+                        .map_or("unknown".to_string(), |o| o.to_string()),
                 );
                 t
             },

@@ -134,17 +134,36 @@ impl Rng {
 pub const NO_PONS_DATA: &str = "needs Pascal Pons's Connect Four test sets (Test_L3_R1 ... from his blog's test protocol, blog.gamesolver.org): set GAMETREE_DATA=DIR with the files in DIR/connect4";
 
 /// The directory of Pons's benchmark files: `$GAMETREE_DATA/connect4` if
-/// set, else `../shared/data/connect4` beside the repository.
+/// set, else `../shared/data/connect4` beside the repository
+/// (`gametree_verify::default_data_dir`).
 ///
 /// # Panics
 ///
 /// When it is missing (the tests that call it are ignored then, unless run
 /// with `--include-ignored`).
 pub fn data_dir() -> PathBuf {
-    let dir = match std::env::var_os("GAMETREE_DATA") {
-        Some(d) => PathBuf::from(d).join("connect4"),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/connect4"),
-    };
+    let dir = gametree_verify::default_data_dir().join("connect4");
     assert!(dir.is_dir(), "{NO_PONS_DATA} (looked in {})", dir.display());
     dir
+}
+
+/// The published value of the empty `width` × `height` board for the first
+/// player (John Tromp; the corpus of `gametree-verify`).
+///
+/// # Panics
+///
+/// When the corpus has no value for that size.
+pub fn published_value(width: usize, height: usize) -> gametree_game::Outcome {
+    let c4 = gametree_verify::data::connect4().unwrap();
+    c4.boards
+        .iter()
+        .find(|b| (b.width, b.height) == (width, height))
+        .unwrap_or_else(|| panic!("no published value of {width}x{height}"))
+        .value
+}
+
+/// OEIS A212693: the number of legal 7 × 6 positions after each ply (the
+/// corpus of `gametree-verify`).
+pub fn legal_positions_7x6() -> &'static [u64] {
+    &gametree_verify::data::connect4().unwrap().positions_per_ply
 }

@@ -1,58 +1,56 @@
-//! Pascal Pons's scoring convention and his six benchmark files.
+//! Pascal Pons's six Connect Four benchmark sets: the files, a loader that
+//! checks every line, and his final solver's published figures (from the
+//! corpus file `connect4.toml`).
 //!
-//! **Score.** From the side to move's view: a win scores
-//! `(width · height + 2 − N) div 2` when the winning stone is ply `N` of the
-//! game (the first stone is ply 1), i.e. one more than the number of cells
-//! the winner had left; a draw scores 0; a loss is the negation of the
-//! opponent's win. On 7 × 6 scores range over −18..=18 ([`Size::min_pons_score`],
-//! [`Size::max_pons_score`]). See [`Size::pons_score_of_win_on_ply`],
-//! [`Board::pons_score`] and [`Board::score_from_pons`].
-//!
-//! **Benchmarks.** Each file `Test_L{stage}_R{rating}` holds 1000 lines
-//! `moves score` (7 × 6); Pons publishes them with his blog *Solving
-//! Connect 4: how to build a perfect AI* (blog.gamesolver.org, part 2, "Test
-//! protocol"). [`TestSet::load`] reads one from a directory and checks every
-//! line: the moves are a legal game, the score an integer in the range
-//! possible for the position.
+//! Each file `Test_L{stage}_R{rating}` holds 1000 lines `moves score`
+//! (7 × 6; moves in Pons's notation, the score in his convention, see
+//! [`Board::pons_score`]). Pons publishes them with his blog *Solving
+//! Connect 4: how to build a perfect AI* (blog.gamesolver.org, part 2,
+//! "Test protocol"); they are not in this repository
+//! ([`CONNECT4_DATA`](crate::CONNECT4_DATA) says where to put them).
+//! [`TestSet::load`] reads one from a directory and checks every line: the
+//! moves are a legal game, the score an integer in the range possible for
+//! the position.
 //!
 //! ```no_run
-//! use gametree_games_connect4::pons::TestSet;
-//! // A directory holding Pons's files: Test_L3_R1, Test_L2_R1, ...
-//! let dir = std::path::Path::new("connect4");
-//! for t in TestSet::L3_R1.load(dir)?.iter().take(3) {
+//! use gametree_verify::data::pons::TestSet;
+//!
+//! let dir = gametree_verify::default_data_dir().join("connect4");
+//! for t in TestSet::L3_R1.load(&dir)?.iter().take(3) {
 //!     println!("{} {} (ply {})", t.moves, t.score, t.board.plies());
 //! }
+//! println!("Pons's mean nodes: {}", TestSet::L3_R1.published()?.mean_nodes);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::{Board, NotationError, Size};
+use gametree_games_connect4::{Board, NotationError, Size};
+
+use super::{CorpusError, PonsFigures};
 
 /// One of Pons's six benchmark sets (blog.gamesolver.org, "Solving Connect
-/// 4", part 2), with its published figures for his final solver (part 12).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// 4", part 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TestSet {
     file: &'static str,
     description: &'static str,
-    mean_nodes: f64,
-    mean_time_us: f64,
 }
 
 impl TestSet {
     /// `Test_L3_R1`: end of game, easy.
-    pub const L3_R1: TestSet = TestSet::new("Test_L3_R1", "end-easy", 51.28, 4.568);
+    pub const L3_R1: TestSet = TestSet::new("Test_L3_R1", "end-easy");
     /// `Test_L2_R1`: middle of game, easy.
-    pub const L2_R1: TestSet = TestSet::new("Test_L2_R1", "middle-easy", 449.6, 37.45);
+    pub const L2_R1: TestSet = TestSet::new("Test_L2_R1", "middle-easy");
     /// `Test_L2_R2`: middle of game, medium.
-    pub const L2_R2: TestSet = TestSet::new("Test_L2_R2", "middle-medium", 39_907.0, 3_212.0);
+    pub const L2_R2: TestSet = TestSet::new("Test_L2_R2", "middle-medium");
     /// `Test_L1_R1`: beginning of game, easy.
-    pub const L1_R1: TestSet = TestSet::new("Test_L1_R1", "begin-easy", 3_298.0, 254.6);
+    pub const L1_R1: TestSet = TestSet::new("Test_L1_R1", "begin-easy");
     /// `Test_L1_R2`: beginning of game, medium.
-    pub const L1_R2: TestSet = TestSet::new("Test_L1_R2", "begin-medium", 1_200_785.0, 96_630.0);
+    pub const L1_R2: TestSet = TestSet::new("Test_L1_R2", "begin-medium");
     /// `Test_L1_R3`: beginning of game, hard.
-    pub const L1_R3: TestSet = TestSet::new("Test_L1_R3", "begin-hard", 65_920_000.0, 5_490_000.0);
+    pub const L1_R3: TestSet = TestSet::new("Test_L1_R3", "begin-hard");
 
     /// The six sets, easiest first as in Pons's table.
     pub const ALL: [TestSet; 6] = [
@@ -64,18 +62,8 @@ impl TestSet {
         TestSet::L1_R3,
     ];
 
-    const fn new(
-        file: &'static str,
-        description: &'static str,
-        mean_nodes: f64,
-        mean_time_us: f64,
-    ) -> TestSet {
-        TestSet {
-            file,
-            description,
-            mean_nodes,
-            mean_time_us,
-        }
+    const fn new(file: &'static str, description: &'static str) -> TestSet {
+        TestSet { file, description }
     }
 
     /// The file name, e.g. `Test_L3_R1`.
@@ -90,18 +78,16 @@ impl TestSet {
         self.description
     }
 
-    /// Pons's published mean number of explored nodes per position for his
-    /// final solver (deterministic, machine-independent).
-    #[must_use]
-    pub const fn published_mean_nodes(self) -> f64 {
-        self.mean_nodes
-    }
-
-    /// Pons's published mean time per position, in microseconds (his
-    /// machine).
-    #[must_use]
-    pub const fn published_mean_time_us(self) -> f64 {
-        self.mean_time_us
+    /// Pons's published figures for his final solver on this set (mean
+    /// nodes and mean time per position), from the corpus.
+    ///
+    /// # Errors
+    ///
+    /// [`CorpusError`] when `connect4.toml` does not parse or lacks the set.
+    pub fn published(self) -> Result<&'static PonsFigures, CorpusError> {
+        super::connect4()?
+            .pons_set(self.file)
+            .ok_or_else(|| CorpusError::new(super::CONNECT4, format!("no set {}", self.file)))
     }
 
     /// Reads and checks the set's file in directory `dir`.
@@ -164,14 +150,16 @@ impl fmt::Display for LineErrorKind {
     }
 }
 
+impl std::error::Error for LineErrorKind {}
+
 /// Parses one benchmark line `moves score` (7 × 6).
 ///
 /// ```
-/// use gametree_games_connect4::pons::parse_test_line;
+/// use gametree_verify::data::pons::parse_test_line;
 /// let (board, score) = parse_test_line("4455 18")?;
 /// assert_eq!((board.plies(), score), (4, 18));
 /// assert!(parse_test_line("4455 19").is_err()); // no win that fast
-/// # Ok::<(), gametree_games_connect4::pons::LineErrorKind>(())
+/// # Ok::<(), gametree_verify::data::pons::LineErrorKind>(())
 /// ```
 ///
 /// # Errors
@@ -191,8 +179,6 @@ pub fn parse_test_line(line: &str) -> Result<(Board, i32), LineErrorKind> {
     }
     Ok((board, score))
 }
-
-impl std::error::Error for LineErrorKind {}
 
 /// A benchmark file that could not be read or has a malformed line.
 #[derive(Debug)]
@@ -288,7 +274,6 @@ fn parse_test_text(text: &str) -> Result<Vec<TestPosition>, (usize, LineErrorKin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gametree_game::Score;
 
     #[test]
     fn lines() {
@@ -311,10 +296,6 @@ mod tests {
         assert_eq!(
             parse_test_line("4455 19"),
             Err(LineErrorKind::ScoreOutOfRange(19))
-        );
-        assert_eq!(
-            parse_test_line("4455 -19"),
-            Err(LineErrorKind::ScoreOutOfRange(-19))
         );
         // The second player's earliest win is with its 4th stone (ply 8).
         assert_eq!(parse_test_line("4455 -18").map(|(_, s)| s), Ok(-18));
@@ -345,33 +326,23 @@ mod tests {
     }
 
     #[test]
-    fn score_conversions_are_inverse() {
-        // Every position of a few games, every Pons score in range.
-        for moves in ["", "4", "4455", "2252576253462244111563365343671351441"] {
-            let b: Board = moves.parse().unwrap();
-            let mut round_trips = 0;
-            for pons in -30..=30 {
-                if let Some(s) = b.score_from_pons(pons) {
-                    assert_eq!(b.pons_score(s), Some(pons), "{moves} {pons}");
-                    round_trips += 1;
-                }
-            }
-            assert!(round_trips > 0);
-            for d in 0..50 {
-                for s in [Score::win_in(d), Score::loss_in(d)] {
-                    if let Some(p) = b.pons_score(s) {
-                        assert_eq!(b.score_from_pons(p), Some(s), "{moves} {s}");
-                    }
-                }
-            }
+    fn every_set_has_its_published_figures() {
+        for set in TestSet::ALL {
+            let p = set.published().unwrap();
+            assert_eq!(
+                (p.file.as_str(), p.description.as_str()),
+                (set.file_name(), set.description())
+            );
+            assert!(p.mean_nodes > 0.0 && p.mean_time_us > 0.0, "{set}");
         }
-        let empty = Board::standard();
-        assert_eq!(empty.pons_score(Score::win_in(41)), Some(1));
-        assert_eq!(empty.pons_score(Score::win_in(7)), Some(18));
-        assert_eq!(empty.pons_score(Score::loss_in(8)), Some(-18));
-        assert_eq!(empty.pons_score(Score::win_in(8)), None); // wrong parity
-        assert_eq!(empty.pons_score(Score::new(5)), None); // heuristic
-        assert_eq!(empty.score_from_pons(19), None);
-        assert_eq!(empty.score_from_pons(-18), Some(Score::loss_in(8)));
+        let sets: Vec<&str> = super::super::connect4()
+            .unwrap()
+            .pons_sets
+            .iter()
+            .map(|s| s.file.as_str())
+            .collect();
+        let all: Vec<&str> = TestSet::ALL.iter().map(|s| s.file_name()).collect();
+        assert_eq!(sets, all);
+        assert_eq!(TestSet::L2_R1.published().unwrap().mean_nodes, 449.6);
     }
 }
