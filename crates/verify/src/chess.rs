@@ -169,6 +169,12 @@ pub(crate) fn checks() -> Vec<Check> {
             t
         },
     ));
+    rows.push(Check::new(
+        "chess",
+        Family::Published,
+        "tb stats = the Syzygy generator's statistics (all 24 3-4-man endings)",
+        |_| syzygy_statistics(4),
+    ));
     rows.extend(searcher_rows(
         "chess",
         |ctx| {
@@ -184,6 +190,68 @@ pub(crate) fn checks() -> Vec<Check> {
         |s| s,
     ));
     rows
+}
+
+/// Builds every pawnless ending of at most `men` pieces and compares its
+/// statistics in the Syzygy convention (win/draw/loss for each side to
+/// move) with the corpus's `syzygy-3-4-men.toml`: one comparison per
+/// ending.
+fn syzygy_statistics(men: usize) -> Tally {
+    use gametree_chess_tables::{BuildOptions, Tables, Wdl, pawnless_endings};
+    let mut t = Tally::default();
+    let published = match crate::data::syzygy_3_4_men() {
+        Ok(p) => p,
+        Err(e) => {
+            t.compare(
+                "corpus",
+                None,
+                "syzygy-3-4-men.toml".to_string(),
+                e.to_string(),
+            );
+            return t;
+        }
+    };
+    let endings: Vec<_> = (3..=men).flat_map(pawnless_endings).collect();
+    let mut tables = Tables::new();
+    if let Err(e) = tables.build(&endings, &BuildOptions::default()) {
+        t.compare("build", None, "the tables".to_string(), e.to_string());
+        return t;
+    }
+    let show = |w: Wdl, b: Wdl| {
+        format!(
+            "wtm {}/{}/{} btm {}/{}/{}",
+            w.wins, w.draws, w.losses, b.wins, b.draws, b.losses
+        )
+    };
+    for ending in &endings {
+        let name = ending.to_string();
+        let Some(row) = published.iter().find(|r| r.ending == name) else {
+            t.compare(
+                &name,
+                None,
+                "a published row".to_string(),
+                "none".to_string(),
+            );
+            continue;
+        };
+        let expected = show(
+            Wdl {
+                wins: row.wtm.wins,
+                draws: row.wtm.draws,
+                losses: row.wtm.losses,
+            },
+            Wdl {
+                wins: row.btm.wins,
+                draws: row.btm.draws,
+                losses: row.btm.losses,
+            },
+        );
+        let got = tables
+            .statistics(ending)
+            .map_or_else(|| "no table".to_string(), |s| show(s.white, s.black));
+        t.compare(&name, None, expected, got);
+    }
+    t
 }
 
 /// Rows of the published perft table of at most this many nodes are also
