@@ -492,9 +492,7 @@ fn tb_connect4_build_stats_probe() {
     let out = stdout(gametree().args(["tb", "probe", "", "--game", "connect4:4x4", "--dir", d]));
     let published = gametree_verify::data::connect4()
         .unwrap()
-        .boards
-        .iter()
-        .find(|b| (b.width, b.height) == (4, 4))
+        .board(4, 4)
         .unwrap()
         .value;
     assert_eq!(field(&out, "value"), published.to_string());

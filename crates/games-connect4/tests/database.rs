@@ -18,8 +18,7 @@ fn size(w: usize, h: usize) -> Size {
 /// (John Tromp; the corpus of `gametree-verify`).
 fn published_value(w: usize, h: usize) -> gametree_game::Outcome {
     let c4 = gametree_verify::data::connect4().unwrap();
-    let board = c4.boards.iter().find(|b| (b.width, b.height) == (w, h));
-    board.unwrap().value
+    c4.board(w, h).unwrap().value
 }
 
 /// The alpha-beta solver in solve mode (shortest win, longest loss).

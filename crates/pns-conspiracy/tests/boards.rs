@@ -59,8 +59,7 @@ fn random_positions<G: Game>(
 /// The published value of the empty Connect Four board `w` × `h`.
 fn connect4_value(w: usize, h: usize) -> Outcome {
     let c4 = gametree_verify::data::connect4().unwrap();
-    let board = c4.boards.iter().find(|b| (b.width, b.height) == (w, h));
-    board.unwrap().value
+    c4.board(w, h).unwrap().value
 }
 
 /// The published value of the empty m,n,k board.

@@ -72,9 +72,7 @@ fn four_by_four() {
     // Tromp: 4×4 is a draw (the corpus of `gametree-verify`).
     let published = gametree_verify::data::connect4()
         .unwrap()
-        .boards
-        .iter()
-        .find(|b| (b.width, b.height) == (4, 4))
+        .board(4, 4)
         .unwrap()
         .value;
     assert_eq!(table.get(0).map(Value::outcome), Some(published));

@@ -18,15 +18,7 @@ pub(crate) fn checks() -> Vec<Check> {
                 let mut t = Tally::default();
                 let table = match crate::data::ataxx_perft() {
                     Ok(table) => table,
-                    Err(e) => {
-                        t.compare(
-                            "ataxx-perft.toml",
-                            None,
-                            "a table".to_string(),
-                            e.to_string(),
-                        );
-                        return t;
-                    }
+                    Err(e) => return Tally::corpus_error(&e),
                 };
                 for row in table {
                     let fen = row.fen.as_str();

@@ -201,15 +201,7 @@ fn syzygy_statistics(men: usize) -> Tally {
     let mut t = Tally::default();
     let published = match crate::data::syzygy_3_4_men() {
         Ok(p) => p,
-        Err(e) => {
-            t.compare(
-                "corpus",
-                None,
-                "syzygy-3-4-men.toml".to_string(),
-                e.to_string(),
-            );
-            return t;
-        }
+        Err(e) => return Tally::corpus_error(&e),
     };
     let endings: Vec<_> = (3..=men).flat_map(pawnless_endings).collect();
     let mut tables = Tables::new();
@@ -268,15 +260,7 @@ fn perft_table(budget: u64) -> Tally {
     let mut t = Tally::default();
     let table = match crate::data::chess_perft() {
         Ok(table) => table,
-        Err(e) => {
-            t.compare(
-                "chess-perft.toml",
-                None,
-                "a readable file".to_string(),
-                e.to_string(),
-            );
-            return t;
-        }
+        Err(e) => return Tally::corpus_error(&e),
     };
     for row in table {
         let mut pos: Position = match row.fen.parse() {

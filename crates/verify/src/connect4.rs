@@ -107,10 +107,7 @@ pub(crate) fn checks() -> Vec<Check> {
                 let mut t = Tally::default();
                 let published = match super::data::connect4() {
                     Ok(c) => &c.positions_per_ply,
-                    Err(e) => {
-                        t.compare("7x6", None, "A212693".to_string(), e.to_string());
-                        return t;
-                    }
+                    Err(e) => return Tally::corpus_error(&e),
                 };
                 let counts =
                     gametree_games_connect4::count_positions(Size::STANDARD, ctx.pick(8, 11));
@@ -167,10 +164,7 @@ pub(crate) fn checks() -> Vec<Check> {
                 let mut t = Tally::default();
                 let boards = match super::data::connect4() {
                     Ok(c) => &c.boards,
-                    Err(e) => {
-                        t.compare("small boards", None, "draws".to_string(), e.to_string());
-                        return t;
-                    }
+                    Err(e) => return Tally::corpus_error(&e),
                 };
                 // 5x5 (25 cells) in the full run only.
                 for v in boards

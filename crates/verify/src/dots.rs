@@ -96,10 +96,7 @@ pub(crate) fn checks() -> Vec<Check> {
                 let mut t = Tally::default();
                 let boards = match crate::data::dots() {
                     Ok(boards) => boards,
-                    Err(e) => {
-                        t.compare("dots.toml", None, "values".to_string(), e.to_string());
-                        return t;
-                    }
+                    Err(e) => return Tally::corpus_error(&e),
                 };
                 let mut ab = AlphaBeta::<Dots>::new(Config::default().tt_bytes(64 << 20))
                     .expect("64 MiB table");

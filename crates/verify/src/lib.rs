@@ -295,6 +295,14 @@ impl Tally {
         }
     }
 
+    /// A row whose published numbers could not be read: one mismatch naming
+    /// the corpus file and the error.
+    pub(crate) fn corpus_error(e: &data::CorpusError) -> Tally {
+        let mut t = Tally::default();
+        t.compare(e.file(), None, "a readable file".to_string(), e.to_string());
+        t
+    }
+
     /// A row that does not run in this mode, or could not run, with the
     /// reason.
     pub(crate) fn skip(reason: impl Into<String>) -> Tally {

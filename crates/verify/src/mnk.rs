@@ -70,10 +70,7 @@ pub(crate) fn checks() -> Vec<Check> {
                 let mut t = Tally::default();
                 let games = match crate::data::mnk() {
                     Ok(games) => games,
-                    Err(e) => {
-                        t.compare("mnk.toml", None, "values".to_string(), e.to_string());
-                        return t;
-                    }
+                    Err(e) => return Tally::corpus_error(&e),
                 };
                 for v in games {
                     let expected = v.value;

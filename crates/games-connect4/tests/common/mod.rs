@@ -155,9 +155,7 @@ pub fn data_dir() -> PathBuf {
 /// When the corpus has no value for that size.
 pub fn published_value(width: usize, height: usize) -> gametree_game::Outcome {
     let c4 = gametree_verify::data::connect4().unwrap();
-    c4.boards
-        .iter()
-        .find(|b| (b.width, b.height) == (width, height))
+    c4.board(width, height)
         .unwrap_or_else(|| panic!("no published value of {width}x{height}"))
         .value
 }

@@ -316,6 +316,15 @@ impl Connect4Figures {
     pub fn pons_set(&self, file: &str) -> Option<&PonsFigures> {
         self.pons_sets.iter().find(|s| s.file == file)
     }
+
+    /// The published value of the empty `width` × `height` board, if the
+    /// corpus has it.
+    #[must_use]
+    pub fn board(&self, width: usize, height: usize) -> Option<&BoardValue> {
+        self.boards
+            .iter()
+            .find(|b| (b.width, b.height) == (width, height))
+    }
 }
 
 /// The figures of `connect4.toml`.
