@@ -123,7 +123,7 @@ impl<T: Copy> Setting<T> {
 /// [`Algorithm::Auto`] (PVS to a depth, null-window bisection to the end),
 /// fail-soft, iterative deepening, a 16 MiB table with cutoffs and
 /// full-key verification, and every item of knowledge the game declares
-/// (forcing moves, quiet-move hints, its length bound; tactical moves first
+/// (forcing moves, quiet-move hints, its length bound and win bounds; tactical moves first
 /// unless forcing moves already settle them). Quiet moves follow the game's
 /// hints when it has them; otherwise two killers, counter-moves and gravity
 /// history order them (an explicit setting of these applies whatever the
@@ -131,7 +131,8 @@ impl<T: Copy> Setting<T> {
 ///
 /// The knowledge options ([`tactical_ordering`](Config::tactical_ordering),
 /// [`forcing`](Config::forcing), [`order_hints`](Config::order_hints),
-/// [`length_bound`](Config::length_bound)) are [`Use::Auto`] by default;
+/// [`length_bound`](Config::length_bound), [`win_bounds`](Config::win_bounds))
+/// are [`Use::Auto`] by default;
 /// setting one to `true` makes it required (a game without it is refused by
 /// [`AlphaBeta::new`](crate::AlphaBeta::new)), `false` turns it off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -153,6 +154,7 @@ pub struct Config {
     pub(crate) forcing: Use,
     pub(crate) order_hints: Use,
     pub(crate) length_bound: Use,
+    pub(crate) win_bounds: Use,
     pub(crate) etc: bool,
     pub(crate) threads: usize,
     pub(crate) progress_interval: u64,
@@ -179,6 +181,7 @@ impl Default for Config {
             forcing: Use::Auto,
             order_hints: Use::Auto,
             length_bound: Use::Auto,
+            win_bounds: Use::Auto,
             etc: false,
             threads: 1,
             progress_interval: 1 << 20,
@@ -224,6 +227,7 @@ impl Config {
             forcing: Use::Off,
             order_hints: Use::Off,
             length_bound: Use::Off,
+            win_bounds: Use::Off,
             etc: false,
             threads: 1,
             progress_interval: 1 << 20,
@@ -369,6 +373,17 @@ impl Config {
         self
     }
 
+    /// When solving, use the game's proofs that a player can no longer win
+    /// ([`gametree_game::Knowledge::win_bounds`]; `true` requires it): a
+    /// side to move that cannot win is held to a draw at best, one whose
+    /// opponent cannot win draws at least, so a node whose window lies
+    /// beyond that range is settled without a search.
+    #[must_use]
+    pub fn win_bounds(mut self, on: bool) -> Config {
+        self.win_bounds = Use::from_bool(on);
+        self
+    }
+
     /// Enhanced transposition cutoffs: before searching a node's moves,
     /// probe the table for every child and cut at once when one child's
     /// stored bound already refutes the window (only with
@@ -504,6 +519,11 @@ impl Config {
     #[must_use]
     pub fn get_length_bound(&self) -> Use {
         self.length_bound
+    }
+    /// The win bounds.
+    #[must_use]
+    pub fn get_win_bounds(&self) -> Use {
+        self.win_bounds
     }
     /// Enhanced transposition cutoffs?
     #[must_use]

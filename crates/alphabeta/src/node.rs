@@ -80,6 +80,18 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         if length_bound.is_some_and(|r| r < if forcing { 3 } else { 1 }) {
             best_possible = best_possible.min(Score::DRAW);
         }
+        // The game's proofs that a player cannot win any more (asked only
+        // when they could cut the window).
+        let mut worst_possible = Score::loss_in(ply + 1);
+        if self.to_end && self.uses.win_bounds {
+            let side = game.side_to_move();
+            if beta > Score::DRAW && best_possible > Score::DRAW && game.cannot_win(side) {
+                best_possible = Score::DRAW;
+            }
+            if ply > 0 && alpha < Score::DRAW && game.cannot_win(side.opponent()) {
+                worst_possible = Score::DRAW;
+            }
+        }
         if beta > best_possible {
             beta = best_possible;
             if alpha >= beta {
@@ -87,7 +99,6 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
             }
         }
         // (Not at the root, which must find a move reaching its value.)
-        let worst_possible = Score::loss_in(ply + 1);
         if ply > 0 && alpha < worst_possible {
             alpha = worst_possible;
             if alpha >= beta {

@@ -29,6 +29,8 @@ pub(crate) struct Uses {
     pub(crate) hints: bool,
     /// The game's length bound when solving.
     pub(crate) length_bound: bool,
+    /// The game's win bounds when solving.
+    pub(crate) win_bounds: bool,
     /// Killers per ply, in effect.
     pub(crate) killers: u8,
     /// The history policy, in effect.
@@ -89,6 +91,12 @@ impl Uses {
                 knowledge.has_length_bound(),
                 "length_bound",
                 "length bound",
+            )?,
+            win_bounds: need(
+                config.win_bounds,
+                knowledge.has_win_bounds(),
+                "win_bounds",
+                "win bounds",
             )?,
             killers: config.killers.resolve(hints, 0),
             history: config.history.resolve(hints, None),

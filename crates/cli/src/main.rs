@@ -59,6 +59,7 @@ enum Command {
         "  gametree solve connect4 2252576253462244111563365343671351441\n",
         "  gametree solve connect4:5x4 \"\" --algo dfpn --tt 64M\n",
         "  gametree solve mnk:4,4,3 startpos --weak --json\n",
+        "  gametree solve mnk:5,5,4 \"\" --weak --proof\n",
         "  gametree solve chess \"8/8/8/8/8/2k5/8/1K1Q4 w - - 0 1\" --algo retrograde\n",
         "  gametree solve connect4 32164625 --time-ms 10000\n",
         "  gametree solve connect4 4453432222 --all-moves\n",
@@ -159,6 +160,13 @@ struct SolveArgs {
     /// move, best first (JSON: "moves": [{"move", "value", "score"}]).
     #[arg(long)]
     all_moves: bool,
+    /// Also write the proof tree of the value (a strategy for the winner,
+    /// or for each side's draw), built with the solver as oracle, and
+    /// check it against the rules with the independent verifier; prints
+    /// its positions and the leaves that rest on the game's win bounds
+    /// (JSON: "proof": {"positions", "bound_leaves", "verified"}).
+    #[arg(long)]
+    proof: bool,
 }
 
 #[derive(Debug, Args)]
@@ -339,6 +347,7 @@ fn run(cli: Cli) -> Result<()> {
             let kind = GameKind::parse(&a.game)?;
             let mut opts = solve::Options::new(a.algo, a.weak, a.tt.as_deref(), a.threads, a.json)?;
             opts.all_moves = a.all_moves;
+            opts.proof = a.proof;
             if let Some(t) = a.time_ms {
                 opts.limits = opts.limits.with_time(std::time::Duration::from_millis(t));
             }

@@ -5,7 +5,8 @@ use std::time::Instant;
 use gametree_alphabeta::{AlphaBeta, Config};
 use gametree_game::{Limits, MoveBuffer, Outcome, Score, Solution, Solver, solve_line};
 use gametree_pns_conspiracy::{
-    Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig, SecondLevel,
+    Claim, Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig, SecondLevel, Trust,
+    build_strategy, verify_with,
 };
 
 use crate::error::{CliError, Result, parse_size};
@@ -37,6 +38,8 @@ pub(crate) struct Options {
     json: bool,
     /// Solve every legal move too.
     pub(crate) all_moves: bool,
+    /// Build and verify the proof tree of the value.
+    pub(crate) proof: bool,
     /// Node and time limits per position (and per move with `all_moves`).
     pub(crate) limits: Limits,
 }
@@ -57,6 +60,7 @@ impl Options {
             threads: check_threads(threads)?,
             json,
             all_moves: false,
+            proof: false,
             limits: Limits::none(),
         })
     }
@@ -177,6 +181,16 @@ pub(crate) fn run<S: Spec>(spec: &S, kind: GameKind, arg: &str, opts: &Options) 
                 Value::Records(moves.iter().map(MoveValue::record).collect()),
             );
         }
+        if opts.proof
+            && let Some(outcome) = solved.outcome
+        {
+            let proof = prove(&mut g, outcome, opts, engine)?;
+            let mut p = Record::new();
+            p.int("positions", proof.positions);
+            p.int("bound_leaves", proof.bound_leaves);
+            p.push("verified", Value::Str("yes".into()));
+            r.push("proof", Value::Object(p));
+        }
         r.int("nodes", nodes);
         r.int("time_ms", start.elapsed().as_millis());
         if opts.json {
@@ -276,6 +290,55 @@ fn solve_one<G: CliGame>(
         nodes: solution.nodes,
     })
 }
+
+/// The size of a verified proof (both strategies of a draw together).
+struct Proof {
+    positions: u64,
+    bound_leaves: u64,
+}
+
+/// Writes the proof tree(s) of `outcome` at `g` with the run's solver as
+/// oracle (a weak solve of each position it asks about) and checks them
+/// with the verifier, trusting the game's win bounds at the leaves that
+/// rest on them.
+fn prove<G: CliGame>(
+    g: &mut G,
+    outcome: Outcome,
+    opts: &Options,
+    engine: &mut Engine<G>,
+) -> Result<Proof> {
+    let side = g.side_to_move();
+    let claims: &[(gametree_game::Player, Outcome)] = match outcome {
+        Outcome::Win => &[(side, Outcome::Win)],
+        Outcome::Loss => &[(side.opponent(), Outcome::Win)],
+        Outcome::Draw => &[(side, Outcome::Draw), (side.opponent(), Outcome::Draw)],
+    };
+    let limits = opts.limits.clone();
+    let mut oracle = |p: &mut G| -> Option<Outcome> {
+        match engine {
+            Engine::AlphaBeta(s) => s.solve_weak(p, &limits).outcome,
+            Engine::Other(s) => s.solve(p, &limits).outcome,
+            Engine::Retrograde => None,
+        }
+    };
+    let mut proof = Proof {
+        positions: 0,
+        bound_leaves: 0,
+    };
+    for &(prover, at_least) in claims {
+        let claim = Claim { prover, at_least };
+        let strategy = build_strategy(g, claim, Trust::WinBounds, PROOF_POSITIONS, &mut oracle)
+            .map_err(|e| CliError::input(format!("--proof ({claim}): {e}")))?;
+        let stats = verify_with(g, &strategy, Trust::WinBounds)
+            .map_err(|e| CliError::input(format!("--proof ({claim}): the verifier refused it: {e}")))?;
+        proof.positions += strategy.len() as u64;
+        proof.bound_leaves += stats.bound_leaves;
+    }
+    Ok(proof)
+}
+
+/// The largest proof tree `--proof` writes.
+const PROOF_POSITIONS: usize = 50_000_000;
 
 /// The game's score of a solved position: its own solved score when it has
 /// one (found with the same solver; `true`), else its convention for the

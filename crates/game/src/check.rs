@@ -33,6 +33,9 @@ pub enum FailureKind {
     ForcingMismatch,
     /// [`Game::quiet_hints`] differs from [`Game::move_hint`].
     HintMismatch,
+    /// [`Game::cannot_win`] claims a player cannot win where an exhaustive
+    /// search finds a win for it.
+    WinBoundMismatch,
 }
 
 /// A broken invariant: what, where (ply of the playout) and details.
@@ -339,6 +342,68 @@ where
             FailureKind::ForcingMismatch,
             0,
             format!("non_losing_moves lists an illegal move in {game:?}"),
+        ));
+    }
+    Ok(())
+}
+
+/// The exact win/draw/loss value of `game` for its side to move, by plain
+/// negamax to the end of the game (no pruning, no knowledge; any turn
+/// order). Exponential: for positions close to the end.
+pub fn exhaustive_value<G: Game>(game: &mut G) -> Outcome {
+    if let Some(o) = game.outcome() {
+        return o;
+    }
+    let mut moves = G::Moves::default();
+    game.generate(&mut moves);
+    let side = game.side_to_move();
+    let mut best = Outcome::Loss;
+    for &m in moves.as_slice() {
+        let undo = game.make(m);
+        let v = exhaustive_value(game);
+        let v = if game.side_to_move() == side { v } else { v.flip() };
+        game.unmake(m, undo);
+        if v > best {
+            best = v;
+            if best == Outcome::Win {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// [`Game::cannot_win`] against [`exhaustive_value`], for a game that
+/// declares win bounds ([`Knowledge::win_bounds`](crate::Knowledge::win_bounds);
+/// nothing to check otherwise): when it says that the side to move cannot
+/// win, the exact value must not be a win; when it says that the opponent
+/// cannot win, the exact value must not be a loss. Exponential in the
+/// number of moves left: call it on positions close to the end.
+///
+/// # Errors
+///
+/// [`FailureKind::WinBoundMismatch`].
+pub fn win_bounds<G>(game: &G) -> Result<(), Failure>
+where
+    G: Game + fmt::Debug,
+{
+    if !G::KNOWLEDGE.has_win_bounds() || game.outcome().is_some() {
+        return Ok(());
+    }
+    let side = game.side_to_move();
+    let (us, them) = (game.cannot_win(side), game.cannot_win(side.opponent()));
+    if !us && !them {
+        return Ok(());
+    }
+    let value = exhaustive_value(&mut game.clone());
+    if (us && value == Outcome::Win) || (them && value == Outcome::Loss) {
+        return Err(Failure::new(
+            FailureKind::WinBoundMismatch,
+            0,
+            format!(
+                "cannot_win claims the {} cannot win, but the value is a {value} for the side to move in {game:?}",
+                if us { "side to move" } else { "opponent" }
+            ),
         ));
     }
     Ok(())

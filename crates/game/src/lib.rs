@@ -467,6 +467,21 @@ pub trait Game: Clone {
         (1, 1)
     }
 
+    /// Is `player` sure not to win from here, whatever it plays, against
+    /// the opponent's best defence ([`Knowledge::win_bounds`])? `true` is a
+    /// proof: the game's value for `player` is at most a draw (a game where
+    /// every line of `player` is blocked, or where a potential argument such
+    /// as Erdős–Selfridge's shows that the opponent can block them all).
+    /// `false` means "not known". Solvers use it to end a search early: a
+    /// side to move that cannot win is held to a draw at best, an opponent
+    /// that cannot win lets it draw at least. The default, `false`, claims
+    /// nothing. [`check::win_bounds`] verifies the claims against an
+    /// exhaustive search.
+    fn cannot_win(&self, player: Player) -> bool {
+        let _ = player;
+        false
+    }
+
     /// The number of distinct move numbers ([`move_number`](Game::move_number)
     /// is below it), at most 65,535. The default goes with the default
     /// numbering.
@@ -571,6 +586,7 @@ impl Knowledge {
     const LENGTH_BOUND: u8 = 16;
     const PROOF_HINTS: u8 = 32;
     const MOVE_NUMBERS: u8 = 64;
+    const WIN_BOUNDS: u8 = 128;
 
     /// Nothing beyond the rules.
     pub const NONE: Knowledge = Knowledge { bits: 0 };
@@ -645,6 +661,11 @@ knowledge_items! {
     {
         /// Does the game number its moves one-to-one?
     }
+    /// [`Game::cannot_win`] proves that a player can no longer win.
+    win_bounds / has_win_bounds: WIN_BOUNDS,
+    {
+        /// Does the game prove that a player can no longer win?
+    }
 }
 
 impl fmt::Display for Knowledge {
@@ -658,6 +679,7 @@ impl fmt::Display for Knowledge {
             (Self::LENGTH_BOUND, "length bound"),
             (Self::PROOF_HINTS, "proof hints"),
             (Self::MOVE_NUMBERS, "move numbers"),
+            (Self::WIN_BOUNDS, "win bounds"),
         ];
         let mut first = true;
         for (bit, name) in names {

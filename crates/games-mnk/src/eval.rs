@@ -176,33 +176,3 @@ impl Mnk {
         }
     }
 }
-
-impl Mnk {
-    /// Stones next to the square (either colour, own counted double): play
-    /// where the fight is.
-    pub(crate) fn neighbour_hint(&self, mv: Move) -> i32 {
-        let me = self.side_to_move();
-        let (c, r) = (i32::from(mv.column()), i32::from(mv.row()));
-        let mut score = 0;
-        for dr in -1..=1 {
-            for dc in -1..=1 {
-                let (cc, rr) = (c + dc, r + dr);
-                if (dc, dr) == (0, 0) || cc < 0 || rr < 0 {
-                    continue;
-                }
-                let Some(sq) = Move::new(cc as u8, rr as u8) else {
-                    continue;
-                };
-                if !self.on_board(sq) {
-                    continue;
-                }
-                match self.stone(sq) {
-                    Some(p) if p == me => score += 2,
-                    Some(_) => score += 1,
-                    None => {}
-                }
-            }
-        }
-        score
-    }
-}

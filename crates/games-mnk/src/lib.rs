@@ -71,6 +71,7 @@
 mod board;
 mod eval;
 mod position;
+mod potential;
 pub mod text;
 
 pub use position::{MAX_SIDE, Mnk, Move, Moves};

@@ -385,7 +385,8 @@ impl Game for Mnk {
         .forcing()
         .length_bound()
         .proof_hints()
-        .move_numbers();
+        .move_numbers()
+        .win_bounds();
 
     /// Patterns and threats (see the crate documentation).
     #[inline]
@@ -401,8 +402,14 @@ impl Game for Mnk {
     fn move_hint(&self, m: Move) -> MoveHint {
         match self.tactical_priority(m) {
             Some(p) => MoveHint::Tactical(p),
-            None => MoveHint::Quiet(self.neighbour_hint(m)),
+            None => MoveHint::Quiet(self.potential_hint(m.sq())),
         }
+    }
+
+    /// The quiet hints of a whole move list from one scan of the windows.
+    #[inline]
+    fn quiet_hints(&self, moves: &[Move], out: &mut [i32]) {
+        self.potential_hints(moves, out);
     }
 
     /// Wins first, then blocks, each in square order.
@@ -436,6 +443,14 @@ impl Game for Mnk {
     #[inline]
     fn proof_hints(&self) -> (u32, u32) {
         self.threat_proof_hints()
+    }
+
+    /// The Erdős–Selfridge potential of `player`'s open windows (see the
+    /// crate documentation): `true` when the opponent can keep it from
+    /// ever completing a line.
+    #[inline]
+    fn cannot_win(&self, player: Player) -> bool {
+        self.blocked_by_potential(player)
     }
 
     /// Indices `row * 19 + column`, `0..361`, whatever the board size.

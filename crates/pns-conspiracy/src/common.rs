@@ -85,6 +85,24 @@ pub(crate) fn child_needs_win(needs_win: bool, flip: bool) -> bool {
     needs_win != flip
 }
 
+/// What the game's win bounds ([`gametree_game::Game::cannot_win`]) settle
+/// about a non-terminal position whose side to move needs a win
+/// (`needs_win`) or only a draw: `Some(false)` when it needs a win and
+/// cannot win, `Some(true)` when it needs a draw and the opponent cannot
+/// win, `None` otherwise (or when the game declares no win bounds).
+#[inline]
+pub(crate) fn settled_by_bounds<G: gametree_game::Game>(game: &G, needs_win: bool) -> Option<bool> {
+    if !G::KNOWLEDGE.has_win_bounds() {
+        return None;
+    }
+    let side = game.side_to_move();
+    if needs_win {
+        game.cannot_win(side).then_some(false)
+    } else {
+        game.cannot_win(side.opponent()).then_some(true)
+    }
+}
+
 /// The `(φ, δ)` pair of a solved node, from its side to move's view.
 #[inline]
 pub(crate) fn solved(success: bool) -> (Number, Number) {

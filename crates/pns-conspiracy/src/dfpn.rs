@@ -7,9 +7,9 @@ use gametree_game::{Game, Limits, MoveBuffer, Outcome, Player, Solution, Solver}
 
 use crate::common::{
     Budget, Error, INFINITE, Number, Progress, Question, Report, TableUse, add, answer_of,
-    as_parent, child_needs_win, solve_with, solved, success,
+    as_parent, child_needs_win, settled_by_bounds, solve_with, solved, success,
 };
-use crate::pns::{claim_of, initial};
+use crate::pns::{Knobs, claim_of, initial};
 use crate::proof::Strategy;
 
 /// Configuration of [`DfPn`], built by value.
@@ -18,6 +18,7 @@ pub struct DfPnConfig {
     table_bytes: usize,
     epsilon: f64,
     proof_hints: bool,
+    win_bounds: bool,
     progress_interval: u64,
 }
 
@@ -35,6 +36,7 @@ impl DfPnConfig {
             table_bytes: 16 << 20,
             epsilon: 0.25,
             proof_hints: true,
+            win_bounds: true,
             progress_interval: 1 << 16,
         }
     }
@@ -71,6 +73,16 @@ impl DfPnConfig {
         self
     }
 
+    /// Solve a position without expanding it when the game's win bounds
+    /// ([`Game::cannot_win`]) settle the question there (on by default; the
+    /// proof tree then ends in a leaf that [`verify_with`](crate::verify_with)
+    /// accepts with [`Trust::WinBounds`](crate::Trust::WinBounds)).
+    #[must_use]
+    pub fn win_bounds(mut self, on: bool) -> DfPnConfig {
+        self.win_bounds = on;
+        self
+    }
+
     /// Calls the progress callback every `expansions` expansions (default
     /// 65,536; 0 is read as 1).
     #[must_use]
@@ -93,6 +105,11 @@ impl DfPnConfig {
     #[must_use]
     pub fn get_proof_hints(&self) -> bool {
         self.proof_hints
+    }
+    /// Win bounds on?
+    #[must_use]
+    pub fn get_win_bounds(&self) -> bool {
+        self.win_bounds
     }
     /// The progress interval.
     #[must_use]
@@ -287,7 +304,9 @@ struct Searcher<'t, G: Game> {
     children: Vec<Child>,
     hashes: Vec<u64>,
     epsilon: f64,
-    hints: bool,
+    knobs: Knobs,
+    /// Positions already written by [`Self::extract`], by hash.
+    extracted: std::collections::HashMap<u64, u32>,
     game: core::marker::PhantomData<fn(&G)>,
 }
 
@@ -300,7 +319,7 @@ impl<G: Game> Searcher<'_, G> {
         } else {
             self.table
                 .get(game.hash() ^ self.salt)
-                .unwrap_or_else(|| initial(game, self.hints))
+                .unwrap_or_else(|| initial(game, needs_win, self.knobs))
         }
     }
 
@@ -331,7 +350,7 @@ impl<G: Game> Searcher<'_, G> {
             return self
                 .table
                 .get(key)
-                .unwrap_or_else(|| initial(game, self.hints));
+                .unwrap_or_else(|| initial(game, needs_win, self.knobs));
         }
         let start = budget.nodes;
         let mut moves = G::Moves::default();
@@ -444,10 +463,21 @@ impl<G: Game> Searcher<'_, G> {
         let side = game.side_to_move();
         let mut moves = G::Moves::default();
         if game.outcome().is_none() {
+            if self.knobs.bounds && settled_by_bounds(game, needs_win).is_some() {
+                // Solved by the game's win bounds: a leaf `verify_with` judges.
+                return strategy.add_bound_leaf();
+            }
             game.generate(&mut moves);
         }
         if moves.is_empty() || self.hashes.contains(&game.hash()) {
             return strategy.add_node(&[]);
+        }
+        // In a game without repetitions a position's subtree does not
+        // depend on the path: transpositions share one.
+        if !G::CAN_REPEAT
+            && let Some(&node) = self.extracted.get(&game.hash())
+        {
+            return node;
         }
         self.hashes.push(game.hash());
         let mut picked = G::Moves::default();
@@ -475,6 +505,9 @@ impl<G: Game> Searcher<'_, G> {
             strategy.set_child(me, i, c);
         }
         self.hashes.pop();
+        if !G::CAN_REPEAT {
+            self.extracted.insert(game.hash(), me);
+        }
         me
     }
 }
@@ -576,7 +609,11 @@ impl DfPn {
             children: Vec::new(),
             hashes: Vec::new(),
             epsilon: self.config.epsilon,
-            hints: self.config.proof_hints,
+            knobs: Knobs {
+                hints: self.config.proof_hints,
+                bounds: self.config.win_bounds,
+            },
+            extracted: std::collections::HashMap::new(),
             game: core::marker::PhantomData,
         };
         let needs_win = question.needs_win();

@@ -73,7 +73,10 @@ pub use cns::{Conspiracy, ConspiracyConfig, ConspiracyReport, ValueSet};
 pub use common::{Answer, Error, INFINITE, Number, Progress, Question, Report, Stop, TableUse};
 pub use dfpn::{DfPn, DfPnConfig};
 pub use pns::{Pns, PnsConfig, SecondLevel};
-pub use proof::{Claim, Strategy, VerifyError, VerifyErrorKind, VerifyStats, verify};
+pub use proof::{
+    BuildError, Claim, Strategy, Trust, VerifyError, VerifyErrorKind, VerifyStats, build_strategy,
+    verify, verify_with,
+};
 
 // The README's examples run as doctests too.
 #[cfg(doctest)]

@@ -8,16 +8,31 @@ use gametree_game::{Game, Limits, MoveBuffer, Outcome, Solution, Solver};
 use crate::common::Error;
 use crate::common::{
     Budget, INFINITE, Number, Progress, Question, Report, TableUse, add, answer_of, as_parent,
-    child_needs_win, solve_with, solved, success,
+    child_needs_win, settled_by_bounds, solve_with, solved, success,
 };
 use crate::proof::{Claim, Strategy};
 
-/// The initial `(φ, δ)` of an unexpanded, unsolved position: the game's
-/// [`Game::proof_hints`] when it declares them and `hints` is on, else
-/// `(1, 1)`.
+/// Which of the game's knowledge a proof-number search uses.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Knobs {
+    /// [`Game::proof_hints`] as initial numbers.
+    pub(crate) hints: bool,
+    /// [`Game::cannot_win`] to solve positions without expanding them.
+    pub(crate) bounds: bool,
+}
+
+/// The initial `(φ, δ)` of an unexpanded position that is not over: solved
+/// when the game's win bounds settle it (and `knobs.bounds` is on), else
+/// the game's [`Game::proof_hints`] when it declares them and
+/// `knobs.hints` is on, else `(1, 1)`.
 #[inline]
-pub(crate) fn initial<G: Game>(game: &G, hints: bool) -> (Number, Number) {
-    if hints && G::KNOWLEDGE.has_proof_hints() {
+pub(crate) fn initial<G: Game>(game: &G, needs_win: bool, knobs: Knobs) -> (Number, Number) {
+    if knobs.bounds
+        && let Some(success) = settled_by_bounds(game, needs_win)
+    {
+        return solved(success);
+    }
+    if knobs.hints && G::KNOWLEDGE.has_proof_hints() {
         let (p, d) = game.proof_hints();
         (Number::from(p.max(1)), Number::from(d.max(1)))
     } else {
@@ -58,6 +73,7 @@ pub struct PnsConfig {
     second_level: Option<SecondLevel>,
     memory: Option<usize>,
     proof_hints: bool,
+    win_bounds: bool,
     progress_interval: u64,
 }
 
@@ -75,6 +91,7 @@ impl PnsConfig {
             second_level: None,
             memory: None,
             proof_hints: true,
+            win_bounds: true,
             progress_interval: 1 << 16,
         }
     }
@@ -103,6 +120,16 @@ impl PnsConfig {
         self
     }
 
+    /// Solve a position without expanding it when the game's win bounds
+    /// ([`Game::cannot_win`]) settle the question there (on by default; the
+    /// proof tree then ends in a leaf that [`verify_with`](crate::verify_with)
+    /// accepts with [`Trust::WinBounds`](crate::Trust::WinBounds)).
+    #[must_use]
+    pub fn win_bounds(mut self, on: bool) -> PnsConfig {
+        self.win_bounds = on;
+        self
+    }
+
     /// Calls the progress callback every `expansions` expansions (default
     /// 65,536; 0 is read as 1).
     #[must_use]
@@ -125,6 +152,11 @@ impl PnsConfig {
     #[must_use]
     pub fn get_proof_hints(&self) -> bool {
         self.proof_hints
+    }
+    /// Win bounds on?
+    #[must_use]
+    pub fn get_win_bounds(&self) -> bool {
+        self.win_bounds
     }
     /// The progress interval.
     #[must_use]
@@ -196,7 +228,7 @@ impl<G: Game> Engine<G> {
         needs_win: bool,
         budget: &mut Budget<'_>,
         hashes: &mut Vec<u64>,
-        hints: bool,
+        knobs: Knobs,
         mut second: Option<(&mut Engine<G>, SecondLevel)>,
         max_expansions: u64,
         extra_bytes: usize,
@@ -205,7 +237,7 @@ impl<G: Game> Engine<G> {
         self.undos.clear();
         let (phi, delta) = match game.outcome() {
             Some(o) => solved(success(o, needs_win)),
-            None => initial(game, hints),
+            None => initial(game, needs_win, knobs),
         };
         self.tree.push(Node {
             mv: None,
@@ -255,7 +287,7 @@ impl<G: Game> Engine<G> {
             expansions += 1;
             let node_needs_win = *path_needs.last().expect("the root is on the path");
             match second.as_mut() {
-                None => self.expand(cur, game, node_needs_win, hashes, hints),
+                None => self.expand(cur, game, node_needs_win, hashes, knobs),
                 Some((inner, params)) => {
                     let limit = ((self.tree.len() as f64 * params.fraction) as u64)
                         .clamp(params.min.max(1), params.max.max(1));
@@ -265,7 +297,7 @@ impl<G: Game> Engine<G> {
                         node_needs_win,
                         budget,
                         hashes,
-                        hints,
+                        knobs,
                         None,
                         limit,
                         outer_bytes,
@@ -319,7 +351,7 @@ impl<G: Game> Engine<G> {
     }
 
     /// Generates the children of `cur` and gives each its initial numbers.
-    fn expand(&mut self, cur: usize, game: &mut G, needs_win: bool, hashes: &[u64], hints: bool) {
+    fn expand(&mut self, cur: usize, game: &mut G, needs_win: bool, hashes: &[u64], knobs: Knobs) {
         let mut moves = G::Moves::default();
         game.generate(&mut moves);
         if moves.is_empty() {
@@ -334,7 +366,7 @@ impl<G: Game> Engine<G> {
         for &mv in moves.as_slice() {
             let undo = game.make(mv);
             let flip = game.side_to_move() != side;
-            let (phi, delta) = child_numbers(game, child_needs_win(needs_win, flip), hashes, hints);
+            let (phi, delta) = child_numbers(game, child_needs_win(needs_win, flip), hashes, knobs);
             game.unmake(mv, undo);
             self.tree.push(Node {
                 mv: Some(mv),
@@ -376,14 +408,14 @@ pub(crate) fn child_numbers<G: Game>(
     game: &G,
     needs_win: bool,
     hashes: &[u64],
-    hints: bool,
+    knobs: Knobs,
 ) -> (Number, Number) {
     if let Some(o) = game.outcome() {
         solved(success(o, needs_win))
     } else if hashes.contains(&game.hash()) {
         solved(success(Outcome::Draw, needs_win))
     } else {
-        initial(game, hints)
+        initial(game, needs_win, knobs)
     }
 }
 
@@ -480,6 +512,10 @@ impl Pns {
                 question.needs_win(),
                 &mut strategy,
                 &mut hashes,
+                Knobs {
+                    hints: self.config.proof_hints,
+                    bounds: self.config.win_bounds,
+                },
             );
             (report, Some(strategy))
         } else {
@@ -505,7 +541,10 @@ impl Pns {
         limits: &Limits,
         progress: &mut dyn FnMut(&Progress),
     ) -> (Report<G::Move>, Engine<G>) {
-        let hints = self.config.proof_hints;
+        let knobs = Knobs {
+            hints: self.config.proof_hints,
+            bounds: self.config.win_bounds,
+        };
         let mut budget = Budget::new(
             limits,
             progress,
@@ -521,7 +560,7 @@ impl Pns {
             question.needs_win(),
             &mut budget,
             &mut hashes,
-            hints,
+            knobs,
             second,
             u64::MAX,
             0,
@@ -571,8 +610,13 @@ fn extract<G: Game>(
     needs_win: bool,
     strategy: &mut Strategy<G::Move>,
     hashes: &mut Vec<u64>,
+    knobs: Knobs,
 ) -> u32 {
     let n = engine.tree[node];
+    if game.outcome().is_none() && knobs.bounds && settled_by_bounds(game, needs_win).is_some() {
+        // Solved by the game's win bounds: a leaf `verify_with` judges.
+        return strategy.add_bound_leaf();
+    }
     if game.outcome().is_some() || n.len == 0 && node == 0 {
         return strategy.add_node(&[]);
     }
@@ -587,7 +631,10 @@ fn extract<G: Game>(
             needs_win,
             &mut budget,
             hashes,
-            false,
+            Knobs {
+                hints: false,
+                bounds: knobs.bounds,
+            },
             None,
             u64::MAX,
             0,
@@ -596,7 +643,7 @@ fn extract<G: Game>(
             // A repetition or a position without moves: a leaf the verifier judges.
             return strategy.add_node(&[]);
         }
-        return extract(&fresh, 0, game, needs_win, strategy, hashes);
+        return extract(&fresh, 0, game, needs_win, strategy, hashes, knobs);
     }
     let children = &engine.tree[n.first as usize..(n.first + n.len) as usize];
     let picked: Vec<(G::Move, usize)> = if n.phi == 0 {
@@ -627,6 +674,7 @@ fn extract<G: Game>(
             child_needs_win(needs_win, flip),
             strategy,
             hashes,
+            knobs,
         );
         game.unmake(mv, undo);
         strategy.set_child(me, i, c);

@@ -39,6 +39,9 @@ pub struct Strategy<M> {
     claim: Claim,
     nodes: Vec<(u32, u32)>,
     edges: Vec<(M, u32)>,
+    /// Per node: a leaf where the game goes on but its win bounds settle
+    /// the claim ([`Strategy::is_bound_leaf`]).
+    bound: Vec<bool>,
 }
 
 impl<M: Copy> Strategy<M> {
@@ -47,7 +50,16 @@ impl<M: Copy> Strategy<M> {
             claim,
             nodes: Vec::new(),
             edges: Vec::new(),
+            bound: Vec::new(),
         }
+    }
+
+    /// Adds a leaf where the game goes on but the game's win bounds
+    /// ([`Game::cannot_win`]) prove the claim, and returns its index.
+    pub(crate) fn add_bound_leaf(&mut self) -> u32 {
+        let index = self.add_node(&[]);
+        self.bound[index as usize] = true;
+        index
     }
 
     /// Adds a node with the given moves (children not yet known) and returns
@@ -57,6 +69,7 @@ impl<M: Copy> Strategy<M> {
         self.nodes
             .push((self.edges.len() as u32, moves.len() as u32));
         self.edges.extend(moves.iter().map(|&m| (m, u32::MAX)));
+        self.bound.push(false);
         index
     }
 
@@ -82,6 +95,21 @@ impl<M: Copy> Strategy<M> {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
+    }
+
+    /// Is `node` a leaf where the game goes on and the claim rests on the
+    /// game's win bounds ([`Game::cannot_win`]: the prover's opponent cannot
+    /// win from there)? Only [`verify_with`] and [`Trust::WinBounds`]
+    /// accept such leaves.
+    #[must_use]
+    pub fn is_bound_leaf(&self, node: u32) -> bool {
+        self.bound.get(node as usize).copied().unwrap_or(false)
+    }
+
+    /// The number of leaves that rest on the game's win bounds.
+    #[must_use]
+    pub fn bound_leaves(&self) -> usize {
+        self.bound.iter().filter(|&&b| b).count()
     }
 
     /// The `(move, child)` edges of `node`, or `None` for an index out of range.
@@ -115,6 +143,10 @@ pub enum VerifyErrorKind {
     Repetition,
     /// A finished game lists moves anyway.
     MovesAfterEnd,
+    /// A leaf that rests on the game's win bounds, where they are not
+    /// trusted ([`Trust::RulesOnly`]), or where they do not prove the claim
+    /// (a claimed win, or [`Game::cannot_win`] says nothing there).
+    BoundLeaf,
 }
 
 /// A strategy that does not prove its claim, with the line where it fails.
@@ -152,6 +184,9 @@ impl fmt::Display for VerifyError {
             VerifyErrorKind::BadIndex(i) => write!(f, "child index {i} out of range"),
             VerifyErrorKind::Repetition => f.write_str("position repeats"),
             VerifyErrorKind::MovesAfterEnd => f.write_str("moves listed after the game ended"),
+            VerifyErrorKind::BoundLeaf => {
+                f.write_str("a leaf resting on win bounds that are not trusted or do not hold")
+            }
         }
     }
 }
@@ -167,6 +202,22 @@ pub struct VerifyStats {
     pub leaves: u64,
     /// The longest line, in plies.
     pub depth: u32,
+    /// Leaves accepted on the game's win bounds ([`Trust::WinBounds`]).
+    pub bound_leaves: u64,
+}
+
+/// What [`verify_with`] may take on trust besides the rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Trust {
+    /// Nothing: every line must end in a finished game.
+    #[default]
+    RulesOnly,
+    /// A leaf where the game goes on is accepted for a claimed draw when
+    /// the game's [`Game::cannot_win`] says the prover's opponent cannot
+    /// win there. The bound is the game's knowledge, checked by
+    /// `gametree_game::check::win_bounds` against exhaustive search, not
+    /// by the verifier.
+    WinBounds,
 }
 
 /// Replays `strategy` against `game` (the position it was made for) and
@@ -175,7 +226,10 @@ pub struct VerifyStats {
 /// where the opponent is to move it answers every legal move (and nothing
 /// else), and every line ends in a finished game whose result, for the
 /// prover, is at least the claim. A position that repeats along a line is
-/// rejected. It uses nothing but the [`Game`] trait; `game` is restored.
+/// rejected. It uses nothing but the [`Game`] trait's rules; `game` is
+/// restored. In a game whose positions cannot repeat
+/// ([`Game::CAN_REPEAT`] `false`), a node reached again at the same
+/// position (a strategy that shares transpositions) is checked once.
 ///
 /// # Errors
 ///
@@ -183,6 +237,20 @@ pub struct VerifyStats {
 pub fn verify<G: Game>(
     game: &mut G,
     strategy: &Strategy<G::Move>,
+) -> Result<VerifyStats, VerifyError> {
+    verify_with(game, strategy, Trust::RulesOnly)
+}
+
+/// [`verify`], also accepting the leaves that `trust` allows (see
+/// [`Trust`]); [`VerifyStats::bound_leaves`] counts them.
+///
+/// # Errors
+///
+/// A [`VerifyError`] with the line where the strategy fails.
+pub fn verify_with<G: Game>(
+    game: &mut G,
+    strategy: &Strategy<G::Move>,
+    trust: Trust,
 ) -> Result<VerifyStats, VerifyError> {
     let mut stats = VerifyStats::default();
     let mut line = Vec::new();
@@ -193,11 +261,22 @@ pub fn verify<G: Game>(
             line: Vec::new(),
         });
     }
-    check(game, strategy, 0, &mut line, &mut hashes, &mut stats).map_err(|kind| VerifyError {
+    let mut ctx = Context {
+        trust,
+        done: std::collections::HashSet::new(),
+    };
+    check(game, strategy, 0, &mut line, &mut hashes, &mut stats, &mut ctx).map_err(|kind| VerifyError {
         kind,
         line: line.iter().map(|m: &G::Move| m.to_string()).collect(),
     })?;
     Ok(stats)
+}
+
+/// What [`check`] carries besides the line.
+struct Context {
+    trust: Trust,
+    /// `(node, position hash)` pairs already verified (acyclic games only).
+    done: std::collections::HashSet<(u32, u64)>,
 }
 
 fn check<G: Game>(
@@ -207,11 +286,15 @@ fn check<G: Game>(
     line: &mut Vec<G::Move>,
     hashes: &mut Vec<u64>,
     stats: &mut VerifyStats,
+    ctx: &mut Context,
 ) -> Result<(), VerifyErrorKind> {
     let claim = strategy.claim;
     let edges = strategy
         .edges(node)
         .ok_or(VerifyErrorKind::BadIndex(node))?;
+    if !G::CAN_REPEAT && ctx.done.contains(&(node, game.hash())) {
+        return Ok(());
+    }
     stats.nodes += 1;
     stats.depth = stats.depth.max(line.len() as u32);
     let prover_to_move = game.side_to_move() == claim.prover;
@@ -227,6 +310,18 @@ fn check<G: Game>(
         if for_prover < claim.at_least {
             return Err(VerifyErrorKind::ShortOfClaim(for_prover));
         }
+        stats.leaves += 1;
+        return Ok(());
+    }
+    if strategy.is_bound_leaf(node) {
+        let holds = ctx.trust == Trust::WinBounds
+            && claim.at_least == Outcome::Draw
+            && G::KNOWLEDGE.has_win_bounds()
+            && game.cannot_win(claim.prover.opponent());
+        if !holds {
+            return Err(VerifyErrorKind::BoundLeaf);
+        }
+        stats.bound_leaves += 1;
         stats.leaves += 1;
         return Ok(());
     }
@@ -261,7 +356,7 @@ fn check<G: Game>(
             .try_make(m)
             .map_err(|_| VerifyErrorKind::IllegalMove(m.to_string()))?;
         line.push(m);
-        let result = check(game, strategy, child, line, hashes, stats);
+        let result = check(game, strategy, child, line, hashes, stats, ctx);
         if result.is_ok() {
             line.pop();
         }
@@ -269,7 +364,211 @@ fn check<G: Game>(
         result?;
     }
     hashes.pop();
+    if !G::CAN_REPEAT {
+        ctx.done.insert((node, game.hash()));
+    }
     Ok(())
+}
+
+/// Why [`build_strategy`] could not write a proof tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// The oracle gave no value (it hit a limit) for the position after
+    /// these moves.
+    OracleGaveUp(Vec<String>),
+    /// At the position after these moves, where the prover is to move, no
+    /// move keeps the claim according to the oracle: the claim is false or
+    /// the oracle is wrong.
+    NoMove(Vec<String>),
+    /// A position repeats along a line: no finite proof tree.
+    Repetition(Vec<String>),
+    /// The tree would hold more than this many positions.
+    TooLarge(usize),
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::OracleGaveUp(l) => {
+                write!(f, "the oracle gave no value after [{}]", l.join(" "))
+            }
+            BuildError::NoMove(l) => write!(
+                f,
+                "no move keeps the claim after [{}] (the claim is false or the oracle is wrong)",
+                l.join(" ")
+            ),
+            BuildError::Repetition(l) => write!(f, "a position repeats after [{}]", l.join(" ")),
+            BuildError::TooLarge(n) => write!(f, "the proof tree would hold more than {n} positions"),
+        }
+    }
+}
+
+impl Error for BuildError {}
+
+/// Writes a proof tree for `claim` from the position `game` is in, asking
+/// `oracle` for the exact win/draw/loss value (for the side to move) of the
+/// positions it needs: at a prover node it keeps the first move that
+/// finishes the game in the claim's favour, or reaches a leaf that `trust`
+/// accepts, or else whose oracle value meets the claim (trying the moves
+/// in the order of the game's quiet hints when it declares them); at an
+/// opponent node it answers every move. In a game whose positions cannot
+/// repeat, transpositions share one subtree. Any solver serves as the
+/// oracle (an alpha-beta weak solve with a table kept between calls is
+/// cheap); the result should be checked by [`verify_with`], which trusts
+/// neither the oracle nor this builder. `game` is restored.
+///
+/// # Errors
+///
+/// [`BuildError`]: the oracle gave up, contradicted the claim, a line
+/// repeats, or the tree would exceed `max_positions`.
+pub fn build_strategy<G: Game>(
+    game: &mut G,
+    claim: Claim,
+    trust: Trust,
+    max_positions: usize,
+    oracle: &mut dyn FnMut(&mut G) -> Option<Outcome>,
+) -> Result<Strategy<G::Move>, BuildError> {
+    let mut b = Builder {
+        claim,
+        trust,
+        max_positions,
+        strategy: Strategy::new(claim),
+        memo: std::collections::HashMap::new(),
+        path: Vec::new(),
+        line: Vec::new(),
+    };
+    b.node(game, oracle)?;
+    Ok(b.strategy)
+}
+
+struct Builder<M> {
+    claim: Claim,
+    trust: Trust,
+    max_positions: usize,
+    strategy: Strategy<M>,
+    memo: std::collections::HashMap<u64, u32>,
+    path: Vec<u64>,
+    line: Vec<M>,
+}
+
+impl<M: Copy + fmt::Display> Builder<M> {
+    fn line(&self) -> Vec<String> {
+        self.line.iter().map(ToString::to_string).collect()
+    }
+
+    /// Does the position `game` is in meet the claim without a search: a
+    /// finished game in the prover's favour, or a trusted bound leaf?
+    /// `Some(true)` for a bound leaf, `Some(false)` for a finished game
+    /// that meets it, `None` otherwise.
+    fn settled<G: Game<Move = M>>(&self, game: &G) -> Option<bool> {
+        if let Some(o) = game.outcome() {
+            let for_prover = if game.side_to_move() == self.claim.prover { o } else { o.flip() };
+            return (for_prover >= self.claim.at_least).then_some(false);
+        }
+        let bound = self.trust == Trust::WinBounds
+            && self.claim.at_least == Outcome::Draw
+            && G::KNOWLEDGE.has_win_bounds()
+            && game.cannot_win(self.claim.prover.opponent());
+        bound.then_some(true)
+    }
+
+    fn node<G: Game<Move = M>>(
+        &mut self,
+        game: &mut G,
+        oracle: &mut dyn FnMut(&mut G) -> Option<Outcome>,
+    ) -> Result<u32, BuildError> {
+        if game.outcome().is_some() {
+            return Ok(self.strategy.add_node(&[]));
+        }
+        if self.settled(game) == Some(true) {
+            return Ok(self.strategy.add_bound_leaf());
+        }
+        let hash = game.hash();
+        if !G::CAN_REPEAT
+            && let Some(&n) = self.memo.get(&hash)
+        {
+            return Ok(n);
+        }
+        if self.path.contains(&hash) {
+            return Err(BuildError::Repetition(self.line()));
+        }
+        if self.strategy.len() >= self.max_positions {
+            return Err(BuildError::TooLarge(self.max_positions));
+        }
+        let mut moves = G::Moves::default();
+        game.generate(&mut moves);
+        let picked: &[M] = if game.side_to_move() == self.claim.prover {
+            let m = self.prover_move(game, moves.as_slice(), oracle)?;
+            moves.clear();
+            moves.push(m);
+            moves.as_slice()
+        } else {
+            moves.as_slice()
+        };
+        let me = self.strategy.add_node(picked);
+        self.path.push(hash);
+        for (i, &m) in picked.iter().enumerate() {
+            let undo = game.make(m);
+            self.line.push(m);
+            let child = self.node(game, oracle);
+            game.unmake(m, undo);
+            let child = child?;
+            self.line.pop();
+            self.strategy.set_child(me, i, child);
+        }
+        self.path.pop();
+        if !G::CAN_REPEAT {
+            self.memo.insert(hash, me);
+        }
+        Ok(me)
+    }
+
+    /// A move of the prover that keeps the claim.
+    fn prover_move<G: Game<Move = M>>(
+        &mut self,
+        game: &mut G,
+        moves: &[M],
+        oracle: &mut dyn FnMut(&mut G) -> Option<Outcome>,
+    ) -> Result<M, BuildError> {
+        // Moves that settle the claim at once first.
+        for &m in moves {
+            let undo = game.make(m);
+            let settled = self.settled(game).is_some();
+            game.unmake(m, undo);
+            if settled {
+                return Ok(m);
+            }
+        }
+        let mut order: Vec<(i32, M)> = moves.iter().map(|&m| (0, m)).collect();
+        if G::KNOWLEDGE.has_order_hints() {
+            let mut hints = vec![0; moves.len()];
+            game.quiet_hints(moves, &mut hints);
+            for (o, h) in order.iter_mut().zip(hints) {
+                o.0 = h;
+            }
+            order.sort_by_key(|&(h, _)| core::cmp::Reverse(h));
+        }
+        let side = game.side_to_move();
+        for (_, m) in order {
+            let undo = game.make(m);
+            let value = if game.outcome().is_some() { None } else { Some(oracle(game)) };
+            let flip = game.side_to_move() != side;
+            game.unmake(m, undo);
+            let Some(value) = value else { continue };
+            let Some(value) = value else {
+                self.line.push(m);
+                let line = self.line();
+                self.line.pop();
+                return Err(BuildError::OracleGaveUp(line));
+            };
+            let for_prover = if flip { value.flip() } else { value };
+            if for_prover >= self.claim.at_least {
+                return Ok(m);
+            }
+        }
+        Err(BuildError::NoMove(self.line()))
+    }
 }
 
 #[cfg(test)]
