@@ -329,8 +329,9 @@ fn prove<G: CliGame>(
         let claim = Claim { prover, at_least };
         let strategy = build_strategy(g, claim, Trust::WinBounds, PROOF_POSITIONS, &mut oracle)
             .map_err(|e| CliError::input(format!("--proof ({claim}): {e}")))?;
-        let stats = verify_with(g, &strategy, Trust::WinBounds)
-            .map_err(|e| CliError::input(format!("--proof ({claim}): the verifier refused it: {e}")))?;
+        let stats = verify_with(g, &strategy, Trust::WinBounds).map_err(|e| {
+            CliError::input(format!("--proof ({claim}): the verifier refused it: {e}"))
+        })?;
         proof.positions += strategy.len() as u64;
         proof.bound_leaves += stats.bound_leaves;
     }

@@ -361,7 +361,11 @@ pub fn exhaustive_value<G: Game>(game: &mut G) -> Outcome {
     for &m in moves.as_slice() {
         let undo = game.make(m);
         let v = exhaustive_value(game);
-        let v = if game.side_to_move() == side { v } else { v.flip() };
+        let v = if game.side_to_move() == side {
+            v
+        } else {
+            v.flip()
+        };
         game.unmake(m, undo);
         if v > best {
             best = v;

@@ -2,7 +2,8 @@
 //! function runs this crate's solvers on one position and compares them with
 //! a value the caller computed with an independent solver (the alpha-beta
 //! solver, retrograde analysis, or a plain negamax), and replays every proof
-//! tree with [`verify`].
+//! tree with [`verify_with`] (trusting the game's win bounds, which
+//! `gametree_game::check::win_bounds` tests separately).
 
 use std::cell::RefCell;
 use std::error::Error;
@@ -14,7 +15,7 @@ use crate::cns::{Conspiracy, ConspiracyConfig, ValueSet};
 use crate::common::{Answer, Question, Report};
 use crate::dfpn::{DfPn, DfPnConfig};
 use crate::pns::Pns;
-use crate::proof::{Strategy, verify};
+use crate::proof::{Strategy, Trust, verify_with};
 
 /// A solver that disagreed with the reference, or whose proof did not verify.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,8 +89,8 @@ fn solve_verified<G: Game>(
         };
         let strategy =
             strategy.ok_or_else(|| Disagreement::new(name, format!("{q:?}: no proof tree")))?;
-        let checked =
-            verify(game, &strategy).map_err(|e| Disagreement::new(name, format!("{q:?}: {e}")))?;
+        let checked = verify_with(game, &strategy, Trust::WinBounds)
+            .map_err(|e| Disagreement::new(name, format!("{q:?}: {e}")))?;
         stats.verified_nodes += checked.nodes;
         Ok(proven)
     };
@@ -127,7 +128,7 @@ pub fn solvers_agree<G: Game>(
 /// table) by two searches each ("win?", then "at least a draw?"), checks
 /// each value against `expected`, and replays the proof tree of every answer
 /// (a strategy for the side to move, or for its opponent when disproven)
-/// against the game with [`verify`].
+/// against the game with [`verify_with`].
 ///
 /// # Errors
 ///
@@ -184,7 +185,7 @@ fn each_agrees<G: Game>(
 /// are freed after each expansion) and df-pn (a fixed table of
 /// `dfpn_table_bytes`) — like [`proof_solvers_agree`]: two searches each,
 /// each value checked against `expected`, each proof tree replayed with
-/// [`verify`]. For positions whose proof tree does not fit in memory as a
+/// [`verify_with`]. For positions whose proof tree does not fit in memory as a
 /// tree (plain PNS and CNS keep the whole tree; 4,4,4 needs more than
 /// 8 GiB of it). Fills `nodes[1]` and `nodes[2]` of the stats.
 ///

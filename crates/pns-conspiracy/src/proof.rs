@@ -265,7 +265,16 @@ pub fn verify_with<G: Game>(
         trust,
         done: std::collections::HashSet::new(),
     };
-    check(game, strategy, 0, &mut line, &mut hashes, &mut stats, &mut ctx).map_err(|kind| VerifyError {
+    check(
+        game,
+        strategy,
+        0,
+        &mut line,
+        &mut hashes,
+        &mut stats,
+        &mut ctx,
+    )
+    .map_err(|kind| VerifyError {
         kind,
         line: line.iter().map(|m: &G::Move| m.to_string()).collect(),
     })?;
@@ -399,7 +408,9 @@ impl fmt::Display for BuildError {
                 l.join(" ")
             ),
             BuildError::Repetition(l) => write!(f, "a position repeats after [{}]", l.join(" ")),
-            BuildError::TooLarge(n) => write!(f, "the proof tree would hold more than {n} positions"),
+            BuildError::TooLarge(n) => {
+                write!(f, "the proof tree would hold more than {n} positions")
+            }
         }
     }
 }
@@ -463,7 +474,11 @@ impl<M: Copy + fmt::Display> Builder<M> {
     /// that meets it, `None` otherwise.
     fn settled<G: Game<Move = M>>(&self, game: &G) -> Option<bool> {
         if let Some(o) = game.outcome() {
-            let for_prover = if game.side_to_move() == self.claim.prover { o } else { o.flip() };
+            let for_prover = if game.side_to_move() == self.claim.prover {
+                o
+            } else {
+                o.flip()
+            };
             return (for_prover >= self.claim.at_least).then_some(false);
         }
         let bound = self.trust == Trust::WinBounds
@@ -552,7 +567,11 @@ impl<M: Copy + fmt::Display> Builder<M> {
         let side = game.side_to_move();
         for (_, m) in order {
             let undo = game.make(m);
-            let value = if game.outcome().is_some() { None } else { Some(oracle(game)) };
+            let value = if game.outcome().is_some() {
+                None
+            } else {
+                Some(oracle(game))
+            };
             let flip = game.side_to_move() != side;
             game.unmake(m, undo);
             let Some(value) = value else { continue };

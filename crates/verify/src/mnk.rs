@@ -65,7 +65,7 @@ pub(crate) fn checks() -> Vec<Check> {
         Check::new(
             "mnk",
             Family::Published,
-            "3,3,3 draw, 4,4,3 win, 4,4,4 draw (solve + weak)",
+            "the corpus's values (3,3,3 to 6,6,5; solve + weak)",
             |_| {
                 let mut t = Tally::default();
                 let games = match crate::data::mnk() {
@@ -121,6 +121,7 @@ pub(crate) fn checks() -> Vec<Check> {
             },
         ),
     ];
+    rows.extend(win_bound_rows());
     rows.extend(searcher_rows(
         "mnk 5,5,4",
         |ctx| {
@@ -135,4 +136,105 @@ pub(crate) fn checks() -> Vec<Check> {
         |s| s,
     ));
     rows
+}
+
+/// Random positions of `m,n,k` with at least `min` and at most `max`
+/// stones, not over.
+fn positions_between(m: u8, n: u8, k: u8, seed: u64, count: usize, min: u32, max: u32) -> Vec<Mnk> {
+    random_positions(&mnk(m, n, k), &mut rng(seed), count * 4, max)
+        .into_iter()
+        .filter(|g| g.stones_played() >= min)
+        .take(count)
+        .collect()
+}
+
+/// The win bounds (`Game::cannot_win`, the Erdős–Selfridge potential):
+/// sound against exhaustive search, and no solver's value changes with
+/// them.
+fn win_bound_rows() -> Vec<Check> {
+    use gametree_pns_conspiracy::{DfPn, DfPnConfig, Pns, PnsConfig};
+    vec![
+        Check::new(
+            "mnk",
+            Family::Oracles,
+            "Win bounds = exhaustive search (3,3,3 to 5,5,5, 5-9 squares left)",
+            |ctx| {
+                let mut t = Tally::default();
+                let sizes = [
+                    (3, 3, 3),
+                    (4, 4, 3),
+                    (4, 4, 4),
+                    (5, 4, 4),
+                    (5, 5, 4),
+                    (6, 4, 4),
+                    (5, 5, 5),
+                ];
+                for (i, &(m, n, k)) in sizes.iter().enumerate() {
+                    let cells = u32::from(m) * u32::from(n);
+                    let ps = positions_between(
+                        m,
+                        n,
+                        k,
+                        ctx.seed + i as u64,
+                        ctx.pick(20, 200),
+                        cells - 9,
+                        cells - 5,
+                    );
+                    for g in ps {
+                        let got = gametree_game::check::win_bounds(&g)
+                            .map_or_else(|e| e.to_string(), |()| "sound".into());
+                        t.compare(&g, None, "sound".to_string(), got);
+                    }
+                }
+                t
+            },
+        ),
+        Check::new(
+            "mnk",
+            Family::Solvers,
+            "win bounds on = off: AlphaBeta solve and weak, df-pn, PN2 (5,5,4 after 9-13 plies)",
+            |ctx| {
+                let ps = positions_between(5, 5, 4, ctx.seed, ctx.pick(30, 300), 9, 13);
+                let mut off =
+                    AlphaBeta::<Mnk>::new(Config::default().win_bounds(false)).expect("table");
+                let mut on =
+                    AlphaBeta::<Mnk>::new(Config::default().win_bounds(true)).expect("table");
+                let mut dfpn = DfPn::new(DfPnConfig::new().table_bytes(4 << 20)).expect("table");
+                let pn2 = Pns::new(PnsConfig::new().second_level(Some(Default::default())))
+                    .expect("config");
+                let mut t = Tally::default();
+                for g in &ps {
+                    let exact = off.solve(&mut g.clone(), &Limits::none());
+                    let expected = format!("{} {}", exact.value, fmt_outcome(exact.outcome));
+                    let got = on.solve(&mut g.clone(), &Limits::none());
+                    t.compare(
+                        g,
+                        None,
+                        expected,
+                        format!("{} {}", got.value, fmt_outcome(got.outcome)),
+                    );
+                    let expected = fmt_outcome(exact.outcome);
+                    t.compare(
+                        g,
+                        None,
+                        expected.clone(),
+                        fmt_outcome(on.solve_weak(&mut g.clone(), &Limits::none()).outcome),
+                    );
+                    t.compare(
+                        g,
+                        None,
+                        expected.clone(),
+                        fmt_outcome(dfpn.solve(&mut g.clone(), &Limits::none()).outcome),
+                    );
+                    t.compare(
+                        g,
+                        None,
+                        expected,
+                        fmt_outcome(pn2.solve(&mut g.clone(), &Limits::none()).outcome),
+                    );
+                }
+                t
+            },
+        ),
+    ]
 }
