@@ -307,6 +307,11 @@ fn prove<G: CliGame>(
     opts: &Options,
     engine: &mut Engine<G>,
 ) -> Result<Proof> {
+    if matches!(engine, Engine::Retrograde) {
+        return Err(CliError::input(
+            "--proof needs a search as its oracle, not --algo retrograde",
+        ));
+    }
     let side = g.side_to_move();
     let claims: &[(gametree_game::Player, Outcome)] = match outcome {
         Outcome::Win => &[(side, Outcome::Win)],

@@ -70,8 +70,8 @@
 //! matching methods: an evaluation for depth-limited search, tactical moves
 //! ([`Game::move_hint`]) for move ordering and quiescence, immediate wins and
 //! non-losing moves ([`Game::winning_move`], [`Game::non_losing_moves`]) to
-//! end nodes early, [`Game::remaining_plies`] to prove draws, one-to-one
-//! [`Game::move_number`]s for history tables.
+//! end nodes early, [`Game::remaining_plies`] and [`Game::cannot_win`] to
+//! prove draws, one-to-one [`Game::move_number`]s for history tables.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

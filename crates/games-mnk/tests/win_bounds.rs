@@ -2,7 +2,7 @@
 //! and the potential-based hints against their batched form.
 
 use gametree_game::check::{exhaustive_value, win_bounds};
-use gametree_game::{Game, MoveBuffer, Outcome, Player};
+use gametree_game::{Game, Outcome, Player};
 use gametree_games_mnk::{Mnk, Moves};
 use rand_core::Rng;
 use rand_pcg::Pcg64;

@@ -4,7 +4,7 @@
 //! built from an oracle proves the known m,n,k values.
 
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{Game, Limits, MoveBuffer as _, Outcome, Player};
+use gametree_game::{Game, Limits, Outcome, Player};
 use gametree_games_mnk::{Mnk, Moves};
 use gametree_pns_conspiracy::{
     Claim, DfPn, DfPnConfig, Pns, PnsConfig, Question, Trust, VerifyErrorKind, build_strategy,

@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | `tictactoe.toml` | [`tictactoe`] | counts of positions and games, solved positions |
 //! | `connect4.toml` | [`connect4`] | positions per ply (OEIS A212693), small boards (Tromp), Pons's sets ([`pons`]) |
-//! | `mnk.toml` | [`mnk`] | values of 3,3,3, 4,4,3 and 4,4,4 |
+//! | `mnk.toml` | [`mnk`] | values of small m,n,k-games (3,3,3 to 6,6,5), each with its source |
 //! | `dots.toml` | [`dots`] | Dots-and-Boxes values up to 3 × 3 boxes (Berlekamp, Wilson) |
 //! | `ataxx-perft.toml` | [`ataxx_perft`] | libataxx's perft table |
 //! | `chess-perft.toml` | [`chess_perft`] | the Chess Programming Wiki's perft table |
@@ -383,6 +383,9 @@ pub struct MnkValue {
     pub k: u8,
     /// The result with best play, for the first player.
     pub value: Outcome,
+    /// Where the value is published (a short citation), or that no source
+    /// was found.
+    pub source: &'static str,
 }
 
 /// The values of `mnk.toml`.
@@ -398,6 +401,7 @@ pub fn mnk() -> Result<&'static [MnkValue], CorpusError> {
         n: u8,
         k: u8,
         value: String,
+        source: String,
     }
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -414,6 +418,7 @@ pub fn mnk() -> Result<&'static [MnkValue], CorpusError> {
                     n: g.n,
                     k: g.k,
                     value: outcome(MNK, &g.value)?,
+                    source: Box::leak(g.source.into_boxed_str()),
                 })
             })
             .collect()
