@@ -692,7 +692,9 @@ mod tests {
         assert_eq!(c4.positions_per_ply.len(), 27);
         assert_eq!(c4.boards.len(), 4);
         assert_eq!(c4.pons_sets.len(), 6);
-        assert_eq!(mnk().unwrap().len(), 3);
+        let mnk = mnk().unwrap();
+        assert_eq!(mnk.len(), 6);
+        assert!(mnk.iter().all(|g| !g.source.is_empty()));
         assert_eq!(dots().unwrap()[2].score, -3);
         let ataxx = ataxx_perft().unwrap();
         assert_eq!(ataxx[0].nodes(6), Some(141_865_520));
