@@ -116,45 +116,51 @@ impl Mnk {
 }
 
 impl Mnk {
-    /// The weight of `player`'s open windows through square `sq`: the
-    /// amount its potential grows by if it plays there, and the amount the
-    /// opponent's move there removes.
-    pub(crate) fn square_weight(&self, player: Player, sq: usize) -> u32 {
-        let maker = &self.stones[player.index()];
-        let breaker = &self.stones[player.opponent().index()];
+    /// The quiet-move hint: the weight of both players' open windows
+    /// through square `sq` (what a stone there adds to the mover's
+    /// potential plus what it takes from the opponent's), clamped to
+    /// `2^14`. Per direction it reads the `2k - 1` squares of the line
+    /// through `sq` once and slides a window of `k` over them.
+    pub(crate) fn potential_hint(&self, sq: usize) -> i32 {
         let (m, n, k) = (i32::from(self.m), i32::from(self.n), i32::from(self.k));
         let (c, r) = ((sq % STRIDE) as i32, (sq / STRIDE) as i32);
-        let mut total = 0;
+        let mut total = 0u32;
         for &(dc, dr) in &DIRECTIONS {
             let (dc, dr) = (i32::from(dc), i32::from(dr));
-            // Windows starting `back` squares behind `sq`.
-            'window: for back in 0..k {
-                let (c0, r0) = (c - dc * back, r - dr * back);
-                let (c1, r1) = (c0 + dc * (k - 1), r0 + dr * (k - 1));
-                let inside = |c: i32, r: i32| c >= 0 && c < m && r >= 0 && r < n;
-                if !inside(c0, r0) || !inside(c1, r1) {
-                    continue;
+            // Per square of the line from `sq - (k-1)` to `sq + (k-1)`:
+            // x stone, o stone, off the board.
+            let cell = |i: i32| -> (u32, u32, u32) {
+                let (cc, rr) = (c + dc * i, r + dr * i);
+                if cc < 0 || cc >= m || rr < 0 || rr >= n {
+                    return (0, 0, 1);
                 }
-                let mut count = 0;
-                for j in 0..k {
-                    let s = (r0 + dr * j) as usize * STRIDE + (c0 + dc * j) as usize;
-                    if breaker.get(s) {
-                        continue 'window;
+                let s = rr as usize * STRIDE + cc as usize;
+                (
+                    u32::from(self.stones[0].get(s)),
+                    u32::from(self.stones[1].get(s)),
+                    0,
+                )
+            };
+            let (mut x, mut o, mut off) = (0, 0, 0);
+            for i in -(k - 1)..k {
+                let (a, b, f) = cell(i);
+                (x, o, off) = (x + a, o + b, off + f);
+                if i >= 0 {
+                    // The window `i - (k-1) ..= i`, which holds `sq`.
+                    if off == 0 {
+                        if o == 0 {
+                            total += 1 << x;
+                        }
+                        if x == 0 {
+                            total += 1 << o;
+                        }
                     }
-                    count += u32::from(maker.get(s));
+                    let (a, b, f) = cell(i - (k - 1));
+                    (x, o, off) = (x - a, o - b, off - f);
                 }
-                total += 1u32 << count;
             }
         }
-        total
-    }
-
-    /// The quiet-move hint: the weight of both players' open windows
-    /// through the square (what the move adds to the mover's potential
-    /// plus what it takes from the opponent's), clamped to `2^14`.
-    pub(crate) fn potential_hint(&self, sq: usize) -> i32 {
-        let w = self.square_weight(self.side, sq) + self.square_weight(self.side.opponent(), sq);
-        w.min(1 << 14) as i32
+        total.min(1 << 14) as i32
     }
 
     /// The quiet hints of several moves (0 for a tactical move, a win or a
@@ -162,14 +168,61 @@ impl Mnk {
     /// them), from one scan of the board per player.
     pub(crate) fn potential_hints(&self, moves: &[crate::Move], out: &mut [i32]) {
         let mut through = Through::new();
-        self.open_weight(self.side, Some(&mut through));
-        self.open_weight(self.side.opponent(), Some(&mut through));
+        self.open_weights_of_both(&mut through);
         for (o, m) in out.iter_mut().zip(moves) {
             *o = if through.completions.get(m.sq()) {
                 0
             } else {
                 through.weight[m.sq()].min(1 << 14) as i32
             };
+        }
+    }
+}
+
+impl Mnk {
+    /// [`open_weight`](Self::open_weight) of both players into one
+    /// [`Through`] (weights summed, completion squares of either), in one
+    /// pass over the windows.
+    pub(crate) fn open_weights_of_both(&self, through: &mut Through) {
+        let (m, n, k) = (i32::from(self.m), i32::from(self.n), i32::from(self.k));
+        for &(dc, dr) in &DIRECTIONS {
+            let (dc, dr) = (i32::from(dc), i32::from(dr));
+            let (end_c, end_r) = (dc * (k - 1), dr * (k - 1));
+            for r0 in 0..n {
+                for c0 in 0..m {
+                    let (c1, r1) = (c0 + end_c, r0 + end_r);
+                    if c1 < 0 || c1 >= m || r1 < 0 || r1 >= n {
+                        continue;
+                    }
+                    let square = |j: i32| (r0 + dr * j) as usize * STRIDE + (c0 + dc * j) as usize;
+                    let mut count = [0u32; 2];
+                    for j in 0..k {
+                        let sq = square(j);
+                        count[0] += u32::from(self.stones[0].get(sq));
+                        count[1] += u32::from(self.stones[1].get(sq));
+                        if count[0] > 0 && count[1] > 0 {
+                            break;
+                        }
+                    }
+                    // Open for at most one player (both, when empty).
+                    for p in 0..2 {
+                        if count[1 - p] > 0 {
+                            continue;
+                        }
+                        let weight = 1u32 << count[p];
+                        for j in 0..k {
+                            through.weight[square(j)] += weight;
+                        }
+                        if count[p] + 1 == k as u32 {
+                            for j in 0..k {
+                                if !self.stones[p].get(square(j)) {
+                                    through.completions.set(square(j));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 }
