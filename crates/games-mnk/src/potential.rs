@@ -39,16 +39,28 @@ impl Through {
     }
 }
 
+/// A window of `k` squares: its first square and its direction.
+#[derive(Clone, Copy)]
+struct Window {
+    c0: i32,
+    r0: i32,
+    dc: i32,
+    dr: i32,
+}
+
+impl Window {
+    /// The window's `j`-th square.
+    #[inline]
+    fn square(self, j: i32) -> usize {
+        (self.r0 + self.dr * j) as usize * STRIDE + (self.c0 + self.dc * j) as usize
+    }
+}
+
 impl Mnk {
-    /// The total weight `Φ` of `player`'s open windows (see the module
-    /// documentation); with `through`, also adds each open window's weight
-    /// to the entries of its squares and marks the empty square of each
-    /// window one stone short of a line.
-    pub(crate) fn open_weight(&self, player: Player, mut through: Option<&mut Through>) -> u64 {
-        let maker = &self.stones[player.index()];
-        let breaker = &self.stones[player.opponent().index()];
+    /// Calls `f` once per window of `k` squares in a line (each direction),
+    /// with a function from `0..k` to the window's squares.
+    fn each_window(&self, mut f: impl FnMut(Window)) {
         let (m, n, k) = (i32::from(self.m), i32::from(self.n), i32::from(self.k));
-        let mut phi = 0u64;
         for &(dc, dr) in &DIRECTIONS {
             let (dc, dr) = (i32::from(dc), i32::from(dr));
             let (end_c, end_r) = (dc * (k - 1), dr * (k - 1));
@@ -58,37 +70,51 @@ impl Mnk {
                     if c1 < 0 || c1 >= m || r1 < 0 || r1 >= n {
                         continue;
                     }
-                    let square = |j: i32| (r0 + dr * j) as usize * STRIDE + (c0 + dc * j) as usize;
-                    let mut count = 0;
-                    let mut open = true;
+                    f(Window { c0, r0, dc, dr });
+                }
+            }
+        }
+    }
+
+    /// The total weight `Φ` of `player`'s open windows (see the module
+    /// documentation); with `through`, also adds each open window's weight
+    /// to the entries of its squares and marks the empty square of each
+    /// window one stone short of a line.
+    pub(crate) fn open_weight(&self, player: Player, mut through: Option<&mut Through>) -> u64 {
+        let maker = &self.stones[player.index()];
+        let breaker = &self.stones[player.opponent().index()];
+        let k = i32::from(self.k);
+        let mut phi = 0u64;
+        self.each_window(|w| {
+            let square = |j: i32| w.square(j);
+            let mut count = 0;
+            let mut open = true;
+            for j in 0..k {
+                let sq = square(j);
+                if breaker.get(sq) {
+                    open = false;
+                    break;
+                }
+                count += u32::from(maker.get(sq));
+            }
+            if !open {
+                return;
+            }
+            let weight = 1u32 << count;
+            phi += u64::from(weight);
+            if let Some(t) = through.as_deref_mut() {
+                for j in 0..k {
+                    t.weight[square(j)] += weight;
+                }
+                if count + 1 == k as u32 {
                     for j in 0..k {
-                        let sq = square(j);
-                        if breaker.get(sq) {
-                            open = false;
-                            break;
-                        }
-                        count += u32::from(maker.get(sq));
-                    }
-                    if !open {
-                        continue;
-                    }
-                    let weight = 1u32 << count;
-                    phi += u64::from(weight);
-                    if let Some(t) = through.as_deref_mut() {
-                        for j in 0..k {
-                            t.weight[square(j)] += weight;
-                        }
-                        if count + 1 == k as u32 {
-                            for j in 0..k {
-                                if !maker.get(square(j)) {
-                                    t.completions.set(square(j));
-                                }
-                            }
+                        if !maker.get(square(j)) {
+                            t.completions.set(square(j));
                         }
                     }
                 }
             }
-        }
+        });
         phi
     }
 
@@ -184,45 +210,35 @@ impl Mnk {
     /// [`Through`] (weights summed, completion squares of either), in one
     /// pass over the windows.
     pub(crate) fn open_weights_of_both(&self, through: &mut Through) {
-        let (m, n, k) = (i32::from(self.m), i32::from(self.n), i32::from(self.k));
-        for &(dc, dr) in &DIRECTIONS {
-            let (dc, dr) = (i32::from(dc), i32::from(dr));
-            let (end_c, end_r) = (dc * (k - 1), dr * (k - 1));
-            for r0 in 0..n {
-                for c0 in 0..m {
-                    let (c1, r1) = (c0 + end_c, r0 + end_r);
-                    if c1 < 0 || c1 >= m || r1 < 0 || r1 >= n {
-                        continue;
-                    }
-                    let square = |j: i32| (r0 + dr * j) as usize * STRIDE + (c0 + dc * j) as usize;
-                    let mut count = [0u32; 2];
+        let k = i32::from(self.k);
+        self.each_window(|w| {
+            let square = |j: i32| w.square(j);
+            let mut count = [0u32; 2];
+            for j in 0..k {
+                let sq = square(j);
+                count[0] += u32::from(self.stones[0].get(sq));
+                count[1] += u32::from(self.stones[1].get(sq));
+                if count[0] > 0 && count[1] > 0 {
+                    break;
+                }
+            }
+            // Open for at most one player (both, when empty).
+            for p in 0..2 {
+                if count[1 - p] > 0 {
+                    continue;
+                }
+                let weight = 1u32 << count[p];
+                for j in 0..k {
+                    through.weight[square(j)] += weight;
+                }
+                if count[p] + 1 == k as u32 {
                     for j in 0..k {
-                        let sq = square(j);
-                        count[0] += u32::from(self.stones[0].get(sq));
-                        count[1] += u32::from(self.stones[1].get(sq));
-                        if count[0] > 0 && count[1] > 0 {
-                            break;
-                        }
-                    }
-                    // Open for at most one player (both, when empty).
-                    for p in 0..2 {
-                        if count[1 - p] > 0 {
-                            continue;
-                        }
-                        let weight = 1u32 << count[p];
-                        for j in 0..k {
-                            through.weight[square(j)] += weight;
-                        }
-                        if count[p] + 1 == k as u32 {
-                            for j in 0..k {
-                                if !self.stones[p].get(square(j)) {
-                                    through.completions.set(square(j));
-                                }
-                            }
+                        if !self.stones[p].get(square(j)) {
+                            through.completions.set(square(j));
                         }
                     }
                 }
             }
-        }
+        });
     }
 }
