@@ -134,13 +134,28 @@ impl DfPnConfig {
 /// m,n,k-games and Connect Four are acyclic and need nothing. For games
 /// whose positions can repeat, df-pn keeps the hashes of the current path;
 /// a move into a position on the path is scored as a draw by repetition
-/// (a loss for the side that needs a win), so recursion never loops and
-/// thresholds cannot chase a cycle forever. That score depends on the path,
-/// yet results derived from it are stored by position: the known GHI
-/// problem. It can only bite in cyclic games, and any proof tree from
-/// [`prove`](DfPn::prove) is checked by [`verify`](crate::verify), which
-/// rejects lines that repeat, so a wrong answer cannot pass as a verified
-/// one. (Kishimoto and Müller's full GHI solution is not implemented.)
+/// (a loss for the side that needs a win), so recursion never loops. That
+/// score is right for this path only, and a table that stored what was
+/// derived from it would hand it to other paths, where the repeated
+/// position is not above: the graph-history-interaction (GHI) problem,
+/// which makes a plain df-pn give wrong answers (`tests/ghi.rs` has a
+/// seven-position game where it does). Here every solved result carries
+/// the depth of the shallowest path position whose repetition it assumed
+/// (a proven node: its least dependent proving child; a disproven node:
+/// all its children). A result that rests only on positions at or below
+/// the node holds whatever the path above, and is stored; one that rests
+/// on a position above is used by the nodes between, which share that
+/// path, and never stored. An outcome that depends on the game's history
+/// ([`Game::outcome_depends_on_history`]: chess's fifty-move rule) rests on
+/// the whole path. Answers are therefore those of the path rule (a game's
+/// value with endless play a draw), checked against exact retrograde
+/// values on random cyclic graphs and against chess databases. This is the
+/// conservative solution: Kishimoto and Müller's GHI solution also reuses
+/// path-dependent results, by storing path information, and would solve
+/// cyclic positions with fewer re-searches. What it costs: a draw that
+/// rests on long cycles is re-derived each time the search comes back,
+/// and some such positions exhaust a node limit (the answer is then
+/// unknown, never wrong).
 #[derive(Debug)]
 pub struct DfPn {
     config: DfPnConfig,
@@ -170,6 +185,14 @@ fn unpack(n: u32) -> Number {
 }
 
 const BUCKET: usize = 4;
+
+/// The most positions [`DfPn::prove`] visits while writing a proof tree in
+/// a game whose positions repeat: writing it may backtrack there (a proven
+/// move whose table proof runs through the current path is replaced by the
+/// next), which can take exponential time; past this many steps `prove`
+/// gives up and returns no strategy. (In an acyclic game it never
+/// backtracks, and shares transpositions.)
+const EXTRACT_STEPS: u64 = 1 << 22;
 
 /// The largest table: 2^40 bytes (a terabyte).
 const MAX_TABLE_BYTES: usize = 1 << 40;
@@ -266,11 +289,21 @@ impl Table {
     }
 }
 
+/// The path depth a solved result rests on: the shallowest position of the
+/// current path whose repetition the result assumed, or [`FREE`] when the
+/// result holds whatever the path.
+type Dep = u32;
+
+/// A result that does not depend on the path.
+const FREE: Dep = Dep::MAX;
+
 #[derive(Clone, Copy, Debug)]
 struct Child {
     hash: u64,
     phi: Number,
     delta: Number,
+    /// For a solved child: the path depth its result rests on.
+    dep: Dep,
     fixed: bool,
     /// Did the move to this child pass the turn?
     flip: bool,
@@ -283,13 +316,14 @@ impl Child {
     /// table entries change behind its back (transpositions, cycles, a
     /// small table) cannot make it oscillate forever. In an acyclic game
     /// solved numbers are exact, so answers are unaffected.
-    fn merge(&mut self, (phi, delta): (Number, Number)) {
+    /// `dep` is the path depth a solved `(phi, delta)` rests on.
+    fn merge(&mut self, (phi, delta): (Number, Number), dep: Dep) {
         let solved = |p: Number, d: Number| p == 0 || d == 0;
         if solved(self.phi, self.delta) {
             return;
         }
         if solved(phi, delta) {
-            (self.phi, self.delta) = (phi, delta);
+            (self.phi, self.delta, self.dep) = (phi, delta, dep);
         } else {
             self.phi = self.phi.max(phi);
             self.delta = self.delta.max(delta);
@@ -307,19 +341,37 @@ struct Searcher<'t, G: Game> {
     knobs: Knobs,
     /// Positions already written by [`Self::extract`], by hash.
     extracted: std::collections::HashMap<u64, u32>,
+    /// The root's move that proved it, set by [`Self::mid`] at depth 0
+    /// (its child's result may rest on the root's place on the path and
+    /// then is not in the table).
+    root_proof: Option<usize>,
+    /// Calls of [`Self::extract`] so far, against [`EXTRACT_STEPS`].
+    extract_steps: u64,
     game: core::marker::PhantomData<fn(&G)>,
 }
 
 impl<G: Game> Searcher<'_, G> {
-    fn child_value(&self, game: &G, needs_win: bool) -> (Number, Number) {
+    /// A child's numbers before it is searched, with the path depth a
+    /// solved value rests on: a finished game is final ([`FREE`]) unless
+    /// its outcome depends on the game's history (then it rests on the
+    /// whole path, depth 0); a position on the path is a draw by repetition
+    /// that rests on that position's depth; table entries are final.
+    fn child_value(&self, game: &G, needs_win: bool) -> ((Number, Number), Dep) {
         if let Some(o) = game.outcome() {
-            solved(success(o, needs_win))
-        } else if self.hashes.contains(&game.hash()) {
-            solved(success(Outcome::Draw, needs_win))
+            let dep = if game.outcome_depends_on_history() {
+                0
+            } else {
+                FREE
+            };
+            (solved(success(o, needs_win)), dep)
+        } else if let Some(at) = self.hashes.iter().position(|&h| h == game.hash()) {
+            (solved(success(Outcome::Draw, needs_win)), at as Dep)
         } else {
-            self.table
+            let v = self
+                .table
                 .get(game.hash() ^ self.salt)
-                .unwrap_or_else(|| initial(game, needs_win, self.knobs))
+                .unwrap_or_else(|| initial(game, needs_win, self.knobs));
+            (v, FREE)
         }
     }
 
@@ -336,7 +388,20 @@ impl<G: Game> Searcher<'_, G> {
         scaled.max(second + 1)
     }
 
-    /// Nagai's MID at a non-terminal position; returns its `(φ, δ)`.
+    /// Nagai's MID at a non-terminal position; returns its `(φ, δ)` and,
+    /// when solved, the path depth the result rests on ([`FREE`] if none).
+    ///
+    /// **Graph-history interaction.** A repetition of a position on the
+    /// path is a draw, which is right for this path only. Each solved
+    /// result therefore carries the depth of the shallowest repeated
+    /// position it assumed: a proven node rests on its least dependent
+    /// proving child, a disproven one on all its children. A result that
+    /// rests only on positions at or below the node itself holds whatever
+    /// the path above (within its subtree, returning to a position is the
+    /// same infinite play, whichever path led there) and is stored; one
+    /// that rests on a position above the node is returned to the caller,
+    /// which is on that path, but never stored, so it cannot be read back
+    /// on a path where that position is absent.
     fn mid(
         &mut self,
         game: &mut G,
@@ -344,13 +409,14 @@ impl<G: Game> Searcher<'_, G> {
         th_phi: Number,
         th_delta: Number,
         budget: &mut Budget<'_>,
-    ) -> (Number, Number) {
+    ) -> ((Number, Number), Dep) {
         let key = game.hash() ^ self.salt;
         if !budget.expand(self.table.bytes(), self.table.stores) {
-            return self
+            let v = self
                 .table
                 .get(key)
                 .unwrap_or_else(|| initial(game, needs_win, self.knobs));
+            return (v, FREE);
         }
         let start = budget.nodes;
         let mut moves = G::Moves::default();
@@ -358,8 +424,9 @@ impl<G: Game> Searcher<'_, G> {
         if moves.is_empty() {
             let (phi, delta) = solved(success(Outcome::Draw, needs_win));
             self.table.put(key, phi, delta, 1);
-            return (phi, delta);
+            return ((phi, delta), FREE);
         }
+        let depth = self.hashes.len() as Dep;
         self.hashes.push(game.hash());
         // This node's frame of the children stack: each child's hash, last
         // known numbers, and whether they are final (game over or repetition).
@@ -369,17 +436,18 @@ impl<G: Game> Searcher<'_, G> {
             let undo = game.make(mv);
             let flip = game.side_to_move() != side;
             let fixed = game.outcome().is_some() || self.hashes.contains(&game.hash());
-            let (cp, cd) = self.child_value(game, child_needs_win(needs_win, flip));
+            let ((cp, cd), dep) = self.child_value(game, child_needs_win(needs_win, flip));
             self.children.push(Child {
                 hash: game.hash() ^ self.salt,
                 phi: cp,
                 delta: cd,
+                dep,
                 fixed,
                 flip,
             });
             game.unmake(mv, undo);
         }
-        let (phi, delta) = loop {
+        let (phi, delta, best) = loop {
             let mut delta = 0;
             let (mut best, mut best_delta, mut best_phi, mut second) = (0, INFINITE, 0, INFINITE);
             for i in 0..moves.len() {
@@ -390,7 +458,7 @@ impl<G: Game> Searcher<'_, G> {
                 if !child.fixed
                     && let Some(read) = self.table.get(child.hash)
                 {
-                    child.merge(read);
+                    child.merge(read, FREE);
                 }
                 // The child's numbers as this node combines them: `proves`
                 // enters the node's φ (a minimum), `sums` its δ (a sum).
@@ -407,7 +475,7 @@ impl<G: Game> Searcher<'_, G> {
             }
             let phi = best_delta;
             if phi >= th_phi || delta >= th_delta || budget.stop.is_some() {
-                break (phi, delta);
+                break (phi, delta, best);
             }
             // Thresholds of the best child in this node's orientation, then
             // in its own: swapped back when the move passed the turn.
@@ -422,35 +490,75 @@ impl<G: Game> Searcher<'_, G> {
             let mv = moves.as_slice()[best];
             let undo = game.make(mv);
             let child_needs = child_needs_win(needs_win, flip);
-            let (cp, cd) = self.mid(game, child_needs, child_th_phi, child_th_delta, budget);
+            let (v, dep) = self.mid(game, child_needs, child_th_phi, child_th_delta, budget);
             game.unmake(mv, undo);
-            self.children[frame + best].merge((cp, cd));
+            self.children[frame + best].merge(v, dep);
+        };
+        let children = &self.children[frame..];
+        let proves = |c: &Child| as_parent(c.flip, (c.phi, c.delta)).0 == 0;
+        let dep = if phi == 0 {
+            // Proven by any proving child: take the least dependent one.
+            let proof = (0..children.len())
+                .filter(|&i| proves(&children[i]))
+                .max_by_key(|&i| children[i].dep)
+                .unwrap_or(best);
+            if depth == 0 {
+                self.root_proof = Some(proof);
+            }
+            children[proof].dep
+        } else if delta == 0 {
+            // Disproven: every child refutes it.
+            children.iter().map(|c| c.dep).min().unwrap_or(FREE)
+        } else {
+            FREE
         };
         self.children.truncate(frame);
         self.hashes.pop();
-        self.table.put(key, phi, delta, budget.nodes - start);
-        (phi, delta)
+        // At the root, depth 0 also marks an outcome that rests on the
+        // game's history: such a result is never stored.
+        if dep >= depth.max(1) {
+            self.table.put(key, phi, delta, budget.nodes - start);
+            ((phi, delta), FREE)
+        } else {
+            // Rests on a repetition above this node: valid on this path only.
+            ((phi, delta), dep)
+        }
     }
 
-    /// The `(φ, δ)` of a position, re-solving it if the table lost it.
+    /// The `(φ, δ)` of a position on the current path, re-solving it if
+    /// the table lost it or never held it (a result that rests on the path).
     fn solved_value(
         &mut self,
         game: &mut G,
         needs_win: bool,
         budget: &mut Budget<'_>,
     ) -> (Number, Number) {
-        let v = self.child_value(game, needs_win);
+        let (v, _) = self.child_value(game, needs_win);
         if v.0 == 0 || v.1 == 0 {
             v
         } else {
-            self.mid(game, needs_win, INFINITE, INFINITE, budget)
+            self.mid(game, needs_win, INFINITE, INFINITE, budget).0
+        }
+    }
+
+    /// Forgets the nodes written since `mark`, and the transpositions that
+    /// pointed at them.
+    fn rollback(&mut self, strategy: &mut Strategy<G::Move>, mark: (usize, usize)) {
+        strategy.rollback(mark);
+        if !G::CAN_REPEAT {
+            self.extracted
+                .retain(|_, &mut node| (node as usize) < mark.0);
         }
     }
 
     /// Writes the proof tree below a solved position into `strategy`. At a
     /// prover node it takes the first child whose numbers (from the table,
-    /// or re-solved when the table lost them) show it won for the prover;
-    /// at an opponent node it takes every child.
+    /// or re-solved when the table lost them) show it won for the prover
+    /// and whose own tree can be written; at an opponent node it takes
+    /// every child. `None` when no finite tree exists below this position
+    /// on this path: every line the numbers allow returns to a position on
+    /// the path (a result that rests on endless play, or a proven child
+    /// whose table proof runs through the path; another child is tried).
     fn extract(
         &mut self,
         game: &mut G,
@@ -458,57 +566,87 @@ impl<G: Game> Searcher<'_, G> {
         prover: Player,
         strategy: &mut Strategy<G::Move>,
         budget: &mut Budget<'_>,
-    ) -> u32 {
+    ) -> Option<u32> {
+        self.extract_steps += 1;
+        if G::CAN_REPEAT && self.extract_steps > EXTRACT_STEPS {
+            return None;
+        }
         let prover_to_move = game.side_to_move() == prover;
         let side = game.side_to_move();
         let mut moves = G::Moves::default();
         if game.outcome().is_none() {
             if self.knobs.bounds && settled_by_bounds(game, needs_win).is_some() {
                 // Solved by the game's win bounds: a leaf `verify_with` judges.
-                return strategy.add_bound_leaf();
+                return Some(strategy.add_bound_leaf());
             }
             game.generate(&mut moves);
         }
-        if moves.is_empty() || self.hashes.contains(&game.hash()) {
-            return strategy.add_node(&[]);
+        if moves.is_empty() {
+            return Some(strategy.add_node(&[]));
+        }
+        if self.hashes.contains(&game.hash()) {
+            return None;
         }
         // In a game without repetitions a position's subtree does not
         // depend on the path: transpositions share one.
         if !G::CAN_REPEAT
             && let Some(&node) = self.extracted.get(&game.hash())
         {
-            return node;
+            return Some(node);
         }
         self.hashes.push(game.hash());
-        let mut picked = G::Moves::default();
+        let mut found = None;
         if prover_to_move {
             for &mv in moves.as_slice() {
                 let undo = game.make(mv);
                 let flip = game.side_to_move() != side;
-                let v = self.solved_value(game, child_needs_win(needs_win, flip), budget);
-                game.unmake(mv, undo);
+                let child_needs = child_needs_win(needs_win, flip);
+                let v = self.solved_value(game, child_needs, budget);
+                let mut written = None;
                 if as_parent(flip, v).0 == 0 {
-                    picked.push(mv);
+                    let mark = strategy.mark();
+                    let me = strategy.add_node(&[mv]);
+                    match self.extract(game, child_needs, prover, strategy, budget) {
+                        Some(c) => {
+                            strategy.set_child(me, 0, c);
+                            written = Some(me);
+                        }
+                        None => self.rollback(strategy, mark),
+                    }
+                }
+                game.unmake(mv, undo);
+                if written.is_some() {
+                    found = written;
                     break;
                 }
             }
         } else {
-            picked = moves;
-        }
-        let me = strategy.add_node(picked.as_slice());
-        for (i, &mv) in picked.as_slice().iter().enumerate() {
-            let undo = game.make(mv);
-            let flip = game.side_to_move() != side;
-            let child_needs = child_needs_win(needs_win, flip);
-            let c = self.extract(game, child_needs, prover, strategy, budget);
-            game.unmake(mv, undo);
-            strategy.set_child(me, i, c);
+            let mark = strategy.mark();
+            let me = strategy.add_node(moves.as_slice());
+            found = Some(me);
+            for (i, &mv) in moves.as_slice().iter().enumerate() {
+                let undo = game.make(mv);
+                let flip = game.side_to_move() != side;
+                let child_needs = child_needs_win(needs_win, flip);
+                let c = self.extract(game, child_needs, prover, strategy, budget);
+                game.unmake(mv, undo);
+                match c {
+                    Some(c) => strategy.set_child(me, i, c),
+                    None => {
+                        self.rollback(strategy, mark);
+                        found = None;
+                        break;
+                    }
+                }
+            }
         }
         self.hashes.pop();
-        if !G::CAN_REPEAT {
+        if !G::CAN_REPEAT
+            && let Some(me) = found
+        {
             self.extracted.insert(game.hash(), me);
         }
-        me
+        found
     }
 }
 
@@ -564,7 +702,11 @@ impl DfPn {
     /// Searches and, when the question is answered, extracts the proof tree
     /// (for the root side if proven, for the opponent if disproven) from the
     /// table, re-solving any position the table has lost. Check it with
-    /// [`verify`](crate::verify).
+    /// [`verify`](crate::verify). In a game whose positions repeat there is
+    /// no strategy when the answer rests on endless play (a draw that the
+    /// opponent can only hold by repeating): no finite proof tree shows it;
+    /// nor when writing the tree visits more than 2^22 positions (writing it
+    /// may backtrack there).
     pub fn prove<G: Game>(
         &mut self,
         game: &mut G,
@@ -614,28 +756,26 @@ impl DfPn {
                 bounds: self.config.win_bounds,
             },
             extracted: std::collections::HashMap::new(),
+            root_proof: None,
+            extract_steps: 0,
             game: core::marker::PhantomData,
         };
         let needs_win = question.needs_win();
         let (phi, delta) = match game.outcome() {
             Some(o) => solved(success(o, needs_win)),
-            None => searcher.mid(game, needs_win, INFINITE, INFINITE, &mut budget),
+            None => {
+                searcher
+                    .mid(game, needs_win, INFINITE, INFINITE, &mut budget)
+                    .0
+            }
         };
         let mut best_move = None;
-        if phi == 0 {
+        if phi == 0
+            && let Some(i) = searcher.root_proof
+        {
             let mut moves = G::Moves::default();
             game.generate(&mut moves);
-            let side = game.side_to_move();
-            for &mv in moves.as_slice() {
-                let undo = game.make(mv);
-                let flip = game.side_to_move() != side;
-                let v = searcher.child_value(game, child_needs_win(needs_win, flip));
-                game.unmake(mv, undo);
-                if as_parent(flip, v).0 == 0 {
-                    best_move = Some(mv);
-                    break;
-                }
-            }
+            best_move = moves.as_slice().get(i).copied();
         }
         let report = Report {
             question,
@@ -652,15 +792,18 @@ impl DfPn {
             },
             elapsed: budget.start.elapsed(),
         };
-        let strategy = (with_strategy && (phi == 0 || delta == 0)).then(|| {
-            let none = Limits::none();
-            let mut quiet = |_: &Progress| {};
-            let mut unlimited = Budget::new(&none, &mut quiet, u64::MAX, None);
-            let claim = claim_of(game, question, phi == 0);
-            let mut strategy = Strategy::new(claim);
-            searcher.extract(game, needs_win, claim.prover, &mut strategy, &mut unlimited);
-            strategy
-        });
+        let strategy = (with_strategy && (phi == 0 || delta == 0))
+            .then(|| {
+                let none = Limits::none();
+                let mut quiet = |_: &Progress| {};
+                let mut unlimited = Budget::new(&none, &mut quiet, u64::MAX, None);
+                let claim = claim_of(game, question, phi == 0);
+                let mut strategy = Strategy::new(claim);
+                searcher
+                    .extract(game, needs_win, claim.prover, &mut strategy, &mut unlimited)
+                    .map(|_| strategy)
+            })
+            .flatten();
         (report, strategy)
     }
 }

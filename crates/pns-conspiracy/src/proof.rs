@@ -73,6 +73,18 @@ impl<M: Copy> Strategy<M> {
         index
     }
 
+    /// The strategy's size, for [`Strategy::rollback`].
+    pub(crate) fn mark(&self) -> (usize, usize) {
+        (self.nodes.len(), self.edges.len())
+    }
+
+    /// Forgets every node added since `mark` was taken.
+    pub(crate) fn rollback(&mut self, (nodes, edges): (usize, usize)) {
+        self.nodes.truncate(nodes);
+        self.bound.truncate(nodes);
+        self.edges.truncate(edges);
+    }
+
     /// Points edge `i` of `node` at `child`.
     pub(crate) fn set_child(&mut self, node: u32, i: usize, child: u32) {
         let (start, _) = self.nodes[node as usize];

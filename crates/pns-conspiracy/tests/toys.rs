@@ -328,9 +328,9 @@ fn hints_change_effort_not_answers() {
 }
 
 #[test]
-fn cyclic_games_terminate_and_pns_matches_the_path_rule() {
-    let mut dfpn_verified = 0;
-    for seed in 0..200u64 {
+fn cyclic_games_every_solver_matches_the_path_rule() {
+    let (mut answered, mut unknown) = (0, 0);
+    for seed in 0..300u64 {
         let mut g = RandomDag::new(seed, 0, 24, true);
         let expected = negamax(&mut g, &mut Vec::new());
         // PNS works on a tree, so its repetition rule is exactly the reference's.
@@ -338,27 +338,38 @@ fn cyclic_games_terminate_and_pns_matches_the_path_rule() {
         assert_eq!(s.outcome, Some(expected), "seed {seed}");
         let s = Pns::pn2().solve(&mut g, &Limits::none());
         assert_eq!(s.outcome, Some(expected), "seed {seed}");
-        // df-pn must terminate; a proof tree that verifies must agree.
-        let limits = Limits::none().with_nodes(200_000);
-        for q in [Question::Win, Question::AtLeastDraw] {
-            let (r, proof) = DfPn::new(DfPnConfig::new())
-                .unwrap()
-                .prove(&mut g, q, &limits);
-            assert!(
-                !matches!(r.answer, Answer::Unknown(_)),
-                "seed {seed}: {}",
-                r.answer
-            );
-            if let Some(p) = proof
-                && verify(&mut g, &p).is_ok()
-            {
-                dfpn_verified += 1;
+        // df-pn shares results between paths through its table: only the
+        // graph-history rule (a result that rests on a repetition above its
+        // node is never stored) keeps it equal to the reference. A table of
+        // one bucket also loses results all the time. An answer may be
+        // unknown at the node limit, never wrong.
+        for config in [
+            DfPnConfig::new(),
+            DfPnConfig::new().epsilon(0.0).proof_hints(false),
+            DfPnConfig::new().table_bytes(96),
+        ] {
+            for q in [Question::Win, Question::AtLeastDraw] {
+                let limits = Limits::none().with_nodes(100_000);
+                let r = DfPn::new(config).unwrap().search(&mut g, q, &limits);
+                if matches!(r.answer, Answer::Unknown(_)) {
+                    unknown += 1;
+                    continue;
+                }
                 let yes = expected >= q.target();
-                assert_eq!(r.answer == Answer::Proven, yes, "seed {seed} {q:?}");
+                let want = if yes {
+                    Answer::Proven
+                } else {
+                    Answer::Disproven
+                };
+                assert_eq!(r.answer, want, "seed {seed} {q:?} {config:?}");
+                answered += 1;
             }
         }
     }
-    assert!(dfpn_verified > 100);
+    assert!(
+        unknown * 50 < answered,
+        "{unknown} unknown, {answered} answered"
+    );
 }
 
 #[test]

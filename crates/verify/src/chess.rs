@@ -56,6 +56,26 @@ pub(crate) fn checks() -> Vec<Check> {
     ));
     rows.push(Check::new(
         "chess",
+        Family::Solvers,
+        "df-pn = retrograde DTM: value on the cyclic game; verified mate within exactly DTM plies (KQvK, KRvK, KQvKR sample: draws and DTM <= 15 plies, full: <= 21)",
+        |ctx| {
+            let mut t = Tally::default();
+            // (ending, positions); the positions are draws and mates of at
+            // most `reach` plies (df-pn has no chess knowledge to guide it,
+            // and its cost grows fast with the distance to mate).
+            let endings: &[(&str, usize)] = ctx.pick(
+                &[("KQvK", 16), ("KRvK", 8), ("KQvKR", 4)],
+                &[("KQvK", 80), ("KRvK", 40), ("KQvKR", 20)],
+            );
+            let reach = ctx.pick(15, 21);
+            for &(material, samples) in endings {
+                dfpn_equals_dtm(material, samples, reach, ctx.seed, &mut t);
+            }
+            t
+        },
+    ));
+    rows.push(Check::new(
+        "chess",
         Family::Equivalence,
         "quiescence = negamax_quiescence (4-5-man positions)",
         |ctx| {
@@ -325,5 +345,165 @@ fn dtm_equals_solver(material: &str, samples: usize, seed: u64, t: &mut Tally) {
             value.to_score().to_string(),
             report.value.to_string(),
         );
+    }
+}
+
+/// A game cut after `left` more plies: a position reached with no plies
+/// left is a draw (unless the game ended there), so "can the side to move
+/// win?" becomes "can it mate within `left` plies?". The plies left are in
+/// the hash, so a table never mixes two horizons, and no position repeats.
+#[derive(Clone, Debug)]
+struct Horizon<G> {
+    game: G,
+    left: u32,
+}
+
+impl<G: gametree_game::Game> gametree_game::Game for Horizon<G> {
+    type Move = G::Move;
+    type Undo = G::Undo;
+    type Moves = G::Moves;
+    fn side_to_move(&self) -> gametree_game::Player {
+        self.game.side_to_move()
+    }
+    fn generate(&self, out: &mut Self::Moves) {
+        if self.left == 0 {
+            gametree_game::MoveBuffer::clear(out);
+        } else {
+            self.game.generate(out);
+        }
+    }
+    fn make(&mut self, m: G::Move) -> G::Undo {
+        self.left -= 1;
+        self.game.make(m)
+    }
+    fn unmake(&mut self, m: G::Move, undo: G::Undo) {
+        self.game.unmake(m, undo);
+        self.left += 1;
+    }
+    fn outcome(&self) -> Option<gametree_game::Outcome> {
+        self.game
+            .outcome()
+            .or((self.left == 0).then_some(gametree_game::Outcome::Draw))
+    }
+    fn hash(&self) -> u64 {
+        self.game.hash() ^ u64::from(self.left).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+    fn outcome_depends_on_history(&self) -> bool {
+        self.game.outcome_depends_on_history()
+    }
+}
+
+/// df-pn on positions drawn at random from a pawnless ending's retrograde
+/// table (draws, and wins and losses within `reach` plies): the win/draw/loss that df-pn proves on chess itself (a cyclic
+/// game: repetitions, the graph-history rule) equals the table's, and with
+/// a horizon df-pn proves the mate within exactly the table's distance,
+/// with a proof tree that verifies, and disproves it two plies shorter (a
+/// loss likewise: mated within the distance, not within two plies less).
+fn dfpn_equals_dtm(material: &str, samples: usize, reach: u32, seed: u64, t: &mut Tally) {
+    use gametree_game::Outcome;
+    use gametree_pns_conspiracy::{Answer, DfPn, DfPnConfig, Question, verify};
+    // Positions of the horizon game never repeat (the plies left are in its
+    // state), so its proof trees share transpositions and stay small; on
+    // chess itself a proof tree is a tree of lines, exponential in the
+    // distance to mate.
+    use gametree_retrograde::Value;
+    // The ending and its sub-endings (captures), by the chess-tables build.
+    let space = gametree_chess_tables::Endgame::new(material);
+    let signature = material.parse::<gametree_chess_tables::Signature>();
+    let (Ok(space), Ok(signature)) = (space, signature) else {
+        t.compare(
+            material,
+            None,
+            "an ending".to_string(),
+            "a bad name".to_string(),
+        );
+        return;
+    };
+    let mut tables = gametree_chess_tables::Tables::new();
+    if let Err(e) = tables.build(
+        &[signature],
+        &gametree_chess_tables::BuildOptions::default(),
+    ) {
+        t.compare(material, None, "the tables".to_string(), e.to_string());
+        return;
+    }
+    let limits = Limits::none().with_nodes(2_000_000);
+    let mut dfpn = DfPn::new(DfPnConfig::new()).expect("the default table");
+    let mut r = rng(seed);
+    let n = gametree_game::IndexSpace::size(&space);
+    let mut done = 0;
+    while done < samples {
+        let i = rand_core::Rng::next_u64(&mut r) % n;
+        let Some(mut p) = gametree_game::IndexSpace::position(&space, i) else {
+            continue;
+        };
+        let Some(value) = tables.probe(&p) else {
+            continue;
+        };
+        if gametree_game::Game::outcome(&p).is_some() {
+            continue;
+        }
+        // In scope: draws, and wins and losses within `reach` plies.
+        let (question, plies) = match value {
+            Value::Win(d) => (Question::Win, u32::from(d)),
+            Value::Loss(d) => (Question::AtLeastDraw, u32::from(d)),
+            Value::Draw => (Question::Win, 0),
+        };
+        if plies > reach {
+            continue;
+        }
+        done += 1;
+        dfpn.clear();
+        let solved = dfpn.solve(&mut p, &limits);
+        let expected = value.to_score().outcome();
+        let shown = |o: Option<Outcome>| o.map_or("unknown".to_string(), |o| o.to_string());
+        if !t.compare(&p, None, shown(expected), shown(solved.outcome)) {
+            continue;
+        }
+        if value == Value::Draw {
+            continue;
+        }
+        // Within the distance: the mate (or being mated) is proven; two
+        // plies shorter it is not.
+        let answer = |left: u32, dfpn: &mut DfPn| {
+            dfpn.clear();
+            let mut h = Horizon {
+                game: p.clone(),
+                left,
+            };
+            let (report, proof) = dfpn.prove(&mut h, question, &limits);
+            let verified = match proof.map(|s| verify(&mut h, &s)) {
+                Some(Ok(_)) => "",
+                Some(Err(_)) => " (proof refused)",
+                None => " (no proof)",
+            };
+            let answer = match report.answer {
+                Answer::Proven => "proven",
+                Answer::Disproven => "disproven",
+                Answer::Unknown(_) => "unknown",
+            };
+            format!("{answer}{verified}")
+        };
+        // "Win" is proven within `plies` when the mate is there; "at least
+        // a draw" is disproven within `plies` when the side is mated there.
+        let (inside, outside) = if question == Question::Win {
+            ("proven", "disproven")
+        } else {
+            ("disproven", "proven")
+        };
+        t.compare(
+            &p,
+            Some(plies),
+            inside.to_string(),
+            answer(plies, &mut dfpn),
+        );
+        if plies >= 2 {
+            t.compare(
+                &p,
+                Some(plies - 2),
+                outside.to_string(),
+                answer(plies - 2, &mut dfpn),
+            );
+        }
     }
 }
