@@ -1,8 +1,6 @@
 //! Depth-first proof-number search (Nagai) with a transposition table, the
 //! 1+ε trick (Pawlewicz and Lew) and path-based repetition handling.
 
-use std::mem::size_of;
-
 use gametree_game::{Game, Limits, MoveBuffer, Outcome, Player, Solution, Solver};
 
 use crate::common::{
@@ -11,6 +9,9 @@ use crate::common::{
 };
 use crate::pns::{Knobs, claim_of, initial};
 use crate::proof::Strategy;
+
+mod table;
+use table::Table;
 
 /// Configuration of [`DfPn`], built by value.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -162,30 +163,6 @@ pub struct DfPn {
     table: Table,
 }
 
-/// A table entry: `[key, φ << 32 | δ, work]` (φ and δ packed to 32 bits,
-/// `u32::MAX` standing for infinity; work 0 marks an empty slot). Plain
-/// integers so that a new table is zeroed memory straight from the
-/// allocator, which costs nothing for the pages a search never touches.
-type Entry = [u64; 3];
-
-fn pack(n: Number) -> u32 {
-    if n >= INFINITE {
-        u32::MAX
-    } else {
-        n.min(Number::from(u32::MAX - 1)) as u32
-    }
-}
-
-fn unpack(n: u32) -> Number {
-    if n == u32::MAX {
-        INFINITE
-    } else {
-        Number::from(n)
-    }
-}
-
-const BUCKET: usize = 4;
-
 /// The most positions [`DfPn::prove`] visits while writing a proof tree in
 /// a game whose positions repeat: writing it may backtrack there (a proven
 /// move whose table proof runs through the current path is replaced by the
@@ -193,101 +170,6 @@ const BUCKET: usize = 4;
 /// gives up and returns no strategy. (In an acyclic game it never
 /// backtracks, and shares transpositions.)
 const EXTRACT_STEPS: u64 = 1 << 22;
-
-/// The largest table: 2^40 bytes (a terabyte).
-const MAX_TABLE_BYTES: usize = 1 << 40;
-
-#[derive(Debug)]
-struct Table {
-    entries: Vec<Entry>,
-    mask: usize,
-    used: usize,
-    stores: u64,
-    replacements: u64,
-}
-
-impl Table {
-    fn new(bytes: usize) -> Result<Table, Error> {
-        let bucket = BUCKET * size_of::<Entry>();
-        if bytes < bucket {
-            return Err(Error::TooSmall { bytes, min: bucket });
-        }
-        if bytes > MAX_TABLE_BYTES {
-            return Err(Error::TooLarge {
-                bytes,
-                max: MAX_TABLE_BYTES,
-            });
-        }
-        let buckets = bytes / bucket;
-        let buckets = if buckets.is_power_of_two() {
-            buckets
-        } else {
-            buckets.next_power_of_two() / 2
-        };
-        let mut entries = Vec::new();
-        entries
-            .try_reserve_exact(buckets * BUCKET)
-            .map_err(|_| Error::AllocationFailed { bytes })?;
-        entries.resize(buckets * BUCKET, [0; 3]);
-        Ok(Table {
-            entries,
-            mask: buckets - 1,
-            used: 0,
-            stores: 0,
-            replacements: 0,
-        })
-    }
-
-    fn clear(&mut self) {
-        self.entries.fill([0; 3]);
-        self.used = 0;
-    }
-
-    fn bucket(&self, key: u64) -> std::ops::Range<usize> {
-        let b = ((key >> 32) as usize ^ key as usize) & self.mask;
-        b * BUCKET..(b + 1) * BUCKET
-    }
-
-    fn get(&self, key: u64) -> Option<(Number, Number)> {
-        self.entries[self.bucket(key)]
-            .iter()
-            .find(|e| e[2] != 0 && e[0] == key)
-            .map(|e| (unpack((e[1] >> 32) as u32), unpack(e[1] as u32)))
-    }
-
-    fn put(&mut self, key: u64, phi: Number, delta: Number, work: u64) {
-        self.stores += 1;
-        let range = self.bucket(key);
-        let slots = &mut self.entries[range];
-        let i = slots
-            .iter()
-            .position(|e| e[2] != 0 && e[0] == key)
-            .or_else(|| {
-                let empty = slots.iter().position(|e| e[2] == 0);
-                self.used += usize::from(empty.is_some());
-                empty
-            })
-            .unwrap_or_else(|| {
-                self.replacements += 1;
-                (0..BUCKET).min_by_key(|&i| slots[i][2]).unwrap_or(0)
-            });
-        slots[i] = [
-            key,
-            u64::from(pack(phi)) << 32 | u64::from(pack(delta)),
-            work.max(1),
-        ];
-    }
-
-    /// Occupied entries, counted as they fill (scanning the table would
-    /// touch every page of it).
-    fn used(&self) -> usize {
-        self.used
-    }
-
-    fn bytes(&self) -> usize {
-        self.entries.len() * size_of::<Entry>()
-    }
-}
 
 /// The path depth a solved result rests on: the shallowest position of the
 /// current path whose repetition the result assumed, or [`FREE`] when the
@@ -351,27 +233,28 @@ struct Searcher<'t, G: Game> {
 }
 
 impl<G: Game> Searcher<'_, G> {
-    /// A child's numbers before it is searched, with the path depth a
-    /// solved value rests on: a finished game is final ([`FREE`]) unless
-    /// its outcome depends on the game's history (then it rests on the
-    /// whole path, depth 0); a position on the path is a draw by repetition
-    /// that rests on that position's depth; table entries are final.
-    fn child_value(&self, game: &G, needs_win: bool) -> ((Number, Number), Dep) {
+    /// A child's numbers before it is searched, the path depth a solved
+    /// value rests on, and whether the value is final whatever the search
+    /// (`fixed`): a finished game is final ([`FREE`]) unless its outcome
+    /// depends on the game's history (then it rests on the whole path,
+    /// depth 0); a position on the path is a draw by repetition that rests
+    /// on that position's depth; table entries are not fixed.
+    fn child_value(&self, game: &G, needs_win: bool) -> ((Number, Number), Dep, bool) {
         if let Some(o) = game.outcome() {
             let dep = if game.outcome_depends_on_history() {
                 0
             } else {
                 FREE
             };
-            (solved(success(o, needs_win)), dep)
+            (solved(success(o, needs_win)), dep, true)
         } else if let Some(at) = self.hashes.iter().position(|&h| h == game.hash()) {
-            (solved(success(Outcome::Draw, needs_win)), at as Dep)
+            (solved(success(Outcome::Draw, needs_win)), at as Dep, true)
         } else {
             let v = self
                 .table
-                .get(game.hash() ^ self.salt)
+                .get(table::key(game.hash(), self.salt))
                 .unwrap_or_else(|| initial(game, needs_win, self.knobs));
-            (v, FREE)
+            (v, FREE, false)
         }
     }
 
@@ -410,7 +293,7 @@ impl<G: Game> Searcher<'_, G> {
         th_delta: Number,
         budget: &mut Budget<'_>,
     ) -> ((Number, Number), Dep) {
-        let key = game.hash() ^ self.salt;
+        let key = table::key(game.hash(), self.salt);
         if !budget.expand(self.table.bytes(), self.table.stores) {
             let v = self
                 .table
@@ -435,10 +318,9 @@ impl<G: Game> Searcher<'_, G> {
         for &mv in moves.as_slice() {
             let undo = game.make(mv);
             let flip = game.side_to_move() != side;
-            let fixed = game.outcome().is_some() || self.hashes.contains(&game.hash());
-            let ((cp, cd), dep) = self.child_value(game, child_needs_win(needs_win, flip));
+            let ((cp, cd), dep, fixed) = self.child_value(game, child_needs_win(needs_win, flip));
             self.children.push(Child {
-                hash: game.hash() ^ self.salt,
+                hash: table::key(game.hash(), self.salt),
                 phi: cp,
                 delta: cd,
                 dep,
@@ -533,7 +415,7 @@ impl<G: Game> Searcher<'_, G> {
         needs_win: bool,
         budget: &mut Budget<'_>,
     ) -> (Number, Number) {
-        let (v, _) = self.child_value(game, needs_win);
+        let (v, _, _) = self.child_value(game, needs_win);
         if v.0 == 0 || v.1 == 0 {
             v
         } else {
@@ -742,12 +624,7 @@ impl DfPn {
             table,
             // What a position's numbers mean depends on the question and
             // on which side the root's player is: both go into the key.
-            salt: match (question.needs_win(), game.side_to_move()) {
-                (true, Player::First) => 0,
-                (false, Player::First) => 0x9e37_79b9_7f4a_7c15,
-                (true, Player::Second) => 0x2545_f491_4f6c_dd1d,
-                (false, Player::Second) => 0xd6e8_feb8_6659_fd93,
-            },
+            salt: table::salt(question.needs_win(), game.side_to_move()),
             children: Vec::new(),
             hashes: Vec::new(),
             epsilon: self.config.epsilon,
