@@ -83,18 +83,11 @@ pub(crate) fn checks() -> Vec<Check> {
             let mut r = rng(ctx.seed);
             let mut positions = Vec::new();
             for material in ["KQvKR", "KRvKN", "KQvKQ", "KRNvKB", "KQBvKR"] {
-                let Ok(space) = gametree_chess_tables::Endgame::new(material) else {
-                    t.compare(material, None, "an index".to_string(), "none".to_string());
+                let Some(mut sampler) = Sampler::new(material, &mut t) else {
                     continue;
                 };
-                let n = gametree_game::IndexSpace::size(&space);
-                let mut found = 0;
-                while found < ctx.pick(6, 60) {
-                    let i = rand_core::Rng::next_u64(&mut r) % n;
-                    if let Some(p) = gametree_game::IndexSpace::position(&space, i) {
-                        positions.push(p);
-                        found += 1;
-                    }
+                for _ in 0..ctx.pick(6, 60) {
+                    positions.push(sampler.next(&mut r).1);
                 }
             }
             let configs = [
@@ -305,19 +298,48 @@ fn perft_table(budget: u64) -> Tally {
     t
 }
 
+/// Legal positions of a pawnless ending drawn uniformly at random from its
+/// index space (indices that name no legal position are drawn again).
+struct Sampler {
+    space: gametree_chess_tables::Endgame,
+    size: u64,
+}
+
+impl Sampler {
+    /// The ending named `material`, or `None` after recording the error.
+    fn new(material: &str, t: &mut Tally) -> Option<Sampler> {
+        match gametree_chess_tables::Endgame::new(material) {
+            Ok(space) => Some(Sampler {
+                size: gametree_game::IndexSpace::size(&space),
+                space,
+            }),
+            Err(e) => {
+                t.compare(material, None, "an index".to_string(), e.to_string());
+                None
+            }
+        }
+    }
+
+    /// The next legal position and its index.
+    fn next(&mut self, r: &mut impl rand_core::Rng) -> (u64, Position) {
+        loop {
+            let i = rand_core::Rng::next_u64(r) % self.size;
+            if let Some(p) = gametree_game::IndexSpace::position(&self.space, i) {
+                return (i, p);
+            }
+        }
+    }
+}
+
 /// Solves `samples` positions of a pawnless `material` drawn at random from
 /// its retrograde table with the alpha-beta solver (transposition table on,
 /// normal probe policy, chess's repetition draws in play) and compares the
 /// value, distance to mate included, with the table's.
 fn dtm_equals_solver(material: &str, samples: usize, seed: u64, t: &mut Tally) {
-    let space = match gametree_chess_tables::Endgame::new(material) {
-        Ok(space) => space,
-        Err(e) => {
-            t.compare(material, None, "an index".to_string(), e.to_string());
-            return;
-        }
+    let Some(mut sampler) = Sampler::new(material, t) else {
+        return;
     };
-    let table = match gametree_retrograde::Generator::new(&space).backward() {
+    let table = match gametree_retrograde::Generator::new(&sampler.space).backward() {
         Ok(table) => table,
         Err(e) => {
             t.compare(material, None, "a table".to_string(), e.to_string());
@@ -327,13 +349,10 @@ fn dtm_equals_solver(material: &str, samples: usize, seed: u64, t: &mut Tally) {
     let mut solver =
         AlphaBeta::<Position>::new(Config::default().tt_bytes(16 << 20)).expect("16 MiB table");
     let mut r = rng(seed);
-    let n = gametree_game::IndexSpace::size(&space);
     let mut done = 0;
     while done < samples {
-        let i = rand_core::Rng::next_u64(&mut r) % n;
-        let (Some(value), Some(mut p)) =
-            (table.get(i), gametree_game::IndexSpace::position(&space, i))
-        else {
+        let (i, mut p) = sampler.next(&mut r);
+        let Some(value) = table.get(i) else {
             continue;
         };
         done += 1;
@@ -408,16 +427,15 @@ fn dfpn_equals_dtm(material: &str, samples: usize, reach: u32, seed: u64, t: &mu
     // distance to mate.
     use gametree_retrograde::Value;
     // The ending and its sub-endings (captures), by the chess-tables build.
-    let space = gametree_chess_tables::Endgame::new(material);
-    let signature = material.parse::<gametree_chess_tables::Signature>();
-    let (Ok(space), Ok(signature)) = (space, signature) else {
-        t.compare(
-            material,
-            None,
-            "an ending".to_string(),
-            "a bad name".to_string(),
-        );
+    let Some(mut sampler) = Sampler::new(material, t) else {
         return;
+    };
+    let signature = match material.parse::<gametree_chess_tables::Signature>() {
+        Ok(signature) => signature,
+        Err(e) => {
+            t.compare(material, None, "an ending".to_string(), e.to_string());
+            return;
+        }
     };
     let mut tables = gametree_chess_tables::Tables::new();
     if let Err(e) = tables.build(
@@ -430,13 +448,9 @@ fn dfpn_equals_dtm(material: &str, samples: usize, reach: u32, seed: u64, t: &mu
     let limits = Limits::none().with_nodes(2_000_000);
     let mut dfpn = DfPn::new(DfPnConfig::new()).expect("the default table");
     let mut r = rng(seed);
-    let n = gametree_game::IndexSpace::size(&space);
     let mut done = 0;
     while done < samples {
-        let i = rand_core::Rng::next_u64(&mut r) % n;
-        let Some(mut p) = gametree_game::IndexSpace::position(&space, i) else {
-            continue;
-        };
+        let (_, mut p) = sampler.next(&mut r);
         let Some(value) = tables.probe(&p) else {
             continue;
         };
