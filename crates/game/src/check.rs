@@ -254,7 +254,9 @@ fn wins_at_once<G: Game>(game: &G, m: G::Move) -> bool {
 /// otherwise): `winning_move` is `Some` exactly when a generated move wins
 /// at once (and then is such a move), `non_losing_moves` lists exactly the
 /// generated moves after which no reply wins at once, every move passes the
-/// turn, and the outcome is never a win for the side to move.
+/// turn, the outcome is never a win for the side to move, and (with
+/// [`Knowledge::threats`](crate::Knowledge::threats)) every threat move is
+/// legal.
 ///
 /// # Errors
 ///
@@ -290,6 +292,21 @@ where
                 format!(
                     "{m} does not pass the turn in {game:?} (forcing knowledge needs alternating turns)"
                 ),
+            ));
+        }
+    }
+    if G::KNOWLEDGE.has_threats() {
+        let mut threats = G::Moves::default();
+        game.threat_moves(&mut threats);
+        if let Some(m) = threats
+            .as_slice()
+            .iter()
+            .find(|m| !moves.as_slice().contains(m))
+        {
+            return Err(Failure::new(
+                FailureKind::ForcingMismatch,
+                0,
+                format!("threat_moves lists {m}, not a legal move in {game:?}"),
             ));
         }
     }

@@ -386,7 +386,8 @@ impl Game for Mnk {
         .length_bound()
         .proof_hints()
         .move_numbers()
-        .win_bounds();
+        .win_bounds()
+        .threats();
 
     /// Patterns and threats (see the crate documentation).
     #[inline]
@@ -451,6 +452,19 @@ impl Game for Mnk {
     #[inline]
     fn cannot_win(&self, player: Player) -> bool {
         self.blocked_by_potential(player)
+    }
+
+    /// The squares where the side to move makes `k − 1` in a line that
+    /// the opponent has not blocked (a "four"), in square order.
+    #[inline]
+    fn threat_moves(&self, out: &mut Moves) {
+        out.clear();
+        if self.won {
+            return;
+        }
+        for sq in self.threat_squares(self.side).iter() {
+            out.push(Move(sq as u16));
+        }
     }
 
     /// Indices `row * 19 + column`, `0..361`, whatever the board size.

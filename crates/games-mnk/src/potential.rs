@@ -118,6 +118,37 @@ impl Mnk {
         phi
     }
 
+    /// The empty squares where a stone of `player` makes `k − 1` in a
+    /// window that holds no stone of the opponent (a "four" of Go-Moku):
+    /// the two empty squares of every such window one stone fuller.
+    pub(crate) fn threat_squares(&self, player: Player) -> Bits {
+        let maker = &self.stones[player.index()];
+        let breaker = &self.stones[player.opponent().index()];
+        let k = i32::from(self.k);
+        let mut out = Bits::default();
+        if k < 2 {
+            return out;
+        }
+        self.each_window(|w| {
+            let mut count = 0;
+            for j in 0..k {
+                let sq = w.square(j);
+                if breaker.get(sq) {
+                    return;
+                }
+                count += i32::from(maker.get(sq));
+            }
+            if count + 2 == k {
+                for j in 0..k {
+                    if !maker.get(w.square(j)) {
+                        out.set(w.square(j));
+                    }
+                }
+            }
+        });
+        out
+    }
+
     /// Can `player` be kept from ever completing a line (see the module
     /// documentation)? `false` when the game is over.
     pub(crate) fn blocked_by_potential(&self, player: Player) -> bool {

@@ -518,3 +518,50 @@ fn threats_in_evaluation_and_hints() {
     );
     assert!(centre.evaluate().get().abs() < 1000);
 }
+
+/// `threat_moves` lists exactly the squares after which the mover, were it
+/// to move again, would complete a line, on random positions of several
+/// sizes where the mover has no immediate win (a move that wins at once may
+/// be listed or not).
+#[test]
+fn threat_moves_are_the_squares_that_make_a_winning_square() {
+    let mut rng = Pcg64::new(0x007e_5a11, 0x5eed);
+    let mut compared = 0;
+    for &(m, n, k) in &[
+        (5, 5, 4),
+        (7, 6, 4),
+        (9, 9, 5),
+        (6, 6, 3),
+        (4, 4, 2),
+        (3, 3, 1),
+    ] {
+        for _ in 0..40 {
+            let mut g = Mnk::new(m, n, k).unwrap();
+            let mut moves = Moves::default();
+            loop {
+                g.generate(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let side = g.side_to_move();
+                if g.winning_moves(side).next().is_none() {
+                    let mut threats = Moves::default();
+                    g.threat_moves(&mut threats);
+                    for &s in moves.iter() {
+                        let mut child = g.clone();
+                        child.make(s);
+                        if child.is_won() {
+                            continue;
+                        }
+                        let threat = child.winning_moves(side).next().is_some();
+                        assert_eq!(threats.contains(&s), threat, "{g} {s}");
+                        compared += 1;
+                    }
+                }
+                let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
+                g.make(mv);
+            }
+        }
+    }
+    assert!(compared > 10_000, "{compared}");
+}
