@@ -141,6 +141,9 @@ pub enum Error {
     BadValueSet,
     /// A leaf value that the [`ValueSet`](crate::ValueSet) does not hold.
     ValueNotInSet(gametree_game::Score),
+    /// Threat-search limits that [`gametree_threats::ThreatSearch::new`]
+    /// refuses.
+    Threats(gametree_threats::Error),
 }
 
 impl fmt::Display for Error {
@@ -159,6 +162,7 @@ impl fmt::Display for Error {
                 "the value set must be non-empty, sorted, without duplicates and symmetric under negation",
             ),
             Error::ValueNotInSet(s) => write!(f, "the leaf value {s} is not in the value set"),
+            Error::Threats(e) => write!(f, "threat-space search: {e}"),
         }
     }
 }

@@ -9,6 +9,7 @@ use crate::common::{
 };
 use crate::pns::{Knobs, claim_of, initial};
 use crate::proof::Strategy;
+use gametree_threats::{ThreatConfig, ThreatSearch};
 
 mod table;
 use table::Table;
@@ -20,6 +21,8 @@ pub struct DfPnConfig {
     epsilon: f64,
     proof_hints: bool,
     win_bounds: bool,
+    threats: bool,
+    threat_limits: ThreatConfig,
     progress_interval: u64,
 }
 
@@ -30,7 +33,8 @@ impl Default for DfPnConfig {
 }
 
 impl DfPnConfig {
-    /// A 16 MiB table, ε = 1/4, the game's proof hints.
+    /// A 16 MiB table, ε = 1/4, the game's proof hints, win bounds and
+    /// threat-space search.
     #[must_use]
     pub fn new() -> DfPnConfig {
         DfPnConfig {
@@ -38,6 +42,8 @@ impl DfPnConfig {
             epsilon: 0.25,
             proof_hints: true,
             win_bounds: true,
+            threats: true,
+            threat_limits: ThreatConfig::new(),
             progress_interval: 1 << 16,
         }
     }
@@ -84,6 +90,28 @@ impl DfPnConfig {
         self
     }
 
+    /// Solve a position without expanding it when its side to move wins
+    /// by a sequence of absolute threats (on by default): threat-space
+    /// search ([`gametree_threats`], default limits) for a game that lists
+    /// its threat moves and knows its immediate wins, never for one whose
+    /// positions repeat. The defender's moves that allow such a sequence
+    /// are thereby refuted without a search below them. The proof tree
+    /// shows the whole sequence (positions so solved are expanded when
+    /// it is written).
+    #[must_use]
+    pub fn threats(mut self, on: bool) -> DfPnConfig {
+        self.threats = on;
+        self
+    }
+
+    /// The limits of each threat-space search (default
+    /// [`ThreatConfig::new`]).
+    #[must_use]
+    pub fn threat_limits(mut self, limits: ThreatConfig) -> DfPnConfig {
+        self.threat_limits = limits;
+        self
+    }
+
     /// Calls the progress callback every `expansions` expansions (default
     /// 65,536; 0 is read as 1).
     #[must_use]
@@ -111,6 +139,16 @@ impl DfPnConfig {
     #[must_use]
     pub fn get_win_bounds(&self) -> bool {
         self.win_bounds
+    }
+    /// Threat-space search on?
+    #[must_use]
+    pub fn get_threats(&self) -> bool {
+        self.threats
+    }
+    /// The limits of each threat-space search.
+    #[must_use]
+    pub fn get_threat_limits(&self) -> ThreatConfig {
+        self.threat_limits
     }
     /// The progress interval.
     #[must_use]
@@ -161,6 +199,7 @@ impl DfPnConfig {
 pub struct DfPn {
     config: DfPnConfig,
     table: Table,
+    threats: ThreatSearch,
 }
 
 /// The most positions [`DfPn::prove`] visits while writing a proof tree in
@@ -215,6 +254,8 @@ impl Child {
 
 struct Searcher<'t, G: Game> {
     table: &'t mut Table,
+    /// Threat-space search, when on and the game allows it.
+    threats: Option<&'t mut ThreatSearch>,
     /// XORed into table keys: the two questions of a solve share a table.
     salt: u64,
     children: Vec<Child>,
@@ -239,7 +280,7 @@ impl<G: Game> Searcher<'_, G> {
     /// depends on the game's history (then it rests on the whole path,
     /// depth 0); a position on the path is a draw by repetition that rests
     /// on that position's depth; table entries are not fixed.
-    fn child_value(&self, game: &G, needs_win: bool) -> ((Number, Number), Dep, bool) {
+    fn child_value(&mut self, game: &mut G, needs_win: bool) -> ((Number, Number), Dep, bool) {
         if let Some(o) = game.outcome() {
             let dep = if game.outcome_depends_on_history() {
                 0
@@ -250,12 +291,27 @@ impl<G: Game> Searcher<'_, G> {
         } else if let Some(at) = self.hashes.iter().position(|&h| h == game.hash()) {
             (solved(success(Outcome::Draw, needs_win)), at as Dep, true)
         } else {
-            let v = self
-                .table
-                .get(table::key(game.hash(), self.salt))
-                .unwrap_or_else(|| initial(game, needs_win, self.knobs));
+            let v = match self.table.get(table::key(game.hash(), self.salt)) {
+                Some(v) => v,
+                None => self.unexpanded(game, needs_win),
+            };
             (v, FREE, false)
         }
+    }
+
+    /// The numbers of a position not in the table: [`initial`], except
+    /// that a side to move with a threat sequence has won (whatever it
+    /// needs: a win is also at least a draw).
+    fn unexpanded(&mut self, game: &mut G, needs_win: bool) -> (Number, Number) {
+        let v = initial(game, needs_win, self.knobs);
+        if v.0 == 0 || v.1 == 0 {
+            return v;
+        }
+        let won = self
+            .threats
+            .as_deref_mut()
+            .is_some_and(|t| t.find_win(game).is_some());
+        if won { solved(true) } else { v }
     }
 
     fn widen(&self, second: Number) -> Number {
@@ -542,6 +598,7 @@ impl DfPn {
     pub fn new(config: DfPnConfig) -> Result<DfPn, Error> {
         Ok(DfPn {
             table: Table::new(config.table_bytes)?,
+            threats: ThreatSearch::new(config.threat_limits).map_err(Error::Threats)?,
             config,
         })
     }
@@ -557,6 +614,7 @@ impl DfPn {
     /// to move, and only the node counts depend on what is kept.
     pub fn clear(&mut self) {
         self.table.clear();
+        self.threats.clear();
     }
 
     /// Answers `question` about `game` (restored afterwards) within `limits`
@@ -618,10 +676,13 @@ impl DfPn {
         with_strategy: bool,
     ) -> (Report<G::Move>, Option<Strategy<G::Move>>) {
         let table = &mut self.table;
+        let threats =
+            (self.config.threats && gametree_threats::applies::<G>()).then_some(&mut self.threats);
         let mut budget = Budget::new(limits, progress, self.config.progress_interval, None);
         let (stores, replacements) = (table.stores, table.replacements);
         let mut searcher = Searcher {
             table,
+            threats,
             // What a position's numbers mean depends on the question and
             // on which side the root's player is: both go into the key.
             salt: table::salt(question.needs_win(), game.side_to_move()),

@@ -232,17 +232,18 @@ impl ThreatSearch {
 
     /// The side to move is the attacker and the game is not over.
     fn attack<G: Game>(&mut self, game: &mut G, depth: u32) -> Option<ThreatWin<G::Move>> {
-        if let Some(first) = game.winning_move() {
-            return Some(ThreatWin { first, plies: 1 });
-        }
-        if depth == 0 {
-            return None;
-        }
+        // Looked up first: an entry also says there is no winning move.
         let hash = game.hash();
         let slot = self.slot(hash);
         let [h, d] = self.table[slot];
         if h == hash && d > u64::from(depth) {
             self.stats.table_hits += 1;
+            return None;
+        }
+        if let Some(first) = game.winning_move() {
+            return Some(ThreatWin { first, plies: 1 });
+        }
+        if depth == 0 {
             return None;
         }
         if self.left == 0 {
@@ -308,3 +309,8 @@ pub const fn applies<G: Game>() -> bool {
 
 #[cfg(doc)]
 use gametree_game::Knowledge;
+
+// The README's examples run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

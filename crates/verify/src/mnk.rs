@@ -122,6 +122,7 @@ pub(crate) fn checks() -> Vec<Check> {
         ),
     ];
     rows.extend(win_bound_rows());
+    rows.extend(threat_rows());
     rows.extend(searcher_rows(
         "mnk 5,5,4",
         |ctx| {
@@ -232,6 +233,95 @@ fn win_bound_rows() -> Vec<Check> {
                         expected,
                         fmt_outcome(pn2.solve(&mut g.clone(), &Limits::none()).outcome),
                     );
+                }
+                t
+            },
+        ),
+    ]
+}
+
+/// Threat-space search (`gametree_threats`): every win it reports is a real
+/// win within its plies, and df-pn's values and proofs do not change with it.
+fn threat_rows() -> Vec<Check> {
+    use gametree_pns_conspiracy::{Answer, DfPn, DfPnConfig, Question, Trust, verify_with};
+    vec![
+        Check::new(
+            "mnk",
+            Family::Solvers,
+            "threat-space search on = off: df-pn value = alpha-beta, the proof verifies (5,5,4 6,6,4 7,7,5 after 8-14, 14-20, 24-32 plies)",
+            |ctx| {
+                let mut ab = AlphaBeta::<Mnk>::new(Config::default()).expect("table");
+                let config = DfPnConfig::new().table_bytes(4 << 20);
+                let mut on = DfPn::new(config.threats(true)).expect("table");
+                let mut off = DfPn::new(config.threats(false)).expect("table");
+                let limits = Limits::none().with_nodes(2_000_000);
+                let mut t = Tally::default();
+                let boards = [(5, 5, 4, 8, 14), (6, 6, 4, 14, 20), (7, 7, 5, 24, 32)];
+                for (i, &(m, n, k, min, max)) in boards.iter().enumerate() {
+                    let seed = ctx.seed.wrapping_add(i as u64);
+                    for g in positions_between(m, n, k, seed, ctx.pick(8, 60), min, max) {
+                        let expected = ab.solve_weak(&mut g.clone(), &Limits::none()).outcome;
+                        let expected = fmt_outcome(expected);
+                        for dfpn in [&mut on, &mut off] {
+                            dfpn.clear();
+                            let got = dfpn.solve(&mut g.clone(), &limits).outcome;
+                            t.compare(&g, None, expected.clone(), fmt_outcome(got));
+                        }
+                        // The proof of the first player's question, written
+                        // with threat-space search, replayed by the verifier.
+                        on.clear();
+                        let question = if expected == "win" {
+                            Question::Win
+                        } else {
+                            Question::AtLeastDraw
+                        };
+                        let (report, proof) = on.prove(&mut g.clone(), question, &limits);
+                        let got = match (report.answer, proof) {
+                            (Answer::Unknown(_), _) => "unknown".to_string(),
+                            (_, None) => "no proof".to_string(),
+                            (_, Some(s)) => verify_with(&mut g.clone(), &s, Trust::WinBounds)
+                                .map_or_else(|e| e.to_string(), |_| "verified".to_string()),
+                        };
+                        t.compare(&g, None, "verified".to_string(), got);
+                    }
+                }
+                t
+            },
+        ),
+        Check::new(
+            "mnk",
+            Family::Solvers,
+            "threat-space search wins = alpha-beta: a win within the sequence's plies (4,4,3 to 7,7,5)",
+            |ctx| {
+                let mut ab = AlphaBeta::<Mnk>::new(Config::default()).expect("table");
+                let mut search = gametree_threats::ThreatSearch::new(Default::default())
+                    .expect("default limits");
+                let mut t = Tally::default();
+                for (i, &(m, n, k, min)) in
+                    [(4, 4, 3, 1), (5, 5, 4, 6), (6, 6, 4, 10), (7, 7, 5, 20)]
+                        .iter()
+                        .enumerate()
+                {
+                    let seed = ctx.seed.wrapping_add(100 + i as u64);
+                    for mut g in positions_between(m, n, k, seed, ctx.pick(100, 1000), min, 60) {
+                        let Some(win) = search.find_win(&mut g) else {
+                            continue;
+                        };
+                        ab.clear();
+                        let exact = ab.solve(&mut g.clone(), &Limits::none()).value;
+                        let within = gametree_game::Score::win_in(win.plies);
+                        let got = if exact >= within {
+                            format!("a win within {} plies", win.plies)
+                        } else {
+                            format!("{exact}")
+                        };
+                        t.compare(
+                            &g,
+                            Some(win.plies),
+                            format!("a win within {} plies", win.plies),
+                            got,
+                        );
+                    }
                 }
                 t
             },

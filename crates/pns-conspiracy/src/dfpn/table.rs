@@ -56,7 +56,6 @@ fn unpack(n: u32) -> Number {
 
 const BUCKET: usize = 4;
 
-
 /// The largest table: 2^40 bytes (a terabyte).
 pub(super) const MAX_TABLE_BYTES: usize = 1 << 40;
 
