@@ -44,7 +44,14 @@ fn every_win_found_is_a_forced_win_within_its_plies() {
         (6, 5, 4, 12, 200),
         (7, 7, 5, 30, 100),
     ] {
-        for mut g in positions(m, n, k, from, count, u64::from(m * 31 + n * 7 + k)) {
+        for mut g in positions(
+            m,
+            n,
+            k,
+            from,
+            count,
+            u64::from(m) * 31 + u64::from(n) * 7 + u64::from(k),
+        ) {
             let before = g.clone();
             let found = search.find_win(&mut g);
             assert_eq!(g, before, "restored");
