@@ -46,6 +46,54 @@ impl Bits {
         self.0.iter().all(|&w| w == 0)
     }
 
+    /// The set whose square `e` holds when square `e + s` holds here
+    /// (squares moved down by `s`, or up for a negative `s`; what falls
+    /// off either end is dropped). Rows do not wrap on their own: callers
+    /// mask the columns.
+    #[inline]
+    pub(crate) fn offset(&self, s: isize) -> Bits {
+        let mut out = Bits::default();
+        let n = self.0.len() as isize;
+        let (q, r) = (s.div_euclid(64), s.rem_euclid(64) as u32);
+        // out bit 64i + b = self bit 64(i + q) + b + r.
+        for (i, o) in out.0.iter_mut().enumerate() {
+            let i = i as isize;
+            let word = |j: isize| {
+                if (0..n).contains(&j) {
+                    self.0[j as usize]
+                } else {
+                    0
+                }
+            };
+            let lo = word(i + q);
+            let hi = word(i + q + 1);
+            *o = if r == 0 {
+                lo
+            } else {
+                (lo >> r) | (hi << (64 - r))
+            };
+        }
+        out
+    }
+
+    #[inline]
+    pub(crate) fn and(self, other: Bits) -> Bits {
+        let mut out = self;
+        for (o, w) in out.0.iter_mut().zip(other.0) {
+            *o &= w;
+        }
+        out
+    }
+
+    #[inline]
+    pub(crate) fn or(self, other: Bits) -> Bits {
+        let mut out = self;
+        for (o, w) in out.0.iter_mut().zip(other.0) {
+            *o |= w;
+        }
+        out
+    }
+
     /// The indices of the set squares, ascending.
     #[inline]
     pub(crate) fn iter(self) -> impl Iterator<Item = usize> {

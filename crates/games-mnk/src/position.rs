@@ -52,6 +52,30 @@ static KEYS: LazyLock<Keys> = LazyLock::new(|| {
     }
 });
 
+/// The squares `e` whose column plus `c` is still a column of the 19-wide
+/// layout (`c` in `-18..=18`; empty otherwise).
+fn column_mask(c: isize) -> Bits {
+    static MASKS: LazyLock<[Bits; 2 * STRIDE - 1]> = LazyLock::new(|| {
+        let mut masks = [Bits::default(); 2 * STRIDE - 1];
+        for (i, mask) in masks.iter_mut().enumerate() {
+            let c = i as isize - (STRIDE as isize - 1);
+            for sq in 0..SQUARES {
+                let col = (sq % STRIDE) as isize + c;
+                if (0..STRIDE as isize).contains(&col) {
+                    mask.set(sq);
+                }
+            }
+        }
+        masks
+    });
+    let i = c + (STRIDE as isize - 1);
+    if (0..2 * STRIDE as isize - 1).contains(&i) {
+        MASKS[i as usize]
+    } else {
+        Bits::default()
+    }
+}
+
 /// The hash of the empty `m`,`n`,`k` board: boards of different sizes or
 /// `k` never share hashes by construction, so one table can serve several.
 fn rules_key(m: u8, n: u8, k: u8) -> u64 {
@@ -295,10 +319,41 @@ impl Mnk {
 
     /// The empty squares where `player` would complete a line now.
     pub fn winning_moves(&self, player: Player) -> impl Iterator<Item = Move> + '_ {
-        self.empty
+        self.completion_squares(player)
             .iter()
             .map(|sq| Move(sq as u16))
-            .filter(move |&mv| self.makes_line(mv, player))
+    }
+
+    /// The empty squares where a stone of `player` makes `k` in a row, all
+    /// at once: per direction, the squares with a run of `j` stones behind
+    /// and `k − 1 − j` ahead for some `j`, from shifted copies of the
+    /// player's stones (columns masked so that rows do not wrap).
+    pub(crate) fn completion_squares(&self, player: Player) -> Bits {
+        let stones = &self.stones[player.index()];
+        let need = usize::from(self.k) - 1;
+        let mut out = Bits::default();
+        if need == 0 {
+            return self.empty;
+        }
+        for &(dc, dr) in &DIRECTIONS {
+            let step = isize::from(dr) * STRIDE as isize + isize::from(dc);
+            // ahead[a]: the `a` squares ahead all hold stones; behind likewise.
+            let mut ahead = [Bits::default(); MAX_SIDE as usize];
+            let mut behind = [Bits::default(); MAX_SIDE as usize];
+            let all = Bits([u64::MAX; 6]);
+            ahead[0] = all;
+            behind[0] = all;
+            for a in 1..=need {
+                let a_i = a as isize;
+                let c = isize::from(dc) * a_i;
+                ahead[a] = ahead[a - 1].and(stones.offset(step * a_i).and(column_mask(c)));
+                behind[a] = behind[a - 1].and(stones.offset(-step * a_i).and(column_mask(-c)));
+            }
+            for j in 0..=need {
+                out = out.or(behind[j].and(ahead[need - j]));
+            }
+        }
+        out.and(self.empty)
     }
 }
 

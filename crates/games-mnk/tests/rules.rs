@@ -565,3 +565,48 @@ fn threat_moves_are_the_squares_that_make_a_winning_square() {
     }
     assert!(compared > 10_000, "{compared}");
 }
+
+/// `winning_moves` (shifted copies of the stones) equals `makes_line` tried
+/// on every empty square, for both players, on random positions of random
+/// sizes up to 19 × 19 and every `k` up to 19 (rows must not wrap).
+#[test]
+fn winning_moves_equal_makes_line_on_every_square() {
+    let mut rng = Pcg64::new(0x0077_1133, 9);
+    let mut moves = Moves::default();
+    let mut compared = 0;
+    for _ in 0..300 {
+        let m = 1 + (rng.next_u64() % 19) as u8;
+        let n = 1 + (rng.next_u64() % 19) as u8;
+        let k = 1 + (rng.next_u64() % u64::from(m.max(n))) as u8;
+        let mut g = Mnk::new(m, n, k).unwrap();
+        for _ in 0..(rng.next_u64() % 200) {
+            g.generate(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
+            g.make(mv);
+        }
+        g.generate(&mut moves);
+        let mut empty = Vec::new();
+        for r in 0..n {
+            for c in 0..m {
+                let mv = Move::new(c, r).unwrap();
+                if g.stone(mv).is_none() {
+                    empty.push(mv);
+                }
+            }
+        }
+        for p in [Player::First, Player::Second] {
+            let fast: Vec<Move> = g.winning_moves(p).collect();
+            let slow: Vec<Move> = empty
+                .iter()
+                .copied()
+                .filter(|&mv| g.makes_line(mv, p))
+                .collect();
+            assert_eq!(fast, slow, "{g} {p}");
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 600);
+}
