@@ -337,20 +337,22 @@ impl Mnk {
         }
         for &(dc, dr) in &DIRECTIONS {
             let step = isize::from(dr) * STRIDE as isize + isize::from(dc);
-            // ahead[a]: the `a` squares ahead all hold stones; behind likewise.
-            let mut ahead = [Bits::default(); MAX_SIDE as usize];
-            let mut behind = [Bits::default(); MAX_SIDE as usize];
-            let all = Bits([u64::MAX; 6]);
-            ahead[0] = all;
-            behind[0] = all;
+            let column = |a: usize| isize::from(dc) * a as isize;
+            let stones_at = |a: isize| stones.offset(step * a);
+            // ahead[a]: the `a` squares ahead all hold stones (an ArrayVec:
+            // nothing to zero for the unused lengths).
+            let mut ahead: ArrayVec<Bits, { MAX_SIDE as usize }> = ArrayVec::new();
+            ahead.push(Bits([u64::MAX; 6]));
             for a in 1..=need {
-                let a_i = a as isize;
-                let c = isize::from(dc) * a_i;
-                ahead[a] = ahead[a - 1].and(stones.offset(step * a_i).and(column_mask(c)));
-                behind[a] = behind[a - 1].and(stones.offset(-step * a_i).and(column_mask(-c)));
+                let next = ahead[a - 1].and(stones_at(a as isize).and(column_mask(column(a))));
+                ahead.push(next);
             }
-            for j in 0..=need {
-                out = out.or(behind[j].and(ahead[need - j]));
+            // behind: the `j` squares behind all hold stones.
+            let mut behind = Bits([u64::MAX; 6]);
+            out = out.or(ahead[need]);
+            for j in 1..=need {
+                behind = behind.and(stones_at(-(j as isize)).and(column_mask(-column(j))));
+                out = out.or(behind.and(ahead[need - j]));
             }
         }
         out.and(self.empty)
