@@ -63,8 +63,10 @@
 //! to move, two for the opponent); tactical moves (immediate wins first,
 //! then forced blocks) and a quiet-move hint (stones nearby); immediate wins
 //! and non-losing moves; the empty squares as a length bound; cheap
-//! threat-based proof numbers; the square number on the 19 × 19 layout as
-//! the move number.
+//! threat-based proof numbers; the Erdős–Selfridge win bounds; the threat
+//! moves (squares that make `k − 1` in an unblocked window, for
+//! threat-space search); the square number on the 19 × 19 layout as the
+//! move number.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
