@@ -280,7 +280,13 @@ impl<G: Game> Searcher<'_, G> {
     /// depends on the game's history (then it rests on the whole path,
     /// depth 0); a position on the path is a draw by repetition that rests
     /// on that position's depth; table entries are not fixed.
-    fn child_value(&mut self, game: &mut G, needs_win: bool) -> ((Number, Number), Dep, bool) {
+    /// `key` is the child's table key (`table::key` of its hash).
+    fn child_value(
+        &mut self,
+        game: &mut G,
+        key: u64,
+        needs_win: bool,
+    ) -> ((Number, Number), Dep, bool) {
         if let Some(o) = game.outcome() {
             let dep = if game.outcome_depends_on_history() {
                 0
@@ -291,7 +297,7 @@ impl<G: Game> Searcher<'_, G> {
         } else if let Some(at) = self.hashes.iter().position(|&h| h == game.hash()) {
             (solved(success(Outcome::Draw, needs_win)), at as Dep, true)
         } else {
-            let v = match self.table.get(table::key(game.hash(), self.salt)) {
+            let v = match self.table.get(key) {
                 Some(v) => v,
                 None => self.unexpanded(game, needs_win),
             };
@@ -374,9 +380,11 @@ impl<G: Game> Searcher<'_, G> {
         for &mv in moves.as_slice() {
             let undo = game.make(mv);
             let flip = game.side_to_move() != side;
-            let ((cp, cd), dep, fixed) = self.child_value(game, child_needs_win(needs_win, flip));
+            let child_key = table::key(game.hash(), self.salt);
+            let ((cp, cd), dep, fixed) =
+                self.child_value(game, child_key, child_needs_win(needs_win, flip));
             self.children.push(Child {
-                hash: table::key(game.hash(), self.salt),
+                hash: child_key,
                 phi: cp,
                 delta: cd,
                 dep,
@@ -471,7 +479,8 @@ impl<G: Game> Searcher<'_, G> {
         needs_win: bool,
         budget: &mut Budget<'_>,
     ) -> (Number, Number) {
-        let (v, _, _) = self.child_value(game, needs_win);
+        let key = table::key(game.hash(), self.salt);
+        let (v, _, _) = self.child_value(game, key, needs_win);
         if v.0 == 0 || v.1 == 0 {
             v
         } else {
