@@ -42,6 +42,7 @@ mod worker;
 
 pub use config::{Algorithm, Config, TtUse, Use};
 pub use gametree_game::Stop;
+pub use gametree_threats::ThreatConfig;
 pub use reference::{
     Depth, MAX_QUIESCENCE_PLY, alpha_beta, alpha_beta_solve, negamax, negamax_quiescence,
     negamax_solve,
@@ -75,6 +76,8 @@ pub struct Stats {
     pub mtdf_passes: u64,
     /// Nodes decided by the game's forcing knowledge without expansion.
     pub forced: u64,
+    /// Nodes cut by a win that threat-space search proved.
+    pub threat_cutoffs: u64,
     /// Table occupancy per mille at the end.
     pub hashfull: u32,
 }
@@ -106,6 +109,9 @@ pub enum SearchError {
         /// The item it needs, e.g. `tactics`.
         item: &'static str,
     },
+    /// The threat-space search limits were refused
+    /// ([`Config::threat_limits`]).
+    Threats(gametree_threats::Error),
 }
 
 impl fmt::Display for SearchError {
@@ -116,6 +122,7 @@ impl fmt::Display for SearchError {
                 f,
                 "option `{option}` needs the game's {item}, which this game does not declare"
             ),
+            SearchError::Threats(e) => write!(f, "threat-space search: {e}"),
         }
     }
 }
@@ -125,6 +132,7 @@ impl std::error::Error for SearchError {
         match self {
             SearchError::Table(e) => Some(e),
             SearchError::MissingKnowledge { .. } => None,
+            SearchError::Threats(e) => Some(e),
         }
     }
 }

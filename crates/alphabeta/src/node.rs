@@ -178,6 +178,39 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
             }
         }
 
+        // Threat-space search: a win by a sequence of threats within `p`
+        // plies bounds the value from below by a win in `p`. (Not at the
+        // root, which must find a move reaching its value; never past a
+        // horizon, where plain negamax would not see the win.)
+        if self.uses.threats
+            && self.to_end
+            && ply > 0
+            && alpha < Score::win_in(ply + 3)
+            && let Some(ts) = &mut self.h.threats
+            && let Some(win) = ts.find_win(game)
+        {
+            let lower = Score::win_in(ply + win.plies);
+            if lower >= beta {
+                self.stats.threat_cutoffs += 1;
+                if tt_on && !self.tainted {
+                    self.store(
+                        key,
+                        ply,
+                        Entry {
+                            best_move: Some(move_code::<G>(win.first)),
+                            value: lower.get(),
+                            depth: TO_END_DEPTH,
+                            bound: Bound::Lower,
+                        },
+                    );
+                }
+                return bounded(lower);
+            }
+            if lower > alpha {
+                alpha = lower;
+            }
+        }
+
         let alpha_start = alpha;
         debug_assert!(!moves.is_empty(), "a non-terminal position must have moves");
         let side = game.side_to_move();

@@ -4,6 +4,7 @@
 
 use gametree_game::{Game, MoveBuffer, Player};
 use gametree_ordering::{CounterMoves, History, Killers, Policy, QuietOrder};
+use gametree_threats::ThreatSearch;
 
 use crate::config::Config;
 use crate::searcher::{MAX_PLY, Uses};
@@ -14,6 +15,9 @@ pub(crate) struct Heuristics<G: Game> {
     pub(crate) killers: Killers<G::Move>,
     pub(crate) history: History<G>,
     pub(crate) counters: CounterMoves<G>,
+    /// The threat-space search and its table of failed positions
+    /// ([`Uses::threats`]).
+    pub(crate) threats: Option<ThreatSearch>,
 }
 
 impl<G: Game> Heuristics<G> {
@@ -23,6 +27,11 @@ impl<G: Game> Heuristics<G> {
             history: History::new(uses.history.unwrap_or(Policy::Gravity))
                 .with_malus(config.history_malus),
             counters: CounterMoves::new(),
+            // (`AlphaBeta::new` checked the limits: `ok()` keeps them.)
+            threats: uses
+                .threats
+                .then(|| ThreatSearch::new(config.threat_limits).ok())
+                .flatten(),
         }
     }
 }

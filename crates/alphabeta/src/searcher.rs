@@ -37,12 +37,18 @@ pub(crate) struct Uses {
     pub(crate) history: Option<gametree_ordering::Policy>,
     /// Counter-moves, in effect.
     pub(crate) counter_moves: bool,
+    /// Threat-space search when solving.
+    pub(crate) threats: bool,
 }
 
 impl Uses {
     /// What `config` uses of `knowledge`, or the first option that needs
     /// an item the game lacks.
-    fn resolve(config: &Config, knowledge: Knowledge) -> Result<Uses, SearchError> {
+    fn resolve(
+        config: &Config,
+        knowledge: Knowledge,
+        can_repeat: bool,
+    ) -> Result<Uses, SearchError> {
         use crate::config::Use;
         let need = |u: Use, has: bool, option: &'static str, item: &'static str| {
             if u == Use::On && !has {
@@ -101,6 +107,12 @@ impl Uses {
             killers: config.killers.resolve(hints, 0),
             history: config.history.resolve(hints, None),
             counter_moves: config.counter_moves.resolve(hints, false),
+            threats: need(
+                config.threats,
+                knowledge.has_threats() && knowledge.has_forcing() && !can_repeat,
+                "threats",
+                "threat moves with forcing knowledge, in a game without repetitions",
+            )?,
         })
     }
 }
@@ -147,9 +159,14 @@ impl<G: Game> AlphaBeta<G> {
     /// [`SearchError::Table`] when the table is refused (zero, too large,
     /// bad verification bits, or the allocation failed);
     /// [`SearchError::MissingKnowledge`] when an option requires knowledge
-    /// the game does not declare (e.g. quiescence without tactical moves).
+    /// the game does not declare (e.g. quiescence without tactical moves);
+    /// [`SearchError::Threats`] when threat-space search is in use and its
+    /// limits are refused.
     pub fn new(config: Config) -> Result<Self, SearchError> {
-        let uses = Uses::resolve(&config, G::KNOWLEDGE)?;
+        let uses = Uses::resolve(&config, G::KNOWLEDGE, G::CAN_REPEAT)?;
+        if uses.threats {
+            config.threat_limits.check().map_err(SearchError::Threats)?;
+        }
         let tt_config = gametree_ttable::Config::new()
             .probe_policy(config.tt_policy)
             .check_bits(config.tt_check_bits);

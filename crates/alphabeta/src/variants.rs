@@ -77,6 +77,7 @@ pub fn covering_set(tt_bytes: usize, threads: usize) -> Vec<Variant> {
         c.forcing = auto_or_off(i % 4 != 3);
         c.order_hints = auto_or_off(i % 3 == 0);
         c.length_bound = auto_or_off(i % 2 == 0);
+        c.threats = auto_or_off(i % 3 == 1);
         out.push(c);
     }
     // The Connect Four solver's family: no killers, history, counter-moves
@@ -183,6 +184,9 @@ pub fn name(c: &Config) -> String {
     }
     if c.length_bound != Use::Off {
         s += " lb";
+    }
+    if c.threats != Use::Off {
+        s += " thr";
     }
     if c.etc {
         s += " etc";

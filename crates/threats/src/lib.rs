@@ -61,7 +61,7 @@ use std::fmt;
 use gametree_game::{Game, MoveBuffer, Outcome};
 
 /// Limits of one [`ThreatSearch::find_win`] call, built by value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ThreatConfig {
     depth: u32,
     nodes: u64,
@@ -108,6 +108,22 @@ impl ThreatConfig {
     pub const fn table_entries(mut self, entries: usize) -> ThreatConfig {
         self.table_entries = entries;
         self
+    }
+}
+
+impl ThreatConfig {
+    /// Whether [`ThreatSearch::new`] accepts this configuration, without
+    /// allocating anything.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TableSize`] for a table of 0 or more than 2^32 entries.
+    pub fn check(&self) -> Result<(), Error> {
+        let n = self.table_entries;
+        if n == 0 || n > 1 << 32 {
+            return Err(Error::TableSize(n));
+        }
+        Ok(())
     }
 }
 
@@ -176,10 +192,8 @@ impl ThreatSearch {
     ///
     /// [`Error::TableSize`] for a table of 0 or more than 2^32 entries.
     pub fn new(config: ThreatConfig) -> Result<ThreatSearch, Error> {
+        config.check()?;
         let n = config.table_entries;
-        if n == 0 || n > 1 << 32 {
-            return Err(Error::TableSize(n));
-        }
         let n = if n.is_power_of_two() {
             n
         } else {

@@ -241,7 +241,8 @@ fn win_bound_rows() -> Vec<Check> {
 }
 
 /// Threat-space search (`gametree_threats`): every win it reports is a real
-/// win within its plies, and df-pn's values and proofs do not change with it.
+/// win within its plies, and alpha-beta's and df-pn's values (and df-pn's
+/// proofs) do not change with it.
 fn threat_rows() -> Vec<Check> {
     use gametree_pns_conspiracy::{Answer, DfPn, DfPnConfig, Question, Trust, verify_with};
     vec![
@@ -250,7 +251,8 @@ fn threat_rows() -> Vec<Check> {
             Family::Solvers,
             "threat-space search on = off: df-pn value = alpha-beta, the proof verifies (5,5,4 6,6,4 7,7,5 after 8-14, 14-20, 24-32 plies)",
             |ctx| {
-                let mut ab = AlphaBeta::<Mnk>::new(Config::default()).expect("table");
+                let mut ab =
+                    AlphaBeta::<Mnk>::new(Config::default().threats(false)).expect("table");
                 let config = DfPnConfig::new().table_bytes(4 << 20);
                 let mut on = DfPn::new(config.threats(true)).expect("table");
                 let mut off = DfPn::new(config.threats(false)).expect("table");
@@ -291,9 +293,48 @@ fn threat_rows() -> Vec<Check> {
         Check::new(
             "mnk",
             Family::Solvers,
+            "threat-space search on = off: AlphaBeta solve (exact score) and weak (5,5,4 6,6,4 7,7,4 7,7,5 after 6-12, 10-18, 12-20, 22-30 plies)",
+            |ctx| {
+                let mut off =
+                    AlphaBeta::<Mnk>::new(Config::default().threats(false)).expect("table");
+                let mut on = AlphaBeta::<Mnk>::new(Config::default().threats(true)).expect("table");
+                let mut t = Tally::default();
+                let boards = [
+                    (5, 5, 4, 6, 12),
+                    (6, 6, 4, 10, 18),
+                    (7, 7, 4, 12, 20),
+                    (7, 7, 5, 22, 30),
+                ];
+                for (i, &(m, n, k, min, max)) in boards.iter().enumerate() {
+                    let seed = ctx.seed.wrapping_add(200 + i as u64);
+                    for g in positions_between(m, n, k, seed, ctx.pick(25, 250), min, max) {
+                        let exact = off.solve(&mut g.clone(), &Limits::none());
+                        let got = on.solve(&mut g.clone(), &Limits::none());
+                        t.compare(
+                            &g,
+                            None,
+                            format!("{}", exact.value),
+                            format!("{}", got.value),
+                        );
+                        let weak = on.solve_weak(&mut g.clone(), &Limits::none());
+                        t.compare(
+                            &g,
+                            None,
+                            fmt_outcome(exact.outcome),
+                            fmt_outcome(weak.outcome),
+                        );
+                    }
+                }
+                t
+            },
+        ),
+        Check::new(
+            "mnk",
+            Family::Solvers,
             "threat-space search wins = alpha-beta: a win within the sequence's plies (4,4,3 to 7,7,5)",
             |ctx| {
-                let mut ab = AlphaBeta::<Mnk>::new(Config::default()).expect("table");
+                let mut ab =
+                    AlphaBeta::<Mnk>::new(Config::default().threats(false)).expect("table");
                 let mut search = gametree_threats::ThreatSearch::new(Default::default())
                     .expect("default limits");
                 let mut t = Tally::default();
