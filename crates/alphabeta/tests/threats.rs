@@ -41,10 +41,9 @@ fn threats_keep_every_value() {
     let mut off = AlphaBeta::<Mnk>::new(Config::default().threats(false)).expect("table");
     let mut on = AlphaBeta::<Mnk>::new(Config::default().threats(true)).expect("table");
     // Long sequences too, so that deep threat wins are used.
-    let mut long = AlphaBeta::<Mnk>::new(
-        Config::default().threat_limits(ThreatConfig::new().depth(20)),
-    )
-    .expect("table");
+    let mut long =
+        AlphaBeta::<Mnk>::new(Config::default().threat_limits(ThreatConfig::new().depth(20)))
+            .expect("table");
     let mut cutoffs = 0;
     for (i, &(m, n, k, stones)) in [(5, 5, 4, 8), (6, 6, 4, 12), (7, 7, 5, 24)]
         .iter()
@@ -77,10 +76,16 @@ fn threat_settings_are_checked() {
     assert!(AlphaBeta::<TicTacToe>::new(bad).is_ok());
     assert!(matches!(
         AlphaBeta::<TicTacToe>::new(Config::default().threats(true)).map(|_| ()),
-        Err(SearchError::MissingKnowledge { option: "threats", .. })
+        Err(SearchError::MissingKnowledge {
+            option: "threats",
+            ..
+        })
     ));
     assert_eq!(
-        AlphaBeta::<Mnk>::new(Config::default()).expect("table").config().get_threats(),
+        AlphaBeta::<Mnk>::new(Config::default())
+            .expect("table")
+            .config()
+            .get_threats(),
         gametree_alphabeta::Use::Auto
     );
 }

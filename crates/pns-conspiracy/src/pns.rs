@@ -4,6 +4,7 @@
 use std::mem::size_of;
 
 use gametree_game::{Game, Limits, MoveBuffer, Outcome, Solution, Solver};
+use gametree_threats::{ThreatConfig, ThreatSearch};
 
 use crate::common::Error;
 use crate::common::{
@@ -74,6 +75,8 @@ pub struct PnsConfig {
     memory: Option<usize>,
     proof_hints: bool,
     win_bounds: bool,
+    threats: bool,
+    threat_limits: ThreatConfig,
     progress_interval: u64,
 }
 
@@ -92,6 +95,8 @@ impl PnsConfig {
             memory: None,
             proof_hints: true,
             win_bounds: true,
+            threats: true,
+            threat_limits: ThreatConfig::new(),
             progress_interval: 1 << 16,
         }
     }
@@ -130,6 +135,26 @@ impl PnsConfig {
         self
     }
 
+    /// Solve a new leaf without expanding it when its side to move wins by
+    /// a sequence of absolute threats (on by default): threat-space search
+    /// ([`gametree_threats`]) for a game that lists its threat moves and
+    /// knows its immediate wins, never for one whose positions can repeat.
+    /// The root is always expanded, so that the report names a best move;
+    /// [`Pns::prove`] writes every move of such a leaf's win.
+    #[must_use]
+    pub fn threats(mut self, on: bool) -> PnsConfig {
+        self.threats = on;
+        self
+    }
+
+    /// The limits of each threat-space search (default [`ThreatConfig::new`]).
+    /// [`Pns::new`] refuses limits that [`ThreatConfig::check`] refuses.
+    #[must_use]
+    pub fn threat_limits(mut self, limits: ThreatConfig) -> PnsConfig {
+        self.threat_limits = limits;
+        self
+    }
+
     /// Calls the progress callback every `expansions` expansions (default
     /// 65,536; 0 is read as 1).
     #[must_use]
@@ -157,6 +182,16 @@ impl PnsConfig {
     #[must_use]
     pub fn get_win_bounds(&self) -> bool {
         self.win_bounds
+    }
+    /// Threat-space search on?
+    #[must_use]
+    pub fn get_threats(&self) -> bool {
+        self.threats
+    }
+    /// The limits of each threat-space search.
+    #[must_use]
+    pub fn get_threat_limits(&self) -> ThreatConfig {
+        self.threat_limits
     }
     /// The progress interval.
     #[must_use]
@@ -205,6 +240,8 @@ struct Node<M> {
 struct Engine<G: Game> {
     tree: Vec<Node<G::Move>>,
     undos: Vec<G::Undo>,
+    /// Threat-space search for the new leaves (not the root), if on.
+    threats: Option<ThreatSearch>,
 }
 
 impl<G: Game> Engine<G> {
@@ -212,7 +249,18 @@ impl<G: Game> Engine<G> {
         Engine {
             tree: Vec::new(),
             undos: Vec::new(),
+            threats: None,
         }
+    }
+
+    /// An engine whose new leaves are also solved by threat-space search
+    /// when `config` asks for it and it applies to `G`.
+    fn with_threats(config: &PnsConfig) -> Engine<G> {
+        let mut e = Engine::new();
+        if config.threats && gametree_threats::applies::<G>() {
+            e.threats = ThreatSearch::new(config.threat_limits).ok();
+        }
+        e
     }
 
     fn bytes(&self) -> usize {
@@ -366,7 +414,16 @@ impl<G: Game> Engine<G> {
         for &mv in moves.as_slice() {
             let undo = game.make(mv);
             let flip = game.side_to_move() != side;
-            let (phi, delta) = child_numbers(game, child_needs_win(needs_win, flip), hashes, knobs);
+            let mut numbers = child_numbers(game, child_needs_win(needs_win, flip), hashes, knobs);
+            if numbers.0 != 0
+                && numbers.1 != 0
+                && let Some(t) = &mut self.threats
+                && t.find_win(game).is_some()
+            {
+                // Its side to move wins, whatever it needs.
+                numbers = solved(true);
+            }
+            let (phi, delta) = numbers;
             game.unmake(mv, undo);
             self.tree.push(Node {
                 mv: Some(mv),
@@ -445,8 +502,13 @@ impl Pns {
     ///
     /// # Errors
     ///
-    /// [`Error::TooSmall`] for a memory bound that cannot hold one node.
+    /// [`Error::TooSmall`] for a memory bound that cannot hold one node;
+    /// [`Error::Threats`] for threat-search limits that
+    /// [`ThreatConfig::check`] refuses (when threat-space search is on).
     pub fn new(config: PnsConfig) -> Result<Pns, Error> {
+        if config.threats {
+            config.threat_limits.check().map_err(Error::Threats)?;
+        }
         let min = size_of::<Node<()>>();
         match config.memory {
             Some(bytes) if bytes < min => Err(Error::TooSmall { bytes, min }),
@@ -551,8 +613,8 @@ impl Pns {
             self.config.progress_interval,
             self.config.memory,
         );
-        let mut engine = Engine::new();
-        let mut inner = Engine::new();
+        let mut engine = Engine::with_threats(&self.config);
+        let mut inner = Engine::with_threats(&self.config);
         let mut hashes = Vec::new();
         let second = self.config.second_level.map(|p| (&mut inner, p));
         engine.run(
@@ -617,11 +679,13 @@ fn extract<G: Game>(
         // Solved by the game's win bounds: a leaf `verify_with` judges.
         return strategy.add_bound_leaf();
     }
-    if game.outcome().is_some() || n.len == 0 && node == 0 {
+    if game.outcome().is_some() {
         return strategy.add_node(&[]);
     }
     if n.len == 0 {
-        // Solved without a subtree here: re-solve this position alone.
+        // Solved without a subtree here (by PN²'s inner search, or by
+        // threat-space search): re-solve this position alone, expanding
+        // every position (no threat-space search).
         let limits = Limits::none();
         let mut progress = |_: &Progress| {};
         let mut budget = Budget::new(&limits, &mut progress, u64::MAX, None);

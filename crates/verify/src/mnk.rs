@@ -241,21 +241,26 @@ fn win_bound_rows() -> Vec<Check> {
 }
 
 /// Threat-space search (`gametree_threats`): every win it reports is a real
-/// win within its plies, and alpha-beta's and df-pn's values (and df-pn's
-/// proofs) do not change with it.
+/// win within its plies, and alpha-beta's, df-pn's and PN2's values (and
+/// the proof-number searches' proofs) do not change with it.
 fn threat_rows() -> Vec<Check> {
-    use gametree_pns_conspiracy::{Answer, DfPn, DfPnConfig, Question, Trust, verify_with};
+    use gametree_pns_conspiracy::{
+        Answer, DfPn, DfPnConfig, Pns, PnsConfig, Question, Strategy, Trust, verify_with,
+    };
     vec![
         Check::new(
             "mnk",
             Family::Solvers,
-            "threat-space search on = off: df-pn value = alpha-beta, the proof verifies (5,5,4 6,6,4 7,7,5 after 8-14, 14-20, 24-32 plies)",
+            "threat-space search on = off: df-pn and PN2 value = alpha-beta, their proofs verify (5,5,4 6,6,4 7,7,5 after 8-14, 14-20, 24-32 plies)",
             |ctx| {
                 let mut ab =
                     AlphaBeta::<Mnk>::new(Config::default().threats(false)).expect("table");
                 let config = DfPnConfig::new().table_bytes(4 << 20);
                 let mut on = DfPn::new(config.threats(true)).expect("table");
                 let mut off = DfPn::new(config.threats(false)).expect("table");
+                let pn2 = PnsConfig::new().second_level(Some(Default::default()));
+                let pn2_on = Pns::new(pn2.threats(true)).expect("config");
+                let pn2_off = Pns::new(pn2.threats(false)).expect("config");
                 let limits = Limits::none().with_nodes(2_000_000);
                 let mut t = Tally::default();
                 let boards = [(5, 5, 4, 8, 14), (6, 6, 4, 14, 20), (7, 7, 5, 24, 32)];
@@ -269,7 +274,11 @@ fn threat_rows() -> Vec<Check> {
                             let got = dfpn.solve(&mut g.clone(), &limits).outcome;
                             t.compare(&g, None, expected.clone(), fmt_outcome(got));
                         }
-                        // The proof of the first player's question, written
+                        for pn2 in [&pn2_on, &pn2_off] {
+                            let got = pn2.solve(&mut g.clone(), &limits).outcome;
+                            t.compare(&g, None, expected.clone(), fmt_outcome(got));
+                        }
+                        // The proofs of the first player's question, written
                         // with threat-space search, replayed by the verifier.
                         on.clear();
                         let question = if expected == "win" {
@@ -277,14 +286,27 @@ fn threat_rows() -> Vec<Check> {
                         } else {
                             Question::AtLeastDraw
                         };
+                        let check =
+                            |answer: Answer, proof: Option<Strategy<_>>| match (answer, proof) {
+                                (Answer::Unknown(_), _) => "unknown".to_string(),
+                                (_, None) => "no proof".to_string(),
+                                (_, Some(s)) => verify_with(&mut g.clone(), &s, Trust::WinBounds)
+                                    .map_or_else(|e| e.to_string(), |_| "verified".to_string()),
+                            };
                         let (report, proof) = on.prove(&mut g.clone(), question, &limits);
-                        let got = match (report.answer, proof) {
-                            (Answer::Unknown(_), _) => "unknown".to_string(),
-                            (_, None) => "no proof".to_string(),
-                            (_, Some(s)) => verify_with(&mut g.clone(), &s, Trust::WinBounds)
-                                .map_or_else(|e| e.to_string(), |_| "verified".to_string()),
-                        };
-                        t.compare(&g, None, "verified".to_string(), got);
+                        t.compare(
+                            &g,
+                            None,
+                            "verified".to_string(),
+                            check(report.answer, proof),
+                        );
+                        let (report, proof) = pn2_on.prove(&mut g.clone(), question, &limits);
+                        t.compare(
+                            &g,
+                            None,
+                            "verified".to_string(),
+                            check(report.answer, proof),
+                        );
                     }
                 }
                 t
