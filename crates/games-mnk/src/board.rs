@@ -76,6 +76,21 @@ impl Bits {
         out
     }
 
+    /// Squares 0..128 as one `u128`.
+    #[inline]
+    pub(crate) fn low128(&self) -> u128 {
+        u128::from(self.0[0]) | u128::from(self.0[1]) << 64
+    }
+
+    /// The squares of `low` (0..128), none above.
+    #[inline]
+    pub(crate) fn from_low128(low: u128) -> Bits {
+        let mut b = Bits::default();
+        b.0[0] = low as u64;
+        b.0[1] = (low >> 64) as u64;
+        b
+    }
+
     #[inline]
     pub(crate) fn and(self, other: Bits) -> Bits {
         let mut out = self;
@@ -108,5 +123,84 @@ impl Bits {
                 }
             })
         })
+    }
+}
+
+/// A set of squares that the line scans work on: [`Bits`] for any board,
+/// `u128` for a board whose squares are all below 128 (the same scans,
+/// with one shift per step instead of six).
+pub(crate) trait Plane: Copy {
+    /// Every square.
+    const ONES: Self;
+    /// No square.
+    const ZERO: Self;
+    /// The squares of `b` this plane can hold.
+    fn from_bits(b: &Bits) -> Self;
+    fn and(self, o: Self) -> Self;
+    fn or(self, o: Self) -> Self;
+    /// `self` without the squares of `o`.
+    fn and_not(self, o: Self) -> Self;
+    /// Square `i` of the result is square `i + s` of `self` (none past
+    /// either end).
+    fn offset(self, s: isize) -> Self;
+}
+
+impl Plane for Bits {
+    const ONES: Bits = Bits([u64::MAX; 6]);
+    const ZERO: Bits = Bits([0; 6]);
+
+    #[inline]
+    fn from_bits(b: &Bits) -> Bits {
+        *b
+    }
+    #[inline]
+    fn and(self, o: Bits) -> Bits {
+        Bits::and(self, o)
+    }
+    #[inline]
+    fn or(self, o: Bits) -> Bits {
+        Bits::or(self, o)
+    }
+    #[inline]
+    fn and_not(self, o: Bits) -> Bits {
+        let mut out = self;
+        for (w, x) in out.0.iter_mut().zip(o.0) {
+            *w &= !x;
+        }
+        out
+    }
+    #[inline]
+    fn offset(self, s: isize) -> Bits {
+        Bits::offset(&self, s)
+    }
+}
+
+impl Plane for u128 {
+    const ONES: u128 = u128::MAX;
+    const ZERO: u128 = 0;
+
+    #[inline]
+    fn from_bits(b: &Bits) -> u128 {
+        b.low128()
+    }
+    #[inline]
+    fn and(self, o: u128) -> u128 {
+        self & o
+    }
+    #[inline]
+    fn or(self, o: u128) -> u128 {
+        self | o
+    }
+    #[inline]
+    fn and_not(self, o: u128) -> u128 {
+        self & !o
+    }
+    #[inline]
+    fn offset(self, s: isize) -> u128 {
+        if s >= 0 {
+            self.checked_shr(s as u32).unwrap_or(0)
+        } else {
+            self.checked_shl(s.unsigned_abs() as u32).unwrap_or(0)
+        }
     }
 }

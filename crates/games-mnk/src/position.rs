@@ -8,7 +8,7 @@ use arrayvec::ArrayVec;
 use gametree_game::{Game, Knowledge, MoveHint, Outcome, Player, Score};
 use gametree_zobrist::{Extra, ZobristTable};
 
-use crate::board::{Bits, SQUARES, STRIDE};
+use crate::board::{Bits, Plane, SQUARES, STRIDE};
 use crate::text::{ParseError, ParseErrorKind};
 
 /// The largest board side (19, the Go board).
@@ -331,32 +331,108 @@ impl Mnk {
     pub(crate) fn completion_squares(&self, player: Player) -> Bits {
         let stones = &self.stones[player.index()];
         let need = usize::from(self.k) - 1;
-        let mut out = Bits::default();
         if need == 0 {
             return self.empty;
         }
-        for &(dc, dr) in &DIRECTIONS {
-            let step = isize::from(dr) * STRIDE as isize + isize::from(dc);
-            let column = |a: usize| isize::from(dc) * a as isize;
-            let stones_at = |a: isize| stones.offset(step * a);
-            // ahead[a]: the `a` squares ahead all hold stones (an ArrayVec:
-            // nothing to zero for the unused lengths).
-            let mut ahead: ArrayVec<Bits, { MAX_SIDE as usize }> = ArrayVec::new();
-            ahead.push(Bits([u64::MAX; 6]));
-            for a in 1..=need {
-                let next = ahead[a - 1].and(stones_at(a as isize).and(column_mask(column(a))));
-                ahead.push(next);
+        let out = match (self.fits_128(), self.rows_may_wrap()) {
+            (true, false) => {
+                Bits::from_low128(completions::<u128, false>(u128::from_bits(stones), need))
             }
-            // behind: the `j` squares behind all hold stones.
-            let mut behind = Bits([u64::MAX; 6]);
-            out = out.or(ahead[need]);
-            for j in 1..=need {
-                behind = behind.and(stones_at(-(j as isize)).and(column_mask(-column(j))));
-                out = out.or(behind.and(ahead[need - j]));
+            (true, true) => {
+                Bits::from_low128(completions::<u128, true>(u128::from_bits(stones), need))
             }
-        }
+            (false, false) => completions::<Bits, false>(*stones, need),
+            (false, true) => completions::<Bits, true>(*stones, need),
+        };
         out.and(self.empty)
     }
+
+    /// Can a scan along a line of `k` squares run off one row of the 19-wide
+    /// layout into the next one's board squares? Not when `m + k ≤ 20`: a
+    /// line from a board square stays within its row's first `m + k − 1`
+    /// columns, or meets only the empty columns past `m`, in both
+    /// directions; the column masks are then not needed.
+    #[inline]
+    pub(crate) fn rows_may_wrap(&self) -> bool {
+        usize::from(self.m) + usize::from(self.k) > STRIDE + 1
+    }
+
+    /// Are all the board's squares below 128 (rows of 19)?
+    #[inline]
+    pub(crate) fn fits_128(&self) -> bool {
+        (usize::from(self.n) - 1) * STRIDE + usize::from(self.m) <= 128
+    }
+}
+
+/// The squares (empty or not) where a stone would complete `need + 1` in a
+/// row with `stones` (see [`Mnk::completion_squares`]).
+/// `MASK`: mask the columns so that rows do not wrap (see
+/// [`Mnk::rows_may_wrap`]).
+fn completions<P: Plane, const MASK: bool>(stones: P, need: usize) -> P {
+    let mut out = P::ZERO;
+    for &(dc, dr) in &DIRECTIONS {
+        let step = isize::from(dr) * STRIDE as isize + isize::from(dc);
+        let column = |a: isize| {
+            if MASK {
+                P::from_bits(&column_mask(isize::from(dc) * a))
+            } else {
+                P::ONES
+            }
+        };
+        // `at(a)`: the squares whose `a`-th neighbour along the direction
+        // holds a stone (none across a row end).
+        let at = |a: isize| stones.offset(step * a).and(column(a));
+        // ahead[a]: the `a` squares ahead all hold stones (an ArrayVec:
+        // nothing to fill for the unused lengths).
+        let mut ahead: ArrayVec<P, { MAX_SIDE as usize }> = ArrayVec::new();
+        ahead.push(P::ONES);
+        for a in 1..=need {
+            let next = ahead[a - 1].and(at(a as isize));
+            ahead.push(next);
+        }
+        // behind: the `j` squares behind all hold stones.
+        let mut behind = P::ONES;
+        out = out.or(ahead[need]);
+        for j in 1..=need {
+            behind = behind.and(at(-(j as isize)));
+            out = out.or(behind.and(ahead[need - j]));
+        }
+    }
+    out
+}
+
+/// The squares of every window of `k` squares that holds no stone outside
+/// `free` (the maker's stones and the empty squares) and exactly two
+/// squares of `empty` (see [`Mnk::threat_squares`]), empty or not; `MASK`
+/// as for [`completions`].
+pub(crate) fn threat_windows<P: Plane, const MASK: bool>(free: P, empty: P, k: usize) -> P {
+    let mut out = P::ZERO;
+    for &(dc, dr) in &DIRECTIONS {
+        let step = isize::from(dr) * STRIDE as isize + isize::from(dc);
+        // Per window start (its first square), over the window's squares:
+        // all free (and on the board), and how many empty: 0, 1, 2 or more.
+        let mut valid = P::ONES;
+        let (mut none, mut one, mut two) = (P::ONES, P::ZERO, P::ZERO);
+        for j in 0..k as isize {
+            let column = if MASK {
+                P::from_bits(&column_mask(isize::from(dc) * j))
+            } else {
+                P::ONES
+            };
+            valid = valid.and(free.offset(step * j).and(column));
+            let e = empty.offset(step * j);
+            two = two.and_not(e).or(one.and(e));
+            one = one.and_not(e).or(none.and(e));
+            none = none.and_not(e);
+        }
+        let starts = valid.and(two);
+        // Every square of those windows: the starts moved `j` steps on
+        // (a valid window lies on the board, so nothing wraps).
+        for j in 0..k as isize {
+            out = out.or(starts.offset(-step * j));
+        }
+    }
+    out
 }
 
 impl Game for Mnk {

@@ -21,6 +21,7 @@
 use gametree_game::Player;
 
 use crate::board::{Bits, SQUARES, STRIDE};
+use crate::position::threat_windows;
 use crate::position::{DIRECTIONS, Mnk};
 
 /// Per square: the weight of the open windows through it, and whether it
@@ -122,31 +123,23 @@ impl Mnk {
     /// window that holds no stone of the opponent (a "four" of Go-Moku):
     /// the two empty squares of every such window one stone fuller.
     pub(crate) fn threat_squares(&self, player: Player) -> Bits {
-        let maker = &self.stones[player.index()];
-        let breaker = &self.stones[player.opponent().index()];
-        let k = i32::from(self.k);
-        let mut out = Bits::default();
+        let k = usize::from(self.k);
         if k < 2 {
-            return out;
+            return Bits::default();
         }
-        self.each_window(|w| {
-            let mut count = 0;
-            for j in 0..k {
-                let sq = w.square(j);
-                if breaker.get(sq) {
-                    return;
-                }
-                count += i32::from(maker.get(sq));
+        // Such a window holds only the maker's stones and exactly two empty
+        // squares, scanned for all windows at once (as the completions).
+        let free = self.stones[player.index()].or(self.empty);
+        let (low_free, low_empty) = (free.low128(), self.empty.low128());
+        let squares = match (self.fits_128(), self.rows_may_wrap()) {
+            (true, false) => {
+                Bits::from_low128(threat_windows::<u128, false>(low_free, low_empty, k))
             }
-            if count + 2 == k {
-                for j in 0..k {
-                    if !maker.get(w.square(j)) {
-                        out.set(w.square(j));
-                    }
-                }
-            }
-        });
-        out
+            (true, true) => Bits::from_low128(threat_windows::<u128, true>(low_free, low_empty, k)),
+            (false, false) => threat_windows::<Bits, false>(free, self.empty, k),
+            (false, true) => threat_windows::<Bits, true>(free, self.empty, k),
+        };
+        squares.and(self.empty)
     }
 
     /// Can `player` be kept from ever completing a line (see the module

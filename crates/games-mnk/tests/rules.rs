@@ -521,8 +521,9 @@ fn threats_in_evaluation_and_hints() {
 
 /// `threat_moves` lists exactly the squares after which the mover, were it
 /// to move again, would complete a line, on random positions of several
-/// sizes where the mover has no immediate win (a move that wins at once may
-/// be listed or not).
+/// sizes (boards below and above 128 squares of the 19-wide layout) where
+/// the mover has no immediate win (a move that wins at once may be listed
+/// or not).
 #[test]
 fn threat_moves_are_the_squares_that_make_a_winning_square() {
     let mut rng = Pcg64::new(0x007e_5a11, 0x5eed);
@@ -534,6 +535,12 @@ fn threat_moves_are_the_squares_that_make_a_winning_square() {
         (6, 6, 3),
         (4, 4, 2),
         (3, 3, 1),
+        // The largest board held in 128 bits, and one square more; boards
+        // so wide that a line could run into the next row of the layout.
+        (14, 7, 4),
+        (15, 7, 5),
+        (19, 4, 5),
+        (18, 8, 4),
     ] {
         for _ in 0..40 {
             let mut g = Mnk::new(m, n, k).unwrap();
@@ -568,15 +575,18 @@ fn threat_moves_are_the_squares_that_make_a_winning_square() {
 
 /// `winning_moves` (shifted copies of the stones) equals `makes_line` tried
 /// on every empty square, for both players, on random positions of random
-/// sizes up to 19 × 19 and every `k` up to 19 (rows must not wrap).
+/// sizes up to 19 × 19 and every `k` up to 19 (rows must not wrap); half
+/// of them at most 7 rows high, where boards of up to 128 bits take a
+/// path of their own.
 #[test]
 fn winning_moves_equal_makes_line_on_every_square() {
     let mut rng = Pcg64::new(0x0077_1133, 9);
     let mut moves = Moves::default();
     let mut compared = 0;
-    for _ in 0..300 {
+    for i in 0..600 {
         let m = 1 + (rng.next_u64() % 19) as u8;
-        let n = 1 + (rng.next_u64() % 19) as u8;
+        let rows = if i % 2 == 0 { 7 } else { 19 };
+        let n = 1 + (rng.next_u64() % rows) as u8;
         let k = 1 + (rng.next_u64() % u64::from(m.max(n))) as u8;
         let mut g = Mnk::new(m, n, k).unwrap();
         for _ in 0..(rng.next_u64() % 200) {
@@ -608,5 +618,5 @@ fn winning_moves_equal_makes_line_on_every_square() {
             compared += 1;
         }
     }
-    assert_eq!(compared, 600);
+    assert_eq!(compared, 1200);
 }

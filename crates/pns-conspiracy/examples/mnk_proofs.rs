@@ -16,8 +16,9 @@ use gametree_games_mnk::Mnk;
 use gametree_pns_conspiracy::{Claim, Trust, build_strategy, verify_with};
 
 /// The boards, smallest first: the 4-in-a-row boards around the smallest
-/// first-player win, and 5 in a row on 5 × 5 and 6 × 6.
-const GAMES: [(u8, u8, u8); 11] = [
+/// first-player win, 5 in a row on 5 × 5 and 6 × 6, and 4 in a row on
+/// 7 × 4 and 7 × 6.
+const GAMES: [(u8, u8, u8); 12] = [
     (3, 3, 3),
     (4, 4, 3),
     (4, 4, 4),
@@ -29,6 +30,7 @@ const GAMES: [(u8, u8, u8); 11] = [
     (6, 6, 4),
     (6, 6, 5),
     (7, 4, 4),
+    (7, 6, 4),
 ];
 
 fn main() {

@@ -1,18 +1,20 @@
-//! df-pn with and without threat-space search on small m,n,k-games: the
-//! value, expansions and time of each (one thread, 64 MiB table, at most
-//! 60 s each). Prints the README's table.
+//! Alpha-beta, PN² and df-pn with and without threat-space search on small
+//! m,n,k-games: the value (win/draw/loss), nodes (alpha-beta) or expansions
+//! (PN², df-pn) and time of each, one thread, a 64 MiB table or a 4 GiB
+//! tree bound, at most 30 s each. Prints the README's table.
 //!
 //! ```text
-//! cargo run --release -p gametree-pns-conspiracy --example dfpn_threats
+//! cargo run --release -p gametree-pns-conspiracy --example threats
 //! ```
 
 use std::time::{Duration, Instant};
 
-use gametree_game::Limits;
+use gametree_alphabeta::{AlphaBeta, Config};
+use gametree_game::{Limits, Outcome};
 use gametree_games_mnk::Mnk;
-use gametree_pns_conspiracy::{DfPn, DfPnConfig};
+use gametree_pns_conspiracy::{DfPn, DfPnConfig, Pns, PnsConfig, SecondLevel};
 
-const GAMES: [(u8, u8, u8); 8] = [
+const GAMES: [(u8, u8, u8); 10] = [
     (4, 4, 3),
     (5, 4, 4),
     (5, 5, 4),
@@ -21,32 +23,76 @@ const GAMES: [(u8, u8, u8); 8] = [
     (6, 6, 4),
     (6, 6, 5),
     (7, 4, 4),
+    (7, 6, 4),
+    (7, 7, 4),
 ];
 
-fn main() {
-    println!("| game | value | expansions, threats on | time | expansions, threats off | time |");
-    println!("|---|---|---:|---:|---:|---:|");
-    for (m, n, k) in GAMES {
-        let mut row = format!("| {m},{n},{k} |");
-        let mut value = None;
-        let mut cells = String::new();
-        for threats in [true, false] {
-            let mut g = Mnk::new(m, n, k).expect("a size");
-            let mut dfpn =
-                DfPn::new(DfPnConfig::new().table_bytes(64 << 20).threats(threats)).expect("table");
-            let limits = Limits::none().with_time(Duration::from_secs(60));
-            let start = Instant::now();
-            let s = dfpn.solve(&mut g, &limits);
-            let time = start.elapsed().as_secs_f64();
-            match s.outcome {
-                Some(o) => {
-                    value.get_or_insert(o.to_string());
-                    cells += &format!(" {} | {time:.2} s |", s.nodes);
-                }
-                None => cells += &format!(" > {} | > 60 s |", s.nodes),
-            }
+const CAP: Duration = Duration::from_secs(30);
+
+/// One weak solve: the outcome (if solved in time), nodes and seconds.
+fn run(solver: &str, threats: bool, g: &mut Mnk) -> (Option<Outcome>, u64, f64) {
+    let limits = Limits::none().with_time(CAP);
+    let start = Instant::now();
+    let (outcome, nodes) = match solver {
+        "alpha-beta" => {
+            let config = Config::default().tt_bytes(64 << 20).threats(threats);
+            let mut s = AlphaBeta::<Mnk>::new(config).expect("table");
+            let r = s.solve_weak(g, &limits);
+            (r.outcome, r.nodes)
         }
-        row += &format!(" {} |{cells}", value.unwrap_or_else(|| "unknown".into()));
-        println!("{row}");
+        "PN²" => {
+            let config = PnsConfig::new()
+                .second_level(Some(SecondLevel::default()))
+                .memory(Some(4 << 30))
+                .threats(threats);
+            let r = Pns::new(config).expect("config").solve(g, &limits);
+            (r.outcome, r.nodes)
+        }
+        _ => {
+            let config = DfPnConfig::new().table_bytes(64 << 20).threats(threats);
+            let r = DfPn::new(config).expect("table").solve(g, &limits);
+            (r.outcome, r.nodes)
+        }
+    };
+    (outcome, nodes, start.elapsed().as_secs_f64())
+}
+
+fn main() {
+    println!("| game | value | solver | nodes, threats on | time | nodes, threats off | time |");
+    println!("|---|---|---|---:|---:|---:|---:|");
+    for (m, n, k) in GAMES {
+        for solver in ["alpha-beta", "PN²", "df-pn"] {
+            let mut value = None;
+            let mut cells = String::new();
+            for threats in [true, false] {
+                let mut g = Mnk::new(m, n, k).expect("a size");
+                let (outcome, nodes, time) = run(solver, threats, &mut g);
+                match outcome {
+                    Some(o) => {
+                        if let Some(v) = value {
+                            assert_eq!(v, o, "{m},{n},{k} {solver}: values differ");
+                        }
+                        value = Some(o);
+                        cells += &format!(" {} | {time:.2} s |", group(nodes));
+                    }
+                    None => cells += &format!(" > {} | > {} s |", group(nodes), CAP.as_secs()),
+                }
+            }
+            let value = value.map_or_else(|| "unknown".to_string(), |o| o.to_string());
+            println!("| {m},{n},{k} | {value} | {solver} |{cells}");
+        }
     }
+}
+
+/// `1234567` as `1,234,567`.
+fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
