@@ -270,6 +270,12 @@ fn move_rank<M>(s: &Solution<M>) -> (bool, i8, Option<Score>) {
 /// solver finds scores, else the first move). For solvers that return only
 /// a first move (the proof-number searches), this completes the line.
 ///
+/// Each position is solved once; only when the solver finds scores are its
+/// moves solved one by one as well (to rank them by score). A solver
+/// without scores plays its own [`Solution::best`] for a win or a draw
+/// and the first legal move for a loss, so the line costs one solve per
+/// ply, not one per legal move.
+///
 /// Stops early, with the line so far, when a limit stops a solve or after
 /// `max_plies` moves (a bound for games where the winner could go round in
 /// circles without distances). The position is unchanged on return.
@@ -282,12 +288,23 @@ pub fn solve_line<G: Game, S: Solver<G> + ?Sized>(
     let mut line = Vec::new();
     let mut undos = Vec::new();
     while line.len() < max_plies && game.outcome().is_none() {
-        let moves = solve_moves(solver, game, limits);
-        let Some(m) = moves
-            .first()
-            .filter(|m| m.outcome.is_some())
-            .and_then(|m| m.best)
-        else {
+        let here = solver.solve(game, limits);
+        let Some(outcome) = here.outcome else {
+            break;
+        };
+        let next = match (here.score, outcome, here.best) {
+            (None, Outcome::Win | Outcome::Draw, Some(m)) => Some(m),
+            (None, Outcome::Loss, _) => {
+                let mut list = G::Moves::default();
+                game.generate(&mut list);
+                list.as_slice().first().copied()
+            }
+            _ => solve_moves(solver, game, limits)
+                .first()
+                .filter(|m| m.outcome.is_some())
+                .and_then(|m| m.best),
+        };
+        let Some(m) = next else {
             break;
         };
         undos.push(game.make(m));
@@ -297,4 +314,93 @@ pub fn solve_line<G: Game, S: Solver<G> + ?Sized>(
         game.unmake(m, undo);
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Player;
+
+    /// Normal-play Nim, moves of 1–3 stones.
+    #[derive(Clone)]
+    struct Nim {
+        stones: u32,
+        to_move: Player,
+    }
+
+    impl Game for Nim {
+        type Move = u32;
+        type Undo = ();
+        type Moves = arrayvec::ArrayVec<u32, 3>;
+        fn side_to_move(&self) -> Player {
+            self.to_move
+        }
+        fn generate(&self, out: &mut Self::Moves) {
+            out.clear();
+            out.extend((1..=3).filter(|&m| m <= self.stones));
+        }
+        fn make(&mut self, m: u32) {
+            self.stones -= m;
+            self.to_move = self.to_move.opponent();
+        }
+        fn unmake(&mut self, m: u32, (): ()) {
+            self.stones += m;
+            self.to_move = self.to_move.opponent();
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            (self.stones == 0).then_some(Outcome::Loss)
+        }
+        fn hash(&self) -> u64 {
+            u64::from(self.stones) << 1 | self.to_move.index() as u64
+        }
+    }
+
+    fn wins(stones: u32) -> bool {
+        stones % 4 != 0
+    }
+
+    /// A solver without scores (as the proof-number searches): the outcome
+    /// and a winning move by the rule of Nim; counts its calls.
+    struct Scoreless {
+        calls: usize,
+    }
+
+    impl Solver<Nim> for Scoreless {
+        fn solve(&mut self, g: &mut Nim, _: &Limits) -> Solution<u32> {
+            self.calls += 1;
+            let win = wins(g.stones);
+            Solution {
+                outcome: Some(if win { Outcome::Win } else { Outcome::Loss }),
+                best: win.then_some(g.stones % 4),
+                ..Solution::default()
+            }
+        }
+    }
+
+    /// The line keeps the value (a winner always leaves a multiple of 4, the
+    /// loser takes one stone) with one solve per ply.
+    #[test]
+    fn scoreless_line_costs_one_solve_per_ply() {
+        for stones in 1..30 {
+            let mut g = Nim {
+                stones,
+                to_move: Player::First,
+            };
+            let mut solver = Scoreless { calls: 0 };
+            let line = solve_line(&mut solver, &mut g, &Limits::none(), 100);
+            assert_eq!(g.stones, stones, "position restored");
+            assert_eq!(line.iter().sum::<u32>(), stones, "the line ends the game");
+            assert_eq!(solver.calls, line.len());
+            let mut left = stones;
+            for &m in &line {
+                let before = left;
+                left -= m;
+                if wins(before) {
+                    assert!(!wins(left), "{stones}: a winner's move must keep the win");
+                } else {
+                    assert_eq!(m, 1, "{stones}: the loser plays the first move");
+                }
+            }
+        }
+    }
 }
