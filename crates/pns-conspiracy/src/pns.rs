@@ -109,8 +109,9 @@ impl PnsConfig {
     }
 
     /// Stops the search (answer unknown, [`Stop::Memory`](crate::Stop::Memory))
-    /// when the explicit trees would use more than `bytes` (`None`: no
-    /// limit).
+    /// when the explicit trees, with the threat-space search tables (1 MiB
+    /// each by default, one per tree, when [`threats`](Self::threats) is in
+    /// use), would use more than `bytes` (`None`: no limit).
     #[must_use]
     pub fn memory(mut self, bytes: Option<usize>) -> PnsConfig {
         self.memory = bytes;
@@ -263,8 +264,10 @@ impl<G: Game> Engine<G> {
         e
     }
 
+    /// The tree's arena and the threat table, if any.
     fn bytes(&self) -> usize {
         self.tree.capacity() * size_of::<Node<G::Move>>()
+            + self.threats.as_ref().map_or(0, ThreatSearch::bytes)
     }
 
     /// Searches from `game` until its root is solved, the budget stops it,

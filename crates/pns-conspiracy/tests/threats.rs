@@ -98,3 +98,21 @@ fn refused_threat_limits() {
         Err(Error::Threats(_))
     ));
 }
+
+/// The memory bound counts the threat tables: 1 MiB cannot hold PN²'s two.
+#[test]
+fn memory_bound_counts_threat_tables() {
+    use gametree_pns_conspiracy::{Answer, Stop};
+    let mut g = Mnk::new(4, 4, 3).unwrap();
+    let pn2 = PnsConfig::new()
+        .second_level(Some(SecondLevel::default()))
+        .memory(Some(1 << 20));
+    let on = Pns::new(pn2)
+        .unwrap()
+        .search(&mut g, Question::Win, &Limits::none());
+    assert_eq!(on.answer, Answer::Unknown(Stop::Memory));
+    let off = Pns::new(pn2.threats(false))
+        .unwrap()
+        .search(&mut g, Question::Win, &Limits::none());
+    assert!(matches!(off.answer, Answer::Proven), "{:?}", off.answer);
+}

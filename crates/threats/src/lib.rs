@@ -219,6 +219,12 @@ impl ThreatSearch {
         self.stats
     }
 
+    /// The bytes its table takes (16 per entry).
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.table.len() * core::mem::size_of::<[u64; 2]>()
+    }
+
     /// Forgets the table.
     pub fn clear(&mut self) {
         self.table.fill([0; 2]);
