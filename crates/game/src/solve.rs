@@ -356,7 +356,7 @@ mod tests {
     }
 
     fn wins(stones: u32) -> bool {
-        stones % 4 != 0
+        !stones.is_multiple_of(4)
     }
 
     /// A solver without scores (as the proof-number searches): the outcome
