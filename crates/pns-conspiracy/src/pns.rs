@@ -109,9 +109,9 @@ impl PnsConfig {
     }
 
     /// Stops the search (answer unknown, [`Stop::Memory`](crate::Stop::Memory))
-    /// when the explicit trees, with the threat-space search tables (1 MiB
-    /// each by default, one per tree, when [`threats`](Self::threats) is in
-    /// use), would use more than `bytes` (`None`: no limit).
+    /// when the explicit trees, with the threat-space search table (1 MiB
+    /// by default, when [`threats`](Self::threats) is in use), would use
+    /// more than `bytes` (`None`: no limit).
     #[must_use]
     pub fn memory(mut self, bytes: Option<usize>) -> PnsConfig {
         self.memory = bytes;
@@ -616,8 +616,15 @@ impl Pns {
             self.config.progress_interval,
             self.config.memory,
         );
-        let mut engine = Engine::with_threats(&self.config);
-        let mut inner = Engine::with_threats(&self.config);
+        // New leaves are made by `expand`: the outer tree's in PNS, the
+        // inner one's in PN² (whose outer tree takes the inner root's
+        // children). One threat search there, its table kept across the
+        // inner searches.
+        let (mut engine, mut inner) = if self.config.second_level.is_some() {
+            (Engine::new(), Engine::with_threats(&self.config))
+        } else {
+            (Engine::with_threats(&self.config), Engine::new())
+        };
         let mut hashes = Vec::new();
         let second = self.config.second_level.map(|p| (&mut inner, p));
         engine.run(

@@ -99,7 +99,8 @@ fn refused_threat_limits() {
     ));
 }
 
-/// The memory bound counts the threat tables: 1 MiB cannot hold PN²'s two.
+/// The memory bound counts the threat table: 1 MiB cannot hold it and a
+/// tree.
 #[test]
 fn memory_bound_counts_threat_tables() {
     use gametree_pns_conspiracy::{Answer, Stop};
