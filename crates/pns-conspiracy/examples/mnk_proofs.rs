@@ -8,6 +8,9 @@
 //! cargo run --release -p gametree-pns-conspiracy --example mnk_proofs
 //! ```
 
+mod support;
+use support::group;
+
 use std::time::Instant;
 
 use gametree_alphabeta::{AlphaBeta, Config};
@@ -106,17 +109,4 @@ fn value_name(v: Outcome) -> &'static str {
         Outcome::Draw => "draw",
         Outcome::Loss => "second player wins",
     }
-}
-
-/// `1234567` as `1,234,567`.
-fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }

@@ -7,6 +7,9 @@
 //! cargo run --release -p gametree-pns-conspiracy --example threats
 //! ```
 
+mod support;
+use support::group;
+
 use std::time::{Duration, Instant};
 
 use gametree_alphabeta::{AlphaBeta, Config};
@@ -82,17 +85,4 @@ fn main() {
             println!("| {m},{n},{k} | {value} | {solver} |{cells}");
         }
     }
-}
-
-/// `1234567` as `1,234,567`.
-fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }

@@ -109,9 +109,7 @@ impl ThreatConfig {
         self.table_entries = entries;
         self
     }
-}
 
-impl ThreatConfig {
     /// Whether [`ThreatSearch::new`] accepts this configuration, without
     /// allocating anything.
     ///
