@@ -156,6 +156,17 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
             }
         }
 
+        // Start loading every child's table entry now, so that their
+        // probes overlap instead of each waiting for memory in turn
+        // (children on the horizon do not probe).
+        if tt_on && self.config.prefetch && (self.to_end || depth >= 2) && moves.len() > 1 {
+            for &m in moves.as_slice() {
+                let undo = game.make(m);
+                self.prefetch(game.hash());
+                game.unmake(m, undo);
+            }
+        }
+
         // Enhanced transposition cutoffs: a child whose stored bound
         // refutes the window settles the node without searching anything.
         if self.etc && ply > 0 && (self.to_end || depth >= 2) {

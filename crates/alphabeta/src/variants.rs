@@ -71,7 +71,8 @@ pub fn covering_set(tt_bytes: usize, threads: usize) -> Vec<Variant> {
             .history(histories[i % 4])
             .history_malus(i % 3 != 1)
             .counter_moves(i % 2 == 1)
-            .etc(i % 3 == 1 && tt == TtUse::Cutoffs);
+            .etc(i % 3 == 1 && tt == TtUse::Cutoffs)
+            .prefetch(i % 2 == 0);
         // Knowledge: on where the game has it (`Auto`), or off.
         c.tactical_ordering = auto_or_off(i % 3 != 2);
         c.forcing = auto_or_off(i % 4 != 3);
@@ -84,7 +85,8 @@ pub fn covering_set(tt_bytes: usize, threads: usize) -> Vec<Variant> {
     // or tactical stage (the lean move order), the game's hints, forcing.
     let mut lean = Config::plain()
         .algorithm(Algorithm::Bisection)
-        .tt(TtUse::Cutoffs, ProbePolicy::ExactDepth);
+        .tt(TtUse::Cutoffs, ProbePolicy::ExactDepth)
+        .prefetch(true);
     lean.forcing = Use::Auto;
     lean.order_hints = Use::Auto;
     lean.length_bound = Use::Auto;
@@ -190,6 +192,9 @@ pub fn name(c: &Config) -> String {
     }
     if c.etc {
         s += " etc";
+    }
+    if c.prefetch && c.tt != TtUse::Off {
+        s += " pf";
     }
     if c.threads > 1 {
         s += &format!(" smp{}", c.threads);

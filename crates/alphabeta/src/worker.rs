@@ -185,6 +185,16 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
         hit
     }
 
+    /// See [`gametree_ttable::Table::prefetch`].
+    #[inline]
+    pub(crate) fn prefetch(&self, key: u64) {
+        if let Some(t) = &self.table {
+            t.prefetch(key);
+        } else if let Some(s) = self.shared {
+            s.prefetch(key);
+        }
+    }
+
     #[inline]
     pub(crate) fn store(&mut self, key: u64, ply: u32, entry: Entry) {
         if let Some(t) = &mut self.table {

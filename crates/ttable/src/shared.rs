@@ -294,6 +294,14 @@ impl SharedTable {
         Err(empty)
     }
 
+    /// See [`Table::prefetch`].
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        if let Some(b) = self.buckets.get(self.index.bucket(key)) {
+            crate::prefetch_line(b);
+        }
+    }
+
     #[inline(always)]
     fn probe_impl<const P: u8>(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
         let stripe = self.stripe();
@@ -441,6 +449,10 @@ macro_rules! impl_table {
             #[inline]
             fn probe_slot(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
                 SharedTable::probe_slot(self, key, depth, ply)
+            }
+            #[inline]
+            fn prefetch(&self, key: u64) {
+                SharedTable::prefetch(self, key);
             }
             #[inline]
             fn store_slot(&mut self, slot: Slot, ply: u32, entry: Entry) {

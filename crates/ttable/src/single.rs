@@ -551,6 +551,13 @@ impl Table for TranspositionTable {
         }
     }
 
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        if let Some(b) = self.buckets.get(self.index.bucket(key)) {
+            crate::prefetch_line(b);
+        }
+    }
+
     fn new_generation(&mut self) {
         self.generation = (self.generation + 1) & crate::entry::GENERATION_MASK;
     }

@@ -1,0 +1,85 @@
+//! Table prefetch ([`Config::prefetch`]) is a cache hint only: a search
+//! with it returns the same value, best move and principal line after the
+//! same number of nodes as the search without it, solving Connect Four
+//! and m,n,k positions and searching chess to a depth, on one thread's
+//! table and on the table Lazy SMP shares.
+
+use gametree_alphabeta::{AlphaBeta, Config};
+use gametree_game::{Game, Limits};
+use gametree_games_chess::Position as Chess;
+use gametree_games_connect4::{Board, Size};
+use gametree_games_mnk::Mnk;
+use gametree_verify::{random_positions, rng};
+
+/// Searches every position with prefetch on and off and compares the
+/// reports; returns the nodes searched, so that callers can check the
+/// comparison covered real work.
+fn same_with_and_without<G>(positions: &[G], limits: &Limits, base: Config) -> u64
+where
+    G: Game + Send + std::fmt::Debug,
+    G::Move: Send + Sync,
+{
+    let mut on = AlphaBeta::<G>::new(base.prefetch(true)).expect("a config");
+    let mut off = AlphaBeta::<G>::new(base.prefetch(false)).expect("a config");
+    let mut nodes = 0;
+    for p in positions {
+        on.clear();
+        off.clear();
+        let (mut a, mut b) = (p.clone(), p.clone());
+        let (ra, rb) = if limits.depth.is_some() {
+            (on.search(&mut a, limits), off.search(&mut b, limits))
+        } else {
+            (on.solve(&mut a, limits), off.solve(&mut b, limits))
+        };
+        assert_eq!(ra.value, rb.value, "value of {p:?}");
+        assert_eq!(ra.best, rb.best, "best move of {p:?}");
+        assert_eq!(ra.pv, rb.pv, "line of {p:?}");
+        assert_eq!(ra.nodes, rb.nodes, "nodes of {p:?}");
+        nodes += ra.nodes;
+    }
+    nodes
+}
+
+#[test]
+fn prefetch_changes_nothing_but_timing() {
+    let base = Config::default().tt_bytes(1 << 20);
+    let c4 = random_positions(
+        &Board::new(Size::new(6, 5).expect("a size")),
+        &mut rng(1),
+        12,
+        12,
+    );
+    assert!(same_with_and_without(&c4, &Limits::none(), base) > 10_000);
+    let mnk = random_positions(&Mnk::new(5, 5, 4).expect("a size"), &mut rng(2), 8, 8);
+    assert!(same_with_and_without(&mnk, &Limits::none(), base) > 1_000);
+    let chess = random_positions(&Chess::startpos(), &mut rng(3), 4, 12);
+    assert!(same_with_and_without(&chess, &Limits::depth(4), base) > 10_000);
+}
+
+#[test]
+fn prefetch_on_the_shared_table_keeps_values() {
+    // Lazy SMP: node counts depend on the threads' timing, values do not.
+    let base = Config::default().tt_bytes(1 << 20).threads(2);
+    let c4 = random_positions(
+        &Board::new(Size::new(5, 5).expect("a size")),
+        &mut rng(4),
+        6,
+        10,
+    );
+    let mut on = AlphaBeta::<Board>::new(base.prefetch(true)).expect("a config");
+    let mut off = AlphaBeta::<Board>::new(base.prefetch(false)).expect("a config");
+    for p in &c4 {
+        let (mut a, mut b) = (*p, *p);
+        let (ra, rb) = (
+            on.solve(&mut a, &Limits::none()),
+            off.solve(&mut b, &Limits::none()),
+        );
+        assert_eq!(ra.value, rb.value, "value of {p:?}");
+    }
+}
+
+#[test]
+fn prefetch_is_on_by_default() {
+    assert!(Config::default().get_prefetch());
+    assert!(!Config::plain().get_prefetch());
+}
