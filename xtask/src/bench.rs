@@ -29,7 +29,8 @@ pub(crate) struct Options {
     #[arg(long)]
     limit: Option<usize>,
     /// Connect Four: only the sets whose file name contains this text (with
-    /// `--pons`: one of these comma-separated texts).
+    /// `--pons`: one of these comma-separated texts, each optionally with its
+    /// own limit, `L1_R3:100`).
     #[arg(long)]
     sets: Option<String>,
     /// Connect Four: root algorithm (`pvs`, `mtdf`, `ab`, `bisect`).
@@ -65,6 +66,11 @@ pub(crate) struct Options {
     /// `syzygy`, `connect4 --pons`: alternating rounds of both programs.
     #[arg(long, default_value_t = 3)]
     rounds: usize,
+    /// `connect4 --pons`: also this many positions of 8 to 12 plies from
+    /// seeded random play (`--seed`), scored by both programs, Pons's
+    /// scores the reference.
+    #[arg(long, default_value_t = 0)]
+    generated: usize,
     /// `connect4`: time the `gametree` solver against Pascal Pons's
     /// `c4solver` binary at PATH (whole processes, alternating rounds).
     #[arg(long)]
@@ -314,7 +320,15 @@ fn connect4(opts: &Options) -> Result<()> {
         );
     }
     if let Some(pons) = &opts.pons {
-        return crate::bench_pons::run(pons, &dir, opts.sets.as_deref(), opts.limit, opts.rounds);
+        let generated = (opts.generated > 0).then_some((opts.generated, opts.seed));
+        return crate::bench_pons::run(
+            pons,
+            &dir,
+            opts.sets.as_deref(),
+            opts.limit,
+            opts.rounds,
+            generated,
+        );
     }
     let algo = match opts.algo.as_str() {
         "pvs" => gametree_alphabeta::Algorithm::Pvs,

@@ -66,6 +66,7 @@ pub(crate) fn run(
     sets: Option<&str>,
     limit: Option<usize>,
     rounds: usize,
+    generated: Option<(usize, u64)>,
 ) -> Result<()> {
     if !pons.is_file() {
         bail!(
@@ -91,29 +92,60 @@ pub(crate) fn run(
         "| set | positions | gametree s | Pons s | gametree / Pons | gametree µs per position | Pons µs per position | wrong (gametree, Pons) |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|");
-    let mut all_moves: Vec<(&str, usize, (usize, usize))> = Vec::new();
+    let mut all_moves: Vec<(String, usize, (usize, usize))> = Vec::new();
+    // (name, move strings, scores: `None` for a generated set, whose
+    // reference is Pons's own output)
+    let mut runs: Vec<(String, Vec<String>, Option<Vec<i64>>)> = Vec::new();
     for set in TestSet::ALL {
-        if sets.is_some_and(|s| !s.split(',').any(|s| set.file_name().contains(s))) {
-            continue;
+        // `--sets L1_R2,L1_R3:100`: a set's own limit after a colon.
+        let mut chosen = None;
+        for spec in sets.unwrap_or("").split(',') {
+            let (name, own) = match spec.split_once(':') {
+                Some((name, n)) => (
+                    name,
+                    Some(n.parse::<usize>().with_context(|| {
+                        format!("--sets {spec:?}: the limit after ':' is not a number")
+                    })?),
+                ),
+                None => (spec, None),
+            };
+            if sets.is_none() || set.file_name().contains(name) {
+                chosen = Some(own.or(limit));
+                break;
+            }
         }
+        let Some(own_limit) = chosen else {
+            continue;
+        };
         let positions = set
             .load(dir)
             .with_context(|| format!("loading {}", set.file_name()))?;
-        let n = limit.unwrap_or(usize::MAX).min(positions.len());
-        let input: String = positions[..n]
-            .iter()
-            .map(|p| format!("{}\n", p.moves))
-            .collect();
-        let expected: Vec<i64> = positions[..n].iter().map(|p| i64::from(p.score)).collect();
+        let n = own_limit.unwrap_or(usize::MAX).min(positions.len());
+        runs.push((
+            set.file_name().to_string(),
+            positions[..n].iter().map(|p| p.moves.clone()).collect(),
+            Some(positions[..n].iter().map(|p| i64::from(p.score)).collect()),
+        ));
+    }
+    if let Some((count, seed)) = generated {
+        runs.push((
+            format!("generated 8-12 plies (seed {seed})"),
+            generate(count, seed),
+            None,
+        ));
+    }
+    for (name, lines, expected) in &runs {
+        let n = lines.len();
+        let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
         let (mut ours_t, mut pons_t) = (Vec::new(), Vec::new());
-        let (mut ours_wrong, mut pons_wrong) = (0, 0);
+        let (mut ours_scores, mut pons_scores) = (Vec::new(), Vec::new());
         for round in 0..rounds.max(1) {
             let mut run_ours = || -> Result<()> {
                 let mut cmd = Command::new(&ours);
                 cmd.args(["solve", "connect4", "-", "--json"]);
                 let (t, scores) = run_one(&mut cmd, &input)?;
                 ours_t.push(t);
-                ours_wrong = wrong(&scores, &expected);
+                ours_scores = scores;
                 Ok(())
             };
             let mut run_pons = || -> Result<()> {
@@ -121,7 +153,7 @@ pub(crate) fn run(
                 cmd.current_dir(&cwd);
                 let (t, scores) = run_one(&mut cmd, &input)?;
                 pons_t.push(t);
-                pons_wrong = wrong(&scores, &expected);
+                pons_scores = scores;
                 Ok(())
             };
             if round % 2 == 0 {
@@ -132,10 +164,16 @@ pub(crate) fn run(
                 run_ours()?;
             }
         }
+        // A generated set has no file of scores: Pons's are the reference
+        // (and he counts as never wrong there).
+        let reference = expected.as_ref().unwrap_or(&pons_scores);
+        let (ours_wrong, pons_wrong) = (
+            wrong(&ours_scores, reference),
+            wrong(&pons_scores, reference),
+        );
         let (o, p) = (median(ours_t), median(pons_t));
         println!(
-            "| {} | {n} | {:.3} | {:.3} | {:.2} | {:.1} | {:.1} | {ours_wrong}, {pons_wrong} |",
-            set.file_name(),
+            "| {name} | {n} | {:.3} | {:.3} | {:.2} | {:.1} | {:.1} | {ours_wrong}, {pons_wrong} |",
             o.as_secs_f64(),
             p.as_secs_f64(),
             o.as_secs_f64() / p.as_secs_f64(),
@@ -143,15 +181,12 @@ pub(crate) fn run(
             p.as_secs_f64() * 1e6 / n as f64,
         );
         if ours_wrong > 0 {
-            bail!(
-                "gametree got {ours_wrong} scores wrong on {}",
-                set.file_name()
-            );
+            bail!("gametree got {ours_wrong} scores wrong on {name}");
         }
         let m = ALL_MOVES.min(n);
         let input: String = input.lines().take(m).map(|l| format!("{l}\n")).collect();
         all_moves.push((
-            set.file_name(),
+            name.clone(),
             m,
             all_moves_differ(&ours, &pons, &cwd, &input)?,
         ));
@@ -170,6 +205,39 @@ pub(crate) fn run(
         bail!("some move scores differ from Pons's analysis");
     }
     Ok(())
+}
+
+/// `count` distinct positions of 8 to 12 plies (uniformly), reached by
+/// seeded random play from the empty 7 x 6 board, none over and none where
+/// the side to move connects four at once, in Pons's notation.
+fn generate(count: usize, seed: u64) -> Vec<String> {
+    use gametree_game::Game;
+    use gametree_games_connect4::Board;
+    use rand_core::Rng;
+    let mut rng = gametree_verify::rng(seed);
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut moves = <Board as Game>::Moves::default();
+    while out.len() < count {
+        let plies = 8 + rng.next_u64() % 5;
+        let mut b = Board::standard();
+        for _ in 0..plies {
+            if b.outcome().is_some() {
+                break;
+            }
+            b.generate(&mut moves);
+            let m = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
+            b.make(m);
+        }
+        if b.plies() as u64 == plies
+            && b.outcome().is_none()
+            && b.winning_move().is_none()
+            && seen.insert(b.key())
+        {
+            out.push(b.to_string());
+        }
+    }
+    out
 }
 
 /// Positions per set whose every move is compared with Pons's analysis.
