@@ -133,7 +133,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
             game.generate(&mut moves);
         }
         let tt_on = self.config.tt != TtUse::Off;
-        let key = game.hash();
+        let key = game.table_key();
         let tt_depth = self.tt_depth(depth);
         let mut tt_move = None;
         if tt_on && let Some(hit) = self.probe(key, tt_depth, ply) {
@@ -162,7 +162,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         if tt_on && self.config.prefetch && (self.to_end || depth >= 2) && moves.len() > 1 {
             for &m in moves.as_slice() {
                 let undo = game.make(m);
-                self.prefetch(game.hash());
+                self.prefetch(game.table_key());
                 game.unmake(m, undo);
             }
         }
@@ -397,7 +397,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         let side = game.side_to_move();
         for &m in moves.as_slice() {
             let undo = game.make(m);
-            let key = game.hash();
+            let key = game.table_key();
             let same = game.side_to_move() == side;
             game.unmake(m, undo);
             let Some(hit) = self.probe(key, child_depth, ply + 1) else {

@@ -227,7 +227,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
                 None
             } else {
                 let tt_depth = self.tt_depth(depth);
-                self.probe(game.hash(), tt_depth, ply)
+                self.probe(game.table_key(), tt_depth, ply)
                     .and_then(|h| h.entry.best_move)
                     .and_then(|code| move_of_code::<G>(&moves, code))
             };

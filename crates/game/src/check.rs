@@ -75,7 +75,7 @@ impl core::error::Error for Failure {}
 /// Checks one position: its hash, its batched move hints
 /// ([`Game::quiet_hints`] = [`Game::move_hint`]), and for every generated
 /// move that it is unique, legal, and that make/unmake restores the
-/// position and hash.
+/// position, hash and table key.
 ///
 /// # Errors
 ///
@@ -128,7 +128,10 @@ where
             ));
         }
         scratch.unmake(m, undo);
-        if scratch != *game || scratch.hash() != game.hash() {
+        if scratch != *game
+            || scratch.hash() != game.hash()
+            || scratch.table_key() != game.table_key()
+        {
             return Err(Failure::new(
                 FailureKind::UnmakeMismatch,
                 ply,

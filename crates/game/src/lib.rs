@@ -323,6 +323,23 @@ pub trait Game: Clone {
         self.hash()
     }
 
+    /// The key under which a searcher's transposition table keeps this
+    /// position. The default is [`hash`](Game::hash). A game whose rules
+    /// are symmetric may return a key shared by a position and its images
+    /// (Connect Four: a position and its mirror image), so that one entry
+    /// serves them all; it must then be shared only by positions whose
+    /// values are equal under every search (same side to move, same
+    /// distances to the end). A move stored under such a key is only an
+    /// ordering hint for the other images (searchers check that a stored
+    /// move is legal before trying it, and never trust it without
+    /// searching it). Used by `gametree-alphabeta`'s table; the
+    /// proof-number solvers, whose proofs name moves, key on
+    /// [`hash`](Game::hash).
+    #[inline]
+    fn table_key(&self) -> u64 {
+        self.hash()
+    }
+
     /// Whether a position can occur twice in one game (the game graph has
     /// cycles: chess, Ataxx). Solvers then cannot search depth-first to the
     /// end and prove by iterative deepening instead. The default, `false`,

@@ -513,6 +513,13 @@ impl Game for Board {
         mix(self.key()) ^ size_salt(self.size)
     }
 
+    /// Shared by a position and its mirror image (equal values): the
+    /// [`Board::symmetric_key`] through the same mix as the hash.
+    #[inline]
+    fn table_key(&self) -> u64 {
+        mix(self.symmetric_key()) ^ size_salt(self.size)
+    }
+
     /// The same from scratch: the recorded moves replayed on an empty board.
     fn recompute_hash(&self) -> u64 {
         let mut b = Board::new(self.size);

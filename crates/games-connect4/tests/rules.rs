@@ -178,6 +178,7 @@ fn mirror(n: &Naive) -> Naive {
 #[test]
 fn random_playouts_agree_with_naive() {
     let mut rng = Rng(0xc0ffee);
+    let mut by_table_key: HashMap<u64, (Size, u64)> = HashMap::new();
     for &(w, h) in &SIZES {
         let size = Size::new(w, h).unwrap();
         // Unique key: one grid per key and one key per grid.
@@ -199,6 +200,17 @@ fn random_playouts_agree_with_naive() {
                 assert_eq!(m.mirror_key(), b.key());
                 assert_eq!(b.symmetric_key(), m.symmetric_key());
                 assert_eq!(b.symmetric_key(), b.key().min(b.mirror_key()));
+                // The table key: shared with the mirror image, with no
+                // other position (of any size: the hash's size salt).
+                assert_eq!(b.table_key(), m.table_key(), "{b:?}");
+                if let Some(prev) = by_table_key.insert(b.table_key(), (size, b.symmetric_key())) {
+                    assert_eq!(
+                        prev,
+                        (size, b.symmetric_key()),
+                        "table key {:#x}",
+                        b.table_key()
+                    );
+                }
                 let mn = mirror(&n);
                 for c in 0..w {
                     for r in 0..h {
