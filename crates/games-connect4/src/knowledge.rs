@@ -50,6 +50,20 @@ const fn aligned_threes(p: u64, stride: u32) -> u64 {
     r
 }
 
+/// `key` with its `w` columns of `s` bits in reverse order; inlined so that
+/// constant sizes fold.
+#[inline(always)]
+const fn mirror_columns(key: u64, s: u32, w: u32) -> u64 {
+    let col = shl(1, s).wrapping_sub(1);
+    let mut m = 0;
+    let mut c = 0;
+    while c < w {
+        m |= ((key >> (c * s)) & col) << ((w - 1 - c) * s);
+        c += 1;
+    }
+    m
+}
+
 /// On the 7 × 6 board (stride 7): bit `c` set when column `c` holds a bit
 /// of `cells`. Adding 63 to each column's 7-bit field (rows 0..5 hold at
 /// most 63, so no carry crosses into the next column) sets the sentinel row
@@ -249,17 +263,14 @@ impl Board {
     #[inline]
     #[must_use]
     pub const fn mirror_key(&self) -> u64 {
-        let k = self.key();
-        let s = self.size.stride();
-        let w = self.size.width() as u32;
-        let col = shl(1, s).wrapping_sub(1);
-        let mut m = 0;
-        let mut c = 0;
-        while c < w {
-            m |= ((k >> (c * s)) & col) << ((w - 1 - c) * s);
-            c += 1;
+        let (s, w) = (self.size.stride(), self.size.width() as u32);
+        // The standard board gets its own copy with constant shifts (the
+        // table key asks for it at every node).
+        if s == 7 && w == 7 {
+            mirror_columns(self.key(), 7, 7)
+        } else {
+            mirror_columns(self.key(), s, w)
         }
-        m
     }
 
     /// The smaller of [`Board::key`] and [`Board::mirror_key`]: the same
