@@ -168,7 +168,6 @@ pub trait Table {
     fn hashfull(&self) -> u32;
 }
 
-/// The number of buckets for `bytes`, or the size error.
 /// Prefetches the cache line holding `line` (see [`Table::prefetch`]).
 #[inline(always)]
 fn prefetch_line<T>(line: &T) {
@@ -184,6 +183,7 @@ fn prefetch_line<T>(line: &T) {
     let _ = line;
 }
 
+/// The number of buckets for `bytes`, or the size error.
 fn bucket_count(bytes: usize) -> Result<usize, TableError> {
     let n = bytes / BUCKET_BYTES;
     if n == 0 {
