@@ -1,4 +1,5 @@
-//! Model-based tests: the tables against a `HashMap` of what was stored.
+//! Model-based tests: the tables against a `HashMap` of what was stored
+//! (with prefetches before the probes, which must change nothing).
 
 use std::collections::{HashMap, HashSet};
 
@@ -143,6 +144,10 @@ fn run<T: Table>(table: &mut T, config: Config, keys: &[u64], ops: &[Op]) {
             }
             Op::Probe { key, depth, ply } => {
                 let key = keys[key];
+                // A prefetch (of this key and of one never stored) is a hint
+                // only: the probe and the counters below are unchanged.
+                table.prefetch(key);
+                table.prefetch(!key);
                 probes += 1;
                 if let Some(hit) = table.probe(key, depth, ply) {
                     hits += 1;
