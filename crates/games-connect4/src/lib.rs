@@ -66,7 +66,7 @@ mod notation;
 mod perft;
 mod size;
 
-pub use board::{Board, Column, Moves, zobrist_keys};
+pub use board::{Board, Column, Moves, SYMMETRIC_TABLE_PLIES, zobrist_keys};
 pub use index::{BoardIndex, IndexTooLarge};
 pub use knowledge::non_losing_columns;
 pub use notation::{NotationError, NotationErrorKind};

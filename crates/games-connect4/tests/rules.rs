@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use common::{Naive, Rng};
 use gametree_game::{Game, Outcome, Player, Score, check, perft};
-use gametree_games_connect4::{Board, Column, Moves, Size, perft_bitboard};
+use gametree_games_connect4::{Board, Column, Moves, SYMMETRIC_TABLE_PLIES, Size, perft_bitboard};
 
 /// Sizes exercised: the standard board, the small solved ones, and the
 /// extremes of the 64-bit layout.
@@ -200,16 +200,18 @@ fn random_playouts_agree_with_naive() {
                 assert_eq!(m.mirror_key(), b.key());
                 assert_eq!(b.symmetric_key(), m.symmetric_key());
                 assert_eq!(b.symmetric_key(), b.key().min(b.mirror_key()));
-                // The table key: shared with the mirror image, with no
-                // other position (of any size: the hash's size salt).
-                assert_eq!(b.table_key(), m.table_key(), "{b:?}");
-                if let Some(prev) = by_table_key.insert(b.table_key(), (size, b.symmetric_key())) {
-                    assert_eq!(
-                        prev,
-                        (size, b.symmetric_key()),
-                        "table key {:#x}",
-                        b.table_key()
-                    );
+                // The table key: shared with the mirror image up to
+                // SYMMETRIC_TABLE_PLIES stones, the hash deeper, and shared
+                // with no other position (of any size: the size salt).
+                let identity = if b.plies() <= usize::from(SYMMETRIC_TABLE_PLIES) {
+                    assert_eq!(b.table_key(), m.table_key(), "{b:?}");
+                    b.symmetric_key()
+                } else {
+                    assert_eq!(b.table_key(), b.hash(), "{b:?}");
+                    b.key()
+                };
+                if let Some(prev) = by_table_key.insert(b.table_key(), (size, identity)) {
+                    assert_eq!(prev, (size, identity), "table key {:#x}", b.table_key());
                 }
                 let mn = mirror(&n);
                 for c in 0..w {
