@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use gametree_alphabeta::{AlphaBeta, Config, TtUse, alpha_beta, negamax};
 use gametree_game::{Game, Limits};
 use gametree_games_tictactoe::TicTacToe;
@@ -53,6 +53,12 @@ pub(crate) struct Options {
     /// `--weak`), stopping after `--seconds`.
     #[arg(long)]
     empty: bool,
+    /// Connect Four: time the solver's default configuration against each
+    /// idea switched off or on (table prefetch off, enhanced transposition
+    /// cutoffs on), in alternating rounds, on the first `--limit` (default
+    /// 30) positions of the `--sets` set (default Test_L1_R2).
+    #[arg(long)]
+    ablate: bool,
     /// Connect Four: the time limit of `--empty`, in seconds.
     #[arg(long, default_value_t = 900)]
     seconds: u64,
@@ -85,6 +91,8 @@ pub(crate) fn run(opts: &Options) -> Result<()> {
     if opts.markdown {
         let section = if opts.pons.is_some() {
             format!("{} vs Pons", opts.task)
+        } else if opts.ablate {
+            format!("{} ideas", opts.task)
         } else {
             opts.task.clone()
         };
@@ -330,6 +338,9 @@ fn connect4(opts: &Options) -> Result<()> {
             generated,
         );
     }
+    if opts.ablate {
+        return connect4_ablate(opts, &dir);
+    }
     let algo = match opts.algo.as_str() {
         "pvs" => gametree_alphabeta::Algorithm::Pvs,
         "mtdf" => gametree_alphabeta::Algorithm::Mtdf,
@@ -420,6 +431,75 @@ fn connect4(opts: &Options) -> Result<()> {
     }
     if opts.empty {
         connect4_empty(opts, algo)?;
+    }
+    Ok(())
+}
+
+/// `bench connect4 --ablate`: the default solver (as `gametree solve`
+/// builds it: `Config::default()`, 64 MiB, the table kept from one
+/// position to the next, no line completion) against each idea toggled,
+/// CPU time per configuration in alternating rounds, medians.
+fn connect4_ablate(opts: &Options, dir: &std::path::Path) -> Result<()> {
+    use gametree_verify::data::pons::TestSet;
+    let want = opts.sets.as_deref().unwrap_or("L1_R2");
+    let set = TestSet::ALL
+        .into_iter()
+        .find(|s| s.file_name().contains(want))
+        .with_context(|| format!("--sets {want:?}: no such Pons set"))?;
+    let mut positions = set.load(dir)?;
+    positions.truncate(opts.limit.unwrap_or(30));
+    let base = Config::default().complete_line(false).tt_bytes(64 << 20);
+    let variants: [(&str, Config); 3] = [
+        ("default (table prefetch on, ETC off)", base),
+        ("table prefetch off", base.prefetch(false)),
+        ("enhanced transposition cutoffs on", base.etc(true)),
+    ];
+    let rounds = opts.rounds.max(1);
+    let mut times = vec![Vec::new(); variants.len()];
+    let mut nodes = vec![0u64; variants.len()];
+    for round in 0..rounds {
+        for k in 0..variants.len() {
+            // Alternate the order from round to round.
+            let i = if round % 2 == 0 {
+                k
+            } else {
+                variants.len() - 1 - k
+            };
+            let mut solver = connect4_solver(variants[i].1)?;
+            let (mut n, mut wrong) = (0u64, 0usize);
+            let cpu0 = thread_cpu_ns().context("no per-thread CPU time on this system")?;
+            for p in &positions {
+                let mut b = p.board;
+                let r = solver.solve(&mut b, &Limits::none());
+                n += r.nodes;
+                if p.board.pons_score(r.value) != Some(p.score) {
+                    wrong += 1;
+                }
+            }
+            let cpu = thread_cpu_ns().unwrap_or(cpu0).saturating_sub(cpu0) as f64 / 1e9;
+            if wrong > 0 {
+                bail!("{}: {wrong} wrong scores", variants[i].0);
+            }
+            times[i].push(cpu);
+            nodes[i] = n;
+        }
+    }
+    let median = |v: &[f64]| {
+        let mut v = v.to_vec();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    println!(
+        "Connect Four ideas: {} ({} positions), the solver `gametree solve` builds (64 MiB table kept across positions), CPU time, {rounds} alternating rounds, medians; every score checked",
+        set.file_name(),
+        positions.len()
+    );
+    println!("| configuration | nodes | CPU s | time / default |");
+    println!("|---|---:|---:|---:|");
+    let t0 = median(&times[0]);
+    for (i, (name, _)) in variants.iter().enumerate() {
+        let t = median(&times[i]);
+        println!("| {name} | {} | {t:.2} | {:.2} |", nodes[i], t / t0);
     }
     Ok(())
 }
