@@ -442,8 +442,9 @@ impl Config {
     /// make each move, ask the table to start loading the child's entry
     /// into the cache ([`Table::prefetch`](gametree_ttable::Table::prefetch)),
     /// and unmake it, so that the children's probes do not each wait for
-    /// main memory in turn. Changes no value and no node count (a search
-    /// with it equals one without, node for node); costs a make, hash and
+    /// main memory in turn. Changes no value, and on one thread no node
+    /// count (a search with it equals one without, node for node); costs a
+    /// make, a [`Game::table_key`](gametree_game::Game::table_key) and an
     /// unmake per move of each expanded node.
     #[must_use]
     pub fn prefetch(mut self, on: bool) -> Config {
