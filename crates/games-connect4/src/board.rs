@@ -151,9 +151,10 @@ pub struct Board {
 /// ([`Game::table_key`]) with their mirror image. The empty 7 × 6 board's
 /// solve (1 GiB table) searches 1.81 G nodes with no symmetric keys, 0.99 G
 /// with them up to 12 stones, 0.95 G up to 20 and 0.89 G at every depth.
-/// At every depth the mirror, computed at each node, made Pons's
-/// `Test_L1_R1` about 1.15× slower for the same nodes (his positions are
-/// not symmetric, so their searches gain nothing from it).
+/// The cap is there because the mirror is computed at every node that uses
+/// it (and for every child the search prefetches), while searches from
+/// positions that are not symmetric (Pons's test sets) gain no nodes from
+/// it: their node counts are the same with and without it.
 pub const SYMMETRIC_TABLE_PLIES: u8 = 12;
 
 /// `p << s`, or 0 when `s ≥ 64`.
