@@ -79,12 +79,25 @@ impl Endgame {
     /// A [`SignatureError`] when the text is not a pawnless signature with
     /// at most [`MAX_PIECES`] pieces.
     pub fn new(signature: &str) -> Result<Endgame, SignatureError> {
-        Ok(Endgame::from_signature(signature.parse()?))
+        let signature: Signature = signature.parse()?;
+        if let Some(color) = signature.first_pawn_color() {
+            return Err(SignatureError::Pawn(color));
+        }
+        Ok(Endgame::from_signature(signature))
     }
 
-    /// The index space of a parsed signature.
+    /// The index space of a parsed pawnless signature.
+    ///
+    /// # Panics
+    ///
+    /// When the signature has a pawn (see
+    /// [`PawnEndgame`](crate::PawnEndgame) for those).
     #[must_use]
     pub fn from_signature(signature: Signature) -> Endgame {
+        assert!(
+            !signature.has_pawns(),
+            "{signature}: Endgame numbers pawnless endings (PawnEndgame numbers the others)"
+        );
         let pieces: ArrayVec<usize, MAX_PIECES> = signature.pieces().map(Piece::index).collect();
         let size = 2 * KING_PLACEMENTS as u64 * 64u64.pow(pieces.len() as u32);
         Endgame {

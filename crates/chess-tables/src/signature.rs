@@ -1,6 +1,6 @@
-//! Pawnless material signatures ([`Signature`], `KQvKR`), every ending
-//! of a number of pieces ([`pawnless_endings`]) and the endings captures
-//! lead to ([`sub_endings`]).
+//! Material signatures ([`Signature`], `KQvKR`, `KRPvKR`), every ending
+//! of a number of pieces ([`pawnless_endings`], [`pawn_endings`]) and the
+//! endings captures lead to ([`sub_endings`]).
 
 use core::fmt;
 use core::str::FromStr;
@@ -11,14 +11,16 @@ use gametree_games_chess::{Color, Piece, Position, Role};
 /// The most pieces (kings included) a signature may have.
 pub const MAX_PIECES: usize = 7;
 
-/// A pawnless material signature such as `KQvKR`: each side's king and
+/// A material signature such as `KQvKR` or `KPvKP`: each side's king and
 /// other pieces. Parsing accepts the pieces in any order and case-sensitive
-/// letters `K Q R B N`; printing writes them in the order Q, R, B, N.
+/// letters `K Q R B N P`; printing writes them in the order Q, R, B, N, P.
+/// Pawnless signatures are numbered by [`Endgame`](crate::Endgame), those
+/// with pawns by [`PawnEndgame`](crate::PawnEndgame).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Signature {
-    /// White's pieces other than the king, sorted Q, R, B, N.
+    /// White's pieces other than the king, sorted Q, R, B, N, P.
     white: ArrayVec<Role, MAX_PIECES>,
-    /// Black's pieces other than the king, sorted Q, R, B, N.
+    /// Black's pieces other than the king, sorted Q, R, B, N, P.
     black: ArrayVec<Role, MAX_PIECES>,
 }
 
@@ -32,12 +34,17 @@ pub enum SignatureError {
     MissingKing(Color),
     /// A side has a second king.
     ExtraKing(Color),
-    /// A pawn: only pawnless endings are indexed.
+    /// A pawn, where only a pawnless ending is accepted
+    /// ([`Endgame::new`](crate::Endgame::new)); parsing a [`Signature`]
+    /// accepts pawns.
     Pawn(Color),
     /// A letter that is not `K Q R B N`.
     PieceLetter(char),
     /// More than [`MAX_PIECES`] pieces.
     TooManyPieces(usize),
+    /// No pawn, where an ending with pawns is expected
+    /// ([`PawnEndgame::new`](crate::PawnEndgame::new)).
+    NoPawn,
 }
 
 impl fmt::Display for SignatureError {
@@ -50,12 +57,15 @@ impl fmt::Display for SignatureError {
             SignatureError::MissingKing(c) => write!(f, "{c:?}'s side must start with its king K"),
             SignatureError::ExtraKing(c) => write!(f, "{c:?} has more than one king"),
             SignatureError::Pawn(c) => {
-                write!(f, "{c:?} has a pawn; only pawnless endings are indexed")
+                write!(f, "{c:?} has a pawn; this index takes pawnless endings only")
             }
             SignatureError::PieceLetter(c) => {
-                write!(f, "unknown piece letter {c:?} (use K, Q, R, B, N)")
+                write!(f, "unknown piece letter {c:?} (use K, Q, R, B, N, P)")
             }
             SignatureError::TooManyPieces(n) => write!(f, "{n} pieces, at most {MAX_PIECES}"),
+            SignatureError::NoPawn => {
+                f.write_str("no pawn; this index takes endings with pawns only")
+            }
         }
     }
 }
@@ -83,7 +93,7 @@ impl FromStr for Signature {
                         'B' => Role::Bishop,
                         'N' => Role::Knight,
                         'K' => return Err(SignatureError::ExtraKing(color)),
-                        'P' => return Err(SignatureError::Pawn(color)),
+                        'P' => Role::Pawn,
                         c => return Err(SignatureError::PieceLetter(c)),
                     };
                     roles
@@ -121,7 +131,33 @@ impl Signature {
         2 + self.white.len() + self.black.len()
     }
 
-    /// The non-king pieces, White's first, each side Q, R, B, N.
+    /// Has either side a pawn?
+    #[must_use]
+    pub fn has_pawns(&self) -> bool {
+        self.white.contains(&Role::Pawn) || self.black.contains(&Role::Pawn)
+    }
+
+    /// The first pawn of [`pieces`](Self::pieces) (White's), if any.
+    pub(crate) fn first_pawn_color(&self) -> Option<Color> {
+        if self.white.contains(&Role::Pawn) {
+            Some(Color::White)
+        } else if self.black.contains(&Role::Pawn) {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// The same ending with the colours exchanged (`KRvKQ` for `KQvKR`).
+    #[must_use]
+    pub fn flipped(&self) -> Signature {
+        Signature {
+            white: self.black.clone(),
+            black: self.white.clone(),
+        }
+    }
+
+    /// The non-king pieces, White's first, each side Q, R, B, N, P.
     pub fn pieces(&self) -> impl Iterator<Item = Piece> + '_ {
         let w = self.white.iter().map(|&role| Piece {
             color: Color::White,
@@ -134,18 +170,17 @@ impl Signature {
         w.chain(b)
     }
 
-    /// The signature of a position, or `None` if it has pawns or too many pieces.
+    /// The signature of a position (pawns included), or `None` if it has
+    /// more than [`MAX_PIECES`] pieces.
     #[must_use]
     pub fn of(position: &Position) -> Option<Signature> {
         let count = |color, role| position.piece_squares(Piece { color, role }).count_ones();
-        if count(Color::White, Role::Pawn) + count(Color::Black, Role::Pawn) != 0
-            || position.piece_count() as usize > MAX_PIECES
-        {
+        if position.piece_count() as usize > MAX_PIECES {
             return None;
         }
         let side = |color| {
             let mut roles = ArrayVec::new();
-            for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+            for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn] {
                 for _ in 0..count(color, role) {
                     roles.push(role);
                 }

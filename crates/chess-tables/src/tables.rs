@@ -9,7 +9,7 @@ use gametree_games_chess::{Move, Position};
 use gametree_retrograde::{Event, Generator, Label, Resolve, Table, Value};
 
 use crate::{
-    Endgame, Error, FastEndgame, Placement, Signature, SignatureError, Statistics, statistics,
+    Endgame, Error, FastEndgame, Placement, Signature, Statistics, statistics,
     sub_endings,
 };
 
@@ -475,11 +475,7 @@ fn space_of(signature: &Signature) -> FastEndgame {
 
 /// The signature with the colours exchanged.
 fn flipped(s: &Signature) -> Signature {
-    let text = s.to_string();
-    let (white, black) = text.split_once('v').unwrap_or((&text, ""));
-    format!("{black}v{white}")
-        .parse()
-        .unwrap_or_else(|_: SignatureError| s.clone())
+    s.flipped()
 }
 
 /// The endings one capture in `s` leads to, colours as they stand, in

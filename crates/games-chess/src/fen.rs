@@ -192,21 +192,7 @@ impl Position {
             let sq: Square = fields[3]
                 .parse()
                 .map_err(|_| FenError::new(FenErrorKind::EnPassantSyntax))?;
-            let e = sq.index();
-            // White to move: a black pawn went from e+8 to e-8 over e.
-            let (rank, pawn_sq, origin, pawn) = match pos.side {
-                Color::White => (5, e.wrapping_sub(8), e + 8, 6 + PAWN_R),
-                Color::Black => (2, e + 8, e.wrapping_sub(8), PAWN_R),
-            };
-            if sq.rank() != rank
-                || pos.board[pawn_sq] as usize != pawn
-                || pos.board[e] != EMPTY
-                || pos.board[origin] != EMPTY
-            {
-                return err(FenErrorKind::EnPassantPlacement(sq));
-            }
-            pos.ep = e as u8;
-            pos.normalise_ep();
+            pos.set_en_passant(sq)?;
         }
         if fields.len() == 6 {
             pos.halfmove = fields[4]
@@ -225,6 +211,61 @@ impl Position {
 }
 
 impl Position {
+    /// Sets the en-passant square `sq` after checking that a double pawn
+    /// push just produced it; keeps it only if a pawn of the side to move
+    /// stands next to the pawn that moved (as FEN parsing does). The hash
+    /// is not updated.
+    fn set_en_passant(&mut self, sq: Square) -> Result<(), FenError> {
+        let e = sq.index();
+        // White to move: a black pawn went from e+8 to e-8 over e.
+        let (rank, pawn_sq, origin, pawn) = match self.side {
+            Color::White => (5, e.wrapping_sub(8), e + 8, 6 + PAWN_R),
+            Color::Black => (2, e + 8, e.wrapping_sub(8), PAWN_R),
+        };
+        if sq.rank() != rank
+            || self.board[pawn_sq] as usize != pawn
+            || self.board[e] != EMPTY
+            || self.board[origin] != EMPTY
+        {
+            return err(FenErrorKind::EnPassantPlacement(sq));
+        }
+        self.ep = e as u8;
+        self.normalise_ep();
+        Ok(())
+    }
+
+    /// The same position with the en-passant square `sq`: the square a
+    /// pawn of the side not to move just passed over with a double push.
+    /// As in FEN, the square is kept only when a pawn of the side to move
+    /// stands next to the pawn that moved; otherwise the position is
+    /// returned without one. Endgame tables use it to build the positions
+    /// in which an en-passant capture is possible.
+    ///
+    /// ```
+    /// use gametree_games_chess::{Position, Square};
+    ///
+    /// let p: Position = "4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1".parse()?;
+    /// let d6: Square = "d6".parse()?;
+    /// let q = p.clone().with_en_passant(d6)?;
+    /// assert_eq!(q.en_passant(), Some(d6));
+    /// assert_eq!(q.to_string(), "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
+    /// // No pawn on d5 for the square c6: refused.
+    /// assert!(p.with_en_passant("c6".parse()?).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`FenErrorKind::EnPassantPlacement`] when `sq` is not on the third
+    /// rank of the side not to move (the sixth for White to move), or no
+    /// pawn of that side stands just beyond it, or it or the square the
+    /// pawn came from is occupied.
+    pub fn with_en_passant(mut self, sq: Square) -> Result<Position, FenError> {
+        self.set_en_passant(sq)?;
+        self.hash = self.compute_hash();
+        Ok(self)
+    }
+
     /// A position with `pieces` on the board and `turn` to move, without
     /// castling rights or en-passant square, the half-move clock at 0 and
     /// the full-move number at 1, no history. The board is checked as
