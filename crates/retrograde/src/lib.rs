@@ -130,6 +130,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod compressed;
 pub mod format;
 mod generate;
 mod reachable;
