@@ -86,17 +86,17 @@
 //! # struct Piles;
 //! # impl IndexSpace for Piles {
 //! #     type Game = Pile;
-//! #     fn size(&self) -> u64 { 1000 }
-//! #     fn position(&self, i: u64) -> Option<Pile> { (i < 1000).then_some(Pile { stones: i, to_move: Player::First }) }
-//! #     fn index_of(&self, p: &Pile) -> Option<u64> { (p.stones < 1000).then_some(p.stones) }
+//! #     fn size(&self) -> u64 { 400 }
+//! #     fn position(&self, i: u64) -> Option<Pile> { (i < 400).then_some(Pile { stones: i, to_move: Player::First }) }
+//! #     fn index_of(&self, p: &Pile) -> Option<u64> { (p.stones < 400).then_some(p.stones) }
 //! # }
 //! # impl Predecessors for Piles {
 //! #     fn predecessors(&self, p: &Pile, found: &mut dyn FnMut(u64)) {
-//! #         for take in 1..=3 { if p.stones + take < 1000 { found(p.stones + take); } }
+//! #         for take in 1..=3 { if p.stones + take < 400 { found(p.stones + take); } }
 //! #     }
 //! # }
-//! // A table of 1000 indices (the subtraction game of the crate's example).
-//! let label = Label::new("pile", "0-999", "stones-v1");
+//! // A table of 400 indices (the subtraction game of the crate's example).
+//! let label = Label::new("pile", "0-399", "stones-v1");
 //! let table: Table = Generator::new(&Piles).label(label.clone()).backward()?;
 //!
 //! let path = std::env::temp_dir().join(format!("piles-{}.rtbz", std::process::id()));
@@ -129,7 +129,7 @@ use crate::{Counts, Label, LoadError, Table, Value};
 pub const MAGIC: [u8; 8] = *b"GTRETRC\x1a";
 /// The version of the compressed format this crate writes and reads.
 pub const VERSION: u16 = 1;
-/// `log2` of the block size [`write`] and [`to_bytes`] use: blocks of
+/// `log2` of the block size [`write()`] and [`to_bytes`] use: blocks of
 /// 16 384 indices (on KQvKR 4% larger than blocks of 65 536 and 4% smaller
 /// than blocks of 8 192, each probe decoding a quarter of the former).
 pub const DEFAULT_BLOCK_LOG2: u32 = 14;
@@ -352,7 +352,7 @@ fn decode_block(bytes: &[u8], model: &mut Model, out: &mut [u8]) -> Result<(), L
     for i in 0..out.len() {
         out[i] = model.code(&mut d, out, i, 0);
     }
-    // A valid block is read to its end and no further than the coder's
+    // A valid block is read no further than its end and the coder's
     // flush; a reserved code is never written.
     if d.at > bytes.len() + 5 {
         return Err(LoadError::Corrupted("a block ends before its codes do"));
@@ -454,7 +454,7 @@ pub fn write(table: &Table, path: impl AsRef<Path>) -> std::io::Result<()> {
     write_with(table, path, DEFAULT_BLOCK_LOG2)
 }
 
-/// [`write`] with blocks of `2^block_log2` indices.
+/// [`write()`] with blocks of `2^block_log2` indices.
 ///
 /// # Errors
 ///
@@ -574,7 +574,7 @@ fn read_vec<S: Source + ?Sized>(
     at: u64,
     len: u64,
 ) -> Result<Vec<u8>, LoadError> {
-    let end = at.checked_add(len).unwrap_or(u64::MAX);
+    let end = at.saturating_add(len);
     if src.len() < end {
         return Err(truncated(end, src.len()));
     }
@@ -732,6 +732,20 @@ impl Layout {
         model: &mut Model,
         out: &mut Vec<u8>,
     ) -> Result<(), LoadError> {
+        self.block_prefix(src, b, self.codes_in(b), model, out)
+    }
+
+    /// Reads and checks block `b` and decodes its first `n` codes into
+    /// `out` (resized): the coder is sequential, so a probe decodes up to
+    /// its index only.
+    fn block_prefix<S: Source + ?Sized>(
+        &self,
+        src: &S,
+        b: usize,
+        n: usize,
+        model: &mut Model,
+        out: &mut Vec<u8>,
+    ) -> Result<(), LoadError> {
         let start = if b == 0 { 0 } else { self.index[b - 1].0 };
         let (end, sum) = self.index[b];
         let bytes = read_vec(src, self.data + start, end - start)?;
@@ -739,7 +753,7 @@ impl Layout {
             return Err(LoadError::Corrupted("block checksum mismatch"));
         }
         out.clear();
-        out.resize(self.codes_in(b), 0);
+        out.resize(n.min(self.codes_in(b)), 0);
         decode_block(&bytes, model, out)
     }
 
@@ -855,7 +869,8 @@ impl CompressedTable {
     }
 
     /// Keeps up to `blocks` decoded blocks (least recently used dropped
-    /// first); `0` decodes a block at every probe.
+    /// first). With `0`, every probe decodes its block up to its index
+    /// only (half a block on average) and keeps nothing.
     #[must_use]
     pub fn with_cache(self, blocks: usize) -> CompressedTable {
         {
@@ -950,7 +965,13 @@ impl CompressedTable {
         } else {
             Vec::new()
         };
-        self.layout.block(&self.file, b, &mut cache.model, &mut buf)?;
+        if cache.capacity > 0 {
+            self.layout
+                .block(&self.file, b, &mut cache.model, &mut buf)?;
+        } else {
+            self.layout
+                .block_prefix(&self.file, b, at + 1, &mut cache.model, &mut buf)?;
+        }
         cache.decoded += 1;
         let code = buf[at];
         if cache.capacity > 0 {
@@ -990,7 +1011,7 @@ mod tests {
         let mut v = 0u8;
         for _ in 0..len {
             let r = rng.next_u32();
-            if r % 16 == 0 {
+            if r.is_multiple_of(16) {
                 v = [0, 1, 2, 3, 20, 21, 200, 254][(r >> 8) as usize % 8];
             }
             runs.push(if r % 97 == 1 { (r >> 16) as u8 % 255 } else { v });
