@@ -16,8 +16,8 @@ use gametree_ttable::ProbePolicy;
 pub(crate) struct Options {
     /// What to measure: `defaults` (the default configuration against the
     /// best of a ladder, per game), `ordering`, `alphabeta`, `connect4`,
-    /// `retrograde` or `syzygy` (ours against the Syzygy generator,
-    /// `--rtbgen PATH`).
+    /// `retrograde`, `syzygy` (ours against the Syzygy generator,
+    /// `--rtbgen PATH`) or `tb-compress` (compressed chess tables).
     task: String,
     /// Seed of the random positions.
     #[arg(long, default_value_t = 7)]
@@ -81,6 +81,14 @@ pub(crate) struct Options {
     /// `c4solver` binary at PATH (whole processes, alternating rounds).
     #[arg(long)]
     pons: Option<std::path::PathBuf>,
+    /// `tb-compress`: the chess endings, comma-separated (default
+    /// KQvK,KRvK,KQvKR).
+    #[arg(long)]
+    endings: Option<String>,
+    /// `tb-compress`: directory of the raw tables (`<ending>.rtb`, loaded
+    /// when present, else built and written) and the compressed ones.
+    #[arg(long)]
+    tables: Option<std::path::PathBuf>,
     /// Also write the figures into BENCHMARKS.md at the project root, as
     /// this task's section (replacing the one an earlier run wrote).
     #[arg(long)]
@@ -105,8 +113,13 @@ pub(crate) fn run(opts: &Options) -> Result<()> {
         "defaults" => crate::bench_defaults::run(opts.data.clone(), opts.quick),
         "retrograde" => crate::bench_retrograde::run(opts.quick),
         "syzygy" => crate::bench_syzygy::run(opts.rtbgen.as_deref(), opts.rounds, opts.quick),
+        "tb-compress" => crate::bench_compressed::run(
+            opts.endings.as_deref(),
+            opts.tables.as_deref(),
+            opts.seed,
+        ),
         other => bail!(
-            "unknown bench task {other:?} (expected: defaults, ordering, alphabeta, connect4, retrograde, syzygy)"
+            "unknown bench task {other:?} (expected: defaults, ordering, alphabeta, connect4, retrograde, syzygy, tb-compress)"
         ),
     }
 }

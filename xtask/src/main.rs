@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod bench_compressed;
 mod bench_defaults;
 mod bench_pons;
 mod bench_retrograde;

@@ -1,0 +1,248 @@
+//! `cargo xtask bench tb-compress [--endings KQvK,KRvK,KQvKR] [--tables DIR]`:
+//! chess distance-to-mate tables in the raw format and in the compressed
+//! format of `gametree_retrograde::compressed`: sizes, compression time and
+//! probe speed, against published compressed DTM sizes.
+//!
+//! Each ending's raw table is loaded from `DIR/<ending>.rtb` when that file
+//! exists, else built (with its sub-endings) and written there; `DIR`
+//! defaults to a scratch directory under the system's temporary directory.
+//! The compressed file is written next to it (`<ending>.rtbz`), decoded
+//! whole and compared with the raw table, and probed at uniformly random
+//! indices, every answer checked against the raw table:
+//!
+//! * warm, no block cache: every probe reads (from the OS page cache: the
+//!   file was just written) and decodes one block;
+//! * warm, the reader's default cache of 4 decoded blocks;
+//! * fresh: a newly opened reader (header and block index read and
+//!   checked) and its first probe, the page cache still warm — the machine
+//!   gives no way to drop it without root, so no figure here is from disk.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use gametree_chess_tables::{BuildOptions, Signature, Tables, label};
+use gametree_retrograde::Table;
+use gametree_retrograde::compressed::{self, CompressedTable};
+use rand_core::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+
+/// The endings measured when `--endings` is not given.
+const DEFAULT_ENDINGS: &str = "KQvK,KRvK,KQvKR";
+
+/// Random probes per warm measurement (fewer if they take over 3 s).
+const PROBES: usize = 200_000;
+/// Fresh readers opened per ending.
+const OPENS: usize = 200;
+
+/// Published compressed DTM sizes in bytes: Gaviota's `.gtb.cp4` files
+/// (LZMA, both sides to move in one file), as in the repository of the
+/// Gaviota probing code, v0.4.5 (commit 981472c).
+const GAVIOTA_CP4: [(&str, u64); 2] = [("KQvK", 9_443), ("KRvK", 10_824)];
+const GAVIOTA_URL: &str = "https://github.com/michiguel/Gaviota-Tablebases/tree/981472c/gtb/gtb4";
+const NALIMOV_URL: &str = "https://www.chessprogramming.org/Nalimov_Tablebases";
+
+fn kib(bytes: u64) -> String {
+    format!("{:.1}", bytes as f64 / 1024.0)
+}
+
+/// The raw table of every ending in `endings`, from `dir` or built.
+fn tables(endings: &[Signature], dir: &Path) -> Result<Tables> {
+    let mut tables = Tables::new();
+    let mut missing = Vec::new();
+    for s in endings {
+        let path = dir.join(format!("{s}.rtb"));
+        if path.is_file() {
+            tables
+                .load(s, &path)
+                .with_context(|| format!("loading {}", path.display()))?;
+            println!("{s}: raw table loaded from {}", path.display());
+        } else {
+            missing.push(s.clone());
+        }
+    }
+    if !missing.is_empty() {
+        let start = Instant::now();
+        let built = tables.build(&missing, &BuildOptions::default())?;
+        println!(
+            "built {} in {:.1} s (with their sub-endings: {})",
+            missing
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+            start.elapsed().as_secs_f64(),
+            built
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        for s in &missing {
+            tables.save(s, &dir.join(format!("{s}.rtb")))?;
+        }
+    }
+    Ok(tables)
+}
+
+/// Probes `probe` at `indices` (stopping after 3 s), each answer checked
+/// against `table`; returns probes per second.
+fn probes_per_second(probe: &CompressedTable, table: &Table, indices: &[u64]) -> Result<f64> {
+    let start = Instant::now();
+    let mut done = 0usize;
+    for chunk in indices.chunks(1000) {
+        for &i in chunk {
+            if probe.get(i)? != table.get(i) {
+                bail!("{}: index {i} differs from the raw table", table.label());
+            }
+        }
+        done += chunk.len();
+        if start.elapsed().as_secs_f64() > 3.0 {
+            break;
+        }
+    }
+    Ok(done as f64 / start.elapsed().as_secs_f64())
+}
+
+/// One ending's row.
+struct Row {
+    ending: String,
+    indices: u64,
+    raw: u64,
+    compressed: u64,
+    compress_s: f64,
+    decode_s: f64,
+    raw_probes: f64,
+    uncached: f64,
+    cached: f64,
+    fresh_us: f64,
+}
+
+fn measure(s: &Signature, table: &Table, dir: &Path, seed: u64) -> Result<Row> {
+    let raw_path = dir.join(format!("{s}.rtb"));
+    let path = dir.join(format!("{s}.rtbz"));
+    let start = Instant::now();
+    compressed::write(table, &path)?;
+    let compress_s = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let whole = CompressedTable::open(&path, &label(s))?.to_table()?;
+    let decode_s = start.elapsed().as_secs_f64();
+    if &whole != table {
+        bail!("{s}: the decoded table differs from the raw one");
+    }
+    drop(whole);
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let indices: Vec<u64> = (0..PROBES)
+        .map(|_| rng.next_u64() % table.len())
+        .collect();
+    // The raw table in memory, as the baseline.
+    let start = Instant::now();
+    let mut sum = 0u64;
+    for &i in &indices {
+        sum += table.get(i).map_or(0, |v| u64::from(v.plies().unwrap_or(1)));
+    }
+    let raw_probes = indices.len() as f64 / start.elapsed().as_secs_f64();
+    std::hint::black_box(sum);
+    let uncached = CompressedTable::open(&path, &label(s))?.with_cache(0);
+    let uncached = probes_per_second(&uncached, table, &indices)?;
+    let cached = CompressedTable::open(&path, &label(s))?;
+    let cached = probes_per_second(&cached, table, &indices)?;
+    let start = Instant::now();
+    for &i in indices.iter().take(OPENS) {
+        let probe = CompressedTable::open(&path, &label(s))?;
+        if probe.get(i)? != table.get(i) {
+            bail!("{s}: index {i} differs from the raw table");
+        }
+    }
+    let fresh_us = start.elapsed().as_secs_f64() * 1e6 / OPENS.min(indices.len()) as f64;
+    Ok(Row {
+        ending: s.to_string(),
+        indices: table.len(),
+        raw: std::fs::metadata(&raw_path)?.len(),
+        compressed: std::fs::metadata(&path)?.len(),
+        compress_s,
+        decode_s,
+        raw_probes,
+        uncached,
+        cached,
+        fresh_us,
+    })
+}
+
+/// Runs the bench.
+pub(crate) fn run(endings: Option<&str>, dir: Option<&Path>, seed: u64) -> Result<()> {
+    let endings: Vec<Signature> = endings
+        .unwrap_or(DEFAULT_ENDINGS)
+        .split(',')
+        .map(|e| e.trim().parse().with_context(|| format!("ending {e:?}")))
+        .collect::<Result<_>>()?;
+    let dir: PathBuf = dir.map_or_else(
+        || std::env::temp_dir().join("gametree-tb-compress"),
+        Path::to_path_buf,
+    );
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    println!(
+        "Raw (one byte per index) and compressed (blocks of {} indices) chess DTM tables in {}.",
+        1u64 << compressed::DEFAULT_BLOCK_LOG2,
+        dir.display()
+    );
+    let tables = tables(&endings, &dir)?;
+    let mut rows = Vec::new();
+    for s in &endings {
+        let Some((_, table)) = tables.get(s) else {
+            bail!("{s}: no table");
+        };
+        rows.push(measure(s, table, &dir, seed)?);
+    }
+    println!();
+    println!(
+        "| ending | indices | raw KiB | compressed KiB | ratio | compress s | decode all s | raw in memory probes/s | no block cache probes/s | 4-block cache probes/s | fresh open + 1st probe µs |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for r in &rows {
+        println!(
+            "| {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.0} | {:.0} | {:.0} | {:.0} |",
+            r.ending,
+            r.indices,
+            kib(r.raw),
+            kib(r.compressed),
+            r.raw as f64 / r.compressed as f64,
+            r.compress_s,
+            r.decode_s,
+            r.raw_probes,
+            r.uncached,
+            r.cached,
+            r.fresh_us
+        );
+    }
+    println!();
+    println!(
+        "Probes at {PROBES} uniformly random indices (seed {seed}; at most 3 s each), every answer checked against the raw table; the OS page cache was warm throughout (no figure is from disk). Compression and whole-table decoding use every thread."
+    );
+    println!();
+    println!("Published compressed DTM sizes:");
+    println!();
+    println!("| ending | ours KiB | Gaviota .gtb.cp4 KiB | ours / Gaviota |");
+    println!("|---|---:|---:|---:|");
+    for r in &rows {
+        match GAVIOTA_CP4.iter().find(|(e, _)| *e == r.ending) {
+            Some(&(_, g)) => println!(
+                "| {} | {} | {} | {:.2} |",
+                r.ending,
+                kib(r.compressed),
+                kib(g),
+                r.compressed as f64 / g as f64
+            ),
+            None => println!(
+                "| {} | {} | not found | — |",
+                r.ending,
+                kib(r.compressed)
+            ),
+        }
+    }
+    println!();
+    println!(
+        "Gaviota: the 3-man `.cp4` files (LZMA) of its probing code's repository, {GAVIOTA_URL}. No per-ending size of the 4- and 5-man files was found; the published totals are Nalimov's: 3-man 62 KiB, 4-man 30 MiB, 5-man 7.1 GiB ({NALIMOV_URL})."
+    );
+    Ok(())
+}
