@@ -73,11 +73,14 @@ pub use error::Error;
 pub use fast::FastEndgame;
 pub use pawns::{PawnEndgame, flip_position};
 pub use placement::{Placement, PlacementMove};
-pub use signature::{MAX_PIECES, Signature, SignatureError, pawnless_endings, sub_endings};
-pub use stats::{Statistics, Wdl, statistics};
+pub use signature::{
+    MAX_PIECES, Signature, SignatureError, pawn_endings, pawnless_endings, sub_endings,
+};
+pub use stats::{Statistics, Wdl, pawn_statistics, statistics};
 pub use symmetry::{KING_PLACEMENTS, king_pair, king_pair_index};
 pub use tables::{
-    BuildOptions, MAX_BUILD_PIECES, Progress, SCHEME, SubTables, Tables, captures, label,
+    BuildOptions, MAX_BUILD_PIECES, MAX_PAWN_BUILD_PIECES, PAWN_SCHEME, Progress, SCHEME,
+    SubTables, Tables, captures, label, successor_endings,
 };
 
 // The README's example runs as a doctest.

@@ -109,7 +109,13 @@ pub struct PawnEndgame {
     pieces: ArrayVec<usize, MAX_PIECES>,
     /// How many pieces of each number the signature has.
     counts: [u8; 12],
+    /// The slot of the leading pawn, and how many like pawns it has.
+    lead: usize,
+    lead_run: usize,
     regions: ArrayVec<Region, 8>,
+    /// The region of each side to move without (`0`) or with an
+    /// en-passant capture of the pawn in slot `k` (`k + 1`).
+    region_of: [[u8; MAX_PIECES + 1]; 2],
     size: u64,
 }
 
@@ -184,11 +190,18 @@ impl PawnEndgame {
                 }
             }
         }
+        let mut region_of = [[0u8; MAX_PIECES + 1]; 2];
+        for (r, region) in regions.iter().enumerate() {
+            region_of[region.side][region.ep_slot.map_or(0, |k| k + 1)] = r as u8;
+        }
         Ok(PawnEndgame {
             signature,
+            lead,
+            lead_run: usize::from(counts[pieces[lead]]),
             pieces,
             counts,
             regions,
+            region_of,
             size: offset,
         })
     }
@@ -228,41 +241,48 @@ impl PawnEndgame {
     /// `None` when that orientation is not canonical-eligible (the leading
     /// pawn on the files e–h).
     fn encode(&self, position: &Position, mirror: bool, ep_pawn: Option<usize>) -> Option<u64> {
-        let map = |sq: usize| if mirror { sq ^ 7 } else { sq };
-        let mut squares: ArrayVec<usize, MAX_PIECES> = ArrayVec::new();
+        let flip = if mirror { 7 } else { 0 };
+        let n = self.pieces.len();
+        let mut squares = [0usize; MAX_PIECES];
         let mut j = 0;
-        while j < self.pieces.len() {
-            let number = self.pieces[j];
-            let mut run: ArrayVec<usize, MAX_PIECES> = ArrayVec::new();
-            let mut bb = position.piece_squares(piece(number));
-            while bb != 0 {
-                run.push(map(bb.trailing_zeros() as usize));
+        while j < n {
+            let start = j;
+            let mut bb = position.piece_squares(piece(self.pieces[j]));
+            while bb != 0 && j < n {
+                squares[j] = bb.trailing_zeros() as usize ^ flip;
                 bb &= bb - 1;
+                j += 1;
             }
-            run.sort_unstable();
-            j += run.len();
-            squares.extend(run);
+            // Reflected squares of one rank come in decreasing order:
+            // like pieces back on increasing squares.
+            if mirror {
+                for a in start + 1..j {
+                    let mut b = a;
+                    while b > start && squares[b - 1] > squares[b] {
+                        squares.swap(b - 1, b);
+                        b -= 1;
+                    }
+                }
+            }
         }
-        let side = position.turn().index();
         let ep_slot = match ep_pawn {
-            None => None,
-            Some(e) => Some(squares.iter().position(|&s| s == map(e))?),
+            None => 0,
+            Some(e) => 1 + squares[..n].iter().position(|&s| s == e ^ flip)?,
         };
-        let region = self
-            .regions
-            .iter()
-            .find(|r| r.side == side && r.ep_slot == ep_slot)?;
+        let region = &self.regions[self.region_of[position.turn().index()][ep_slot] as usize];
         let king = |color: Color| {
-            map(position
+            position
                 .piece_squares(Piece {
                     color,
                     role: Role::King,
                 })
-                .trailing_zeros() as usize)
+                .trailing_zeros() as usize
+                ^ flip
         };
         let mut index = (king(Color::White) * 64 + king(Color::Black)) as u64;
-        for ((&sq, &domain), &number) in squares.iter().zip(&region.domains).zip(&self.pieces) {
-            index = index * domain.radix() + value(domain, sq, number / 6)?;
+        for k in 0..n {
+            let domain = region.domains[k];
+            index = index * domain.radix() + value(domain, squares[k], self.pieces[k] / 6)?;
         }
         Some(region.offset + index)
     }
@@ -367,14 +387,27 @@ impl IndexSpace for PawnEndgame {
         }
         // Canonical (reflection, en-passant capture legal): the index of
         // the position is this one.
-        (self.index_of(&p) == Some(index)).then_some(p)
+        (self.index_unchecked(&p) == Some(index)).then_some(p)
     }
 
     fn index_of(&self, position: &Position) -> Option<u64> {
         if !self.has_material(position) {
             return None;
         }
+        self.index_unchecked(position)
+    }
+}
+
+impl PawnEndgame {
+    /// The index of a position known to have this ending's material.
+    fn index_unchecked(&self, position: &Position) -> Option<u64> {
         let ep = PawnEndgame::ep_pawn(position);
+        if self.lead_run == 1 {
+            // One leading pawn: its file says which reflection is canonical.
+            let lead = position.piece_squares(piece(self.pieces[self.lead]));
+            let mirror = lead.trailing_zeros() % 8 >= 4;
+            return self.encode(position, mirror, ep);
+        }
         let a = self.encode(position, false, ep);
         let b = self.encode(position, true, ep);
         match (a, b) {
@@ -395,9 +428,11 @@ impl Predecessors for PawnEndgame {
     /// reported with and without the en-passant captures its side to move
     /// may have had.
     fn predecessors(&self, position: &Position, found: &mut dyn FnMut(u64)) {
-        let Some(target) = self.index_of(position) else {
+        if !self.has_material(position) {
             return;
-        };
+        }
+        // The position's index, needed for double steps only.
+        let mut target = None;
         let ep_pawn = PawnEndgame::ep_pawn(position);
         let mut pieces: ArrayVec<(Square, Piece), MAX_PIECES> = ArrayVec::new();
         for number in 0..12 {
@@ -438,9 +473,11 @@ impl Predecessors for PawnEndgame {
                     // en-passant capture (else it leads to the position
                     // with one), or when this position has one.
                     let leads_here = !double || {
+                        let here =
+                            *target.get_or_insert_with(|| self.index_unchecked(position));
                         let mut child = q.clone();
                         child.make(Move::new(square(from), at, None));
-                        self.index_of(&child) == Some(target)
+                        self.index_unchecked(&child) == here
                     };
                     if leads_here {
                         self.report_with_ep(&q, found);
@@ -457,7 +494,7 @@ impl PawnEndgame {
     /// may have (a pawn of the other side that may just have moved two
     /// squares).
     fn report_with_ep(&self, q: &Position, found: &mut dyn FnMut(u64)) {
-        if let Some(i) = self.index_of(q) {
+        if let Some(i) = self.index_unchecked(q) {
             found(i);
         }
         let them = q.turn().opponent();
@@ -481,7 +518,7 @@ impl PawnEndgame {
             }
             if let Ok(qe) = q.clone().with_en_passant(Square::new(over as u8))
                 && PawnEndgame::ep_pawn(&qe).is_some()
-                && let Some(i) = self.index_of(&qe)
+                && let Some(i) = self.index_unchecked(&qe)
             {
                 found(i);
             }

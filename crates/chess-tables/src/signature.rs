@@ -212,17 +212,45 @@ impl Signature {
 /// ```
 #[must_use]
 pub fn pawnless_endings(men: usize) -> Vec<Signature> {
-    const ROLES: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+    endings_of(men, &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight])
+}
+
+/// Every ending with pawns with `men` pieces, kings included, once up to
+/// the exchange of colours, by the rule of [`pawnless_endings`] with the
+/// pawn the weakest piece; an empty list when `men` is below 3 or above
+/// [`MAX_PIECES`].
+///
+/// ```
+/// use gametree_chess_tables::pawn_endings;
+///
+/// let names = |men| pawn_endings(men).iter().map(|s| s.to_string()).collect::<Vec<_>>();
+/// assert_eq!(names(3), ["KPvK"]);
+/// assert_eq!(
+///     names(4),
+///     ["KQPvK", "KRPvK", "KBPvK", "KNPvK", "KPPvK", "KQvKP", "KRvKP", "KBvKP", "KNvKP", "KPvKP"]
+/// );
+/// ```
+#[must_use]
+pub fn pawn_endings(men: usize) -> Vec<Signature> {
+    let roles = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn];
+    let mut all = endings_of(men, &roles);
+    all.retain(Signature::has_pawns);
+    all
+}
+
+/// Every ending of `men` pieces over `roles` (strongest first), once up to
+/// the exchange of colours.
+fn endings_of(men: usize, roles: &[Role]) -> Vec<Signature> {
     /// Every multiset of `n` roles, strongest first, as role positions in
     /// `ROLES` (non-decreasing).
-    fn sets(n: usize) -> Vec<Vec<usize>> {
+    fn sets(n: usize, kinds: usize) -> Vec<Vec<usize>> {
         let mut out = vec![Vec::new()];
         for _ in 0..n {
             out = out
                 .into_iter()
                 .flat_map(|set: Vec<usize>| {
                     let from = set.last().copied().unwrap_or(0);
-                    (from..ROLES.len()).map(move |r| {
+                    (from..kinds).map(move |r| {
                         let mut next = set.clone();
                         next.push(r);
                         next
@@ -239,16 +267,16 @@ pub fn pawnless_endings(men: usize) -> Vec<Signature> {
     let pieces = men - 2;
     for white in (pieces.div_ceil(2)..=pieces).rev() {
         let black = pieces - white;
-        for w in sets(white) {
-            for b in sets(black) {
+        for w in sets(white, roles.len()) {
+            for b in sets(black, roles.len()) {
                 // Lower positions are stronger: White's set must not be
                 // weaker than Black's of the same size.
                 if white == black && w > b {
                     continue;
                 }
                 out.push(Signature {
-                    white: w.iter().map(|&r| ROLES[r]).collect(),
-                    black: b.iter().map(|&r| ROLES[r]).collect(),
+                    white: w.iter().map(|&r| roles[r]).collect(),
+                    black: b.iter().map(|&r| roles[r]).collect(),
                 });
             }
         }

@@ -5,7 +5,7 @@ use arrayvec::ArrayVec;
 use gametree_game::IndexSpace;
 use gametree_retrograde::{Counts, SizeMismatch, Table};
 
-use crate::{Error, FastEndgame, KING_PLACEMENTS, MAX_PIECES, king_pair};
+use crate::{Error, FastEndgame, KING_PLACEMENTS, MAX_PIECES, PawnEndgame, Signature, king_pair};
 
 /// Win, draw and loss counts, from the side to move's view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -148,10 +148,73 @@ pub fn statistics(space: &FastEndgame, table: &Table) -> Result<Statistics, Erro
     })
 }
 
+/// The statistics of `table`, the table of `space`'s ending with pawns,
+/// in the Syzygy generator's convention as for [`statistics`]: for each
+/// side to move, the legal positions without an en-passant capture (the
+/// generator's statistics do not count those), up to the reflection
+/// between the d- and e-files, like pieces told apart. No position is its
+/// own reflection (the kings), so a [`PawnEndgame`] index stands for
+/// `k₁! × k₂! × …` of them for groups of `k₁, k₂, …` like pieces.
+///
+/// ```
+/// use gametree_chess_tables::{BuildOptions, Tables, Wdl};
+///
+/// let mut tables = Tables::new();
+/// tables.build(&["KPvK".parse()?], &BuildOptions::default())?;
+/// let stats = tables.statistics(&"KPvK".parse()?).unwrap();
+/// // The Syzygy generator's published KPvK statistics.
+/// assert_eq!(stats.white, Wdl { wins: 62_480, draws: 19_184, losses: 0 });
+/// assert_eq!(stats.black, Wdl { wins: 0, draws: 35_210, losses: 48_802 });
+/// // Mate in 28 moves at most.
+/// assert_eq!(stats.longest_white_win.map(|(plies, _)| plies), Some(55));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::Size`] when the table does not have one entry per index of
+/// the space.
+pub fn pawn_statistics(space: &PawnEndgame, table: &Table) -> Result<Statistics, Error> {
+    use gametree_game::IndexSpace as _;
+    if table.len() != space.size() {
+        return Err(Error::Size {
+            ending: space.signature().clone(),
+            source: SizeMismatch {
+                space: space.size(),
+                table: table.len(),
+            },
+        });
+    }
+    let half = space.positions_per_side();
+    let white = table.counts_where(|i| i < half);
+    let black = table.counts_where(|i| (half..2 * half).contains(&i));
+    let raw_white = Wdl::of(&white);
+    let raw_black = Wdl::of(&black);
+    let k = labellings_of(space.signature());
+    let weigh = |w: Wdl| Wdl {
+        wins: k * w.wins,
+        draws: k * w.draws,
+        losses: k * w.losses,
+    };
+    Ok(Statistics {
+        white: weigh(raw_white),
+        black: weigh(raw_black),
+        raw_white,
+        raw_black,
+        longest_white_win: white.longest_win,
+        longest_black_win: black.longest_win,
+    })
+}
+
 /// `k₁! × k₂! × …` for the groups of like pieces of `space`'s ending: the
 /// labellings of its like pieces.
 fn labellings(space: &FastEndgame) -> u64 {
-    let pieces: ArrayVec<_, MAX_PIECES> = space.endgame().signature().pieces().collect();
+    labellings_of(space.endgame().signature())
+}
+
+/// `k₁! × k₂! × …` for the groups of like pieces of an ending.
+fn labellings_of(signature: &Signature) -> u64 {
+    let pieces: ArrayVec<_, MAX_PIECES> = signature.pieces().collect();
     let mut product = 1u64;
     let mut start = 0;
     while start < pieces.len() {

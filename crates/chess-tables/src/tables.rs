@@ -6,11 +6,11 @@ use std::path::Path;
 
 use gametree_game::{Game, IndexSpace};
 use gametree_games_chess::{Move, Position};
-use gametree_retrograde::{Event, Generator, Label, Resolve, Table, Value};
+use gametree_retrograde::{Event, Generator, Label, Method, Resolve, Table, Value};
 
 use crate::{
-    Endgame, Error, FastEndgame, Placement, Signature, Statistics, statistics,
-    sub_endings,
+    Endgame, Error, FastEndgame, PawnEndgame, Placement, Signature, Statistics, flip_position,
+    pawn_statistics, statistics,
 };
 
 /// The largest endings [`Tables::build`] builds, kings included: building
@@ -19,20 +19,70 @@ use crate::{
 /// about 32 GiB.
 pub const MAX_BUILD_PIECES: usize = 5;
 
+/// The largest endings with pawns [`Tables::build`] builds, kings
+/// included. Endings with pawns are built over full positions
+/// ([`PawnEndgame`]), about 50 times slower per index than the pawnless
+/// indexed builds; a 5-man ending with pawns would take hours.
+pub const MAX_PAWN_BUILD_PIECES: usize = 4;
+
 /// The index scheme's name in a table's file [`Label`]: the numbering of
 /// [`Endgame`] (462 king placements, then each non-king
 /// piece's square).
 pub const SCHEME: &str = "pawnless-462-v1";
 
+/// The index scheme's name in the [`Label`] of a table with pawns: the
+/// numbering of [`PawnEndgame`] (kings, the leading pawn on the files a–d,
+/// then each other piece's square; en-passant regions after).
+pub const PAWN_SCHEME: &str = "pawns-lr-ep-v1";
+
 /// The [`Label`] of an ending's table file: game `chess`, the signature
-/// as the material, [`SCHEME`].
+/// as the material, [`SCHEME`] (or [`PAWN_SCHEME`] for an ending with
+/// pawns).
 #[must_use]
 pub fn label(signature: &Signature) -> Label {
-    Label::new("chess", signature.to_string(), SCHEME)
+    let scheme = if signature.has_pawns() {
+        PAWN_SCHEME
+    } else {
+        SCHEME
+    };
+    Label::new("chess", signature.to_string(), scheme)
 }
 
 /// An ending's index space and table.
 type Entry = (FastEndgame, Table);
+
+/// An ending with pawns: its index space and table.
+type PawnEntry = (PawnEndgame, Table);
+
+/// The value of `position` (with pawns) in the first of `tables` with its
+/// material, else in the first with the colours exchanged.
+fn lookup_pawns<'a>(
+    tables: impl Iterator<Item = &'a PawnEntry> + Clone,
+    position: &Position,
+) -> Option<Value> {
+    let find = |q: &Position| {
+        let signature = Signature::of(q)?;
+        let (space, table) = tables
+            .clone()
+            .find(|(s, _)| *s.signature() == signature)?;
+        table.get(space.index_of(q)?)
+    };
+    find(position).or_else(|| find(&flip_position(position)?))
+}
+
+/// The value of any position without castling rights: pawnless ones in
+/// `pawnless` (two bare kings a draw), the others in `pawns`.
+fn lookup_any<'a>(
+    pawnless: impl Iterator<Item = &'a Entry> + Clone,
+    pawns: impl Iterator<Item = &'a PawnEntry> + Clone,
+    position: &Position,
+) -> Option<Value> {
+    match Placement::from_position(position) {
+        Some(p) if p.pieces().count() == 2 => Some(Value::Draw),
+        Some(p) => lookup(pawnless, &p),
+        None => lookup_pawns(pawns, position),
+    }
+}
 
 /// The value of `p` in the first of `tables` with its material, else in
 /// the first with the colours exchanged.
@@ -72,6 +122,33 @@ impl Resolve<Placement> for SubTables<'_> {
     }
 }
 
+/// The resolver of a build with pawns: pawnless and pawn tables, borrowed.
+struct MixedTables<'a> {
+    pawnless: Vec<&'a Entry>,
+    pawns: Vec<&'a PawnEntry>,
+}
+
+impl Resolve<Position> for MixedTables<'_> {
+    fn resolve(&self, p: &Position) -> Option<Value> {
+        lookup_any(
+            self.pawnless.iter().copied(),
+            self.pawns.iter().copied(),
+            p,
+        )
+    }
+
+    /// Tables hold the exact value of terminal positions too.
+    fn knows_terminals(&self) -> bool {
+        true
+    }
+}
+
+/// A table built by [`Tables::build`].
+enum Built {
+    Pawnless(Entry),
+    Pawns(PawnEntry),
+}
+
 /// A progress callback: the ending being built and what its build reports.
 pub type Progress<'a> = dyn Fn(&Signature, &Event) + Sync + 'a;
 
@@ -103,6 +180,7 @@ impl fmt::Debug for BuildOptions<'_> {
 #[derive(Debug, Default)]
 pub struct Tables {
     entries: Vec<Entry>,
+    pawn_entries: Vec<PawnEntry>,
 }
 
 impl Tables {
@@ -112,27 +190,59 @@ impl Tables {
         Tables::default()
     }
 
-    /// The number of tables.
+    /// The number of tables, with and without pawns.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.entries.len() + self.pawn_entries.len()
     }
 
     /// No tables?
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len() == 0
     }
 
-    /// The endings' signatures, spaces and tables, in the order they were
-    /// added.
+    /// Every table's signature and table, pawnless endings first, each
+    /// in the order they were added.
+    pub fn tables(&self) -> impl Iterator<Item = (&Signature, &Table)> {
+        let pawnless = self
+            .entries
+            .iter()
+            .map(|(s, t)| (s.endgame().signature(), t));
+        let pawns = self.pawn_entries.iter().map(|(s, t)| (s.signature(), t));
+        pawnless.chain(pawns)
+    }
+
+    /// The table of exactly this ending (colours as given), with or
+    /// without pawns.
+    #[must_use]
+    pub fn table(&self, signature: &Signature) -> Option<&Table> {
+        match self.get(signature) {
+            Some((_, t)) => Some(t),
+            None => self.get_pawns(signature).map(|(_, t)| t),
+        }
+    }
+
+    /// The space and table of exactly this ending with pawns (colours as
+    /// given).
+    #[must_use]
+    pub fn get_pawns(&self, signature: &Signature) -> Option<(&PawnEndgame, &Table)> {
+        self.pawn_entries
+            .iter()
+            .find(|(s, _)| s.signature() == signature)
+            .map(|(s, t)| (s, t))
+    }
+
+    /// The pawnless endings' signatures, spaces and tables, in the order
+    /// they were added (see [`tables`](Self::tables) for all).
     pub fn iter(&self) -> impl Iterator<Item = (&Signature, &FastEndgame, &Table)> {
         self.entries
             .iter()
             .map(|(s, t)| (s.endgame().signature(), s, t))
     }
 
-    /// The space and table of exactly this ending (colours as given).
+    /// The space and table of exactly this pawnless ending (colours as
+    /// given; see [`get_pawns`](Self::get_pawns) for endings with pawns).
     #[must_use]
     pub fn get(&self, signature: &Signature) -> Option<(&FastEndgame, &Table)> {
         self.entries
@@ -145,16 +255,21 @@ impl Tables {
     /// `None` when there is none.
     #[must_use]
     pub fn statistics(&self, signature: &Signature) -> Option<Statistics> {
-        let (space, table) = self.get(signature)?;
         // A table is kept only with the size of its space.
-        statistics(space, table).ok()
+        match self.get(signature) {
+            Some((space, table)) => statistics(space, table).ok(),
+            None => {
+                let (space, table) = self.get_pawns(signature)?;
+                pawn_statistics(space, table).ok()
+            }
+        }
     }
 
     /// Is there a table for this ending, or for it with the colours
     /// exchanged?
     #[must_use]
     pub fn covers(&self, signature: &Signature) -> bool {
-        self.get(signature).is_some() || self.get(&flipped(signature)).is_some()
+        self.table(signature).is_some() || self.table(&flipped(signature)).is_some()
     }
 
     /// Adds a table (built elsewhere, or read from a file), replacing the
@@ -170,49 +285,62 @@ impl Tables {
     pub fn insert(&mut self, table: Table) -> Result<Option<Table>, Error> {
         let found = table.label();
         let signature = match found.material.parse::<Signature>() {
-            Ok(s) if found.game == "chess" && found.scheme == SCHEME => s,
+            Ok(s) if found.game == "chess" && *found == label(&s) => s,
             _ => {
                 return Err(Error::Label {
                     found: found.clone(),
                 });
             }
         };
-        let space = space_of(&signature);
-        if space.size() != table.len() {
+        let size = space_size(&signature);
+        if size != table.len() {
             return Err(Error::Size {
                 ending: signature,
                 source: gametree_retrograde::SizeMismatch {
-                    space: space.size(),
+                    space: size,
                     table: table.len(),
                 },
             });
         }
         let old = self.remove(&signature);
-        self.entries.push((space, table));
+        match pawn_space_of(&signature) {
+            Some(space) => self.pawn_entries.push((space, table)),
+            None => self.entries.push((space_of(&signature), table)),
+        }
         Ok(old)
     }
 
     /// Removes this ending's table (colours as given) and returns it.
     pub fn remove(&mut self, signature: &Signature) -> Option<Table> {
-        let at = self
+        if let Some(at) = self
             .entries
             .iter()
-            .position(|(s, _)| s.endgame().signature() == signature)?;
-        Some(self.entries.remove(at).1)
+            .position(|(s, _)| s.endgame().signature() == signature)
+        {
+            return Some(self.entries.remove(at).1);
+        }
+        let at = self
+            .pawn_entries
+            .iter()
+            .position(|(s, _)| s.signature() == signature)?;
+        Some(self.pawn_entries.remove(at).1)
     }
 
     /// The endings [`build`](Self::build) would build for `endings`, in an
-    /// order where each comes after the endings its captures lead to:
-    /// those of `endings` and of their sub-endings (down to three pieces)
-    /// that have no table yet, colours exchanged or not; fewest pieces
-    /// first, then biggest space first (which [`build`](Self::build)
-    /// starts first when it can), then in the order met.
+    /// order where each comes after the endings its moves out of it lead
+    /// to (captures, promotions): those of `endings` and of every ending
+    /// a sequence of such moves leads to (down to three pieces) that have
+    /// no table yet, colours exchanged or not, an ending with only Black
+    /// pieces written with the colours exchanged (`KvKP` as `KPvK`);
+    /// fewest pieces first, then fewest pawns, then biggest space first
+    /// (which [`build`](Self::build) starts first when it can), then in
+    /// the order met.
     #[must_use]
     pub fn plan(&self, endings: &[Signature]) -> Vec<Signature> {
         let mut out: Vec<Signature> = Vec::new();
         for ending in endings {
             let all = std::iter::once(ending.clone())
-                .chain(sub_endings(ending, true))
+                .chain(reachable_endings(ending))
                 .filter(|s| s.piece_count() > 2);
             for s in all {
                 let flip = flipped(&s);
@@ -221,13 +349,15 @@ impl Tables {
                 }
             }
         }
-        let size = |s: &Signature| space_of(s).size();
-        let mut keyed: Vec<(usize, u64, Signature)> = out
+        let mut keyed: Vec<(usize, usize, u64, Signature)> = out
             .into_iter()
-            .map(|s| (s.piece_count(), u64::MAX - size(&s), s))
+            .map(|s| {
+                let pawns = s.pieces().filter(|p| p.role == gametree_games_chess::Role::Pawn);
+                (s.piece_count(), pawns.count(), u64::MAX - space_size(&s), s)
+            })
             .collect();
-        keyed.sort_by_key(|k| (k.0, k.1));
-        keyed.into_iter().map(|k| k.2).collect()
+        keyed.sort_by_key(|k| (k.0, k.1, k.2));
+        keyed.into_iter().map(|k| k.3).collect()
     }
 
     /// An upper bound, in bytes, on the memory [`build`](Self::build)
@@ -253,17 +383,25 @@ impl Tables {
     #[must_use]
     pub fn memory(&self, endings: &[Signature], threads: usize) -> u64 {
         let plan = self.plan(endings);
-        let held: u64 = self.entries.iter().map(|(_, t)| t.len()).sum();
+        let held: u64 = self.tables().map(|(_, t)| t.len()).sum();
         let mut extra: Vec<u64> = Vec::with_capacity(plan.len());
         let mut tables = 0;
         for ending in &plan {
-            let space = space_of(ending);
-            let working = Generator::new(&space)
-                .threads(1)
-                .memory(gametree_retrograde::Method::Backward)
-                .total_bytes;
-            tables += space.size();
-            extra.push(working.saturating_sub(space.size()));
+            let (size, working) = match pawn_space_of(ending) {
+                Some(space) => (
+                    space.size(),
+                    Generator::new(&space).threads(1).memory(Method::Backward),
+                ),
+                None => {
+                    let space = space_of(ending);
+                    (
+                        space.size(),
+                        Generator::new(&space).threads(1).memory(Method::Backward),
+                    )
+                }
+            };
+            tables += size;
+            extra.push(working.total_bytes.saturating_sub(size));
         }
         extra.sort_unstable_by(|a, b| b.cmp(a));
         let at_once = match threads {
@@ -296,18 +434,25 @@ impl Tables {
         options: &BuildOptions<'_>,
     ) -> Result<Vec<Signature>, Error> {
         let plan = self.plan(endings);
-        if let Some(big) = plan.iter().find(|s| s.piece_count() > MAX_BUILD_PIECES) {
+        if let Some(big) = plan.iter().find(|s| {
+            let most = if s.has_pawns() {
+                MAX_PAWN_BUILD_PIECES
+            } else {
+                MAX_BUILD_PIECES
+            };
+            s.piece_count() > most
+        }) {
             return Err(Error::TooManyPieces {
                 ending: big.clone(),
                 pieces: big.piece_count(),
             });
         }
-        // For each job, the jobs of its direct captures (all earlier in
-        // the plan: fewer pieces); the others are here already.
+        // For each job, the jobs of its direct captures and promotions
+        // (all earlier in the plan); the others are here already.
         let needs: Vec<Vec<usize>> = plan
             .iter()
             .map(|s| {
-                captures(s)
+                successor_endings(s)
                     .iter()
                     .filter_map(|c| {
                         let f = flipped(c);
@@ -321,18 +466,57 @@ impl Tables {
             n => n,
         };
         let have = &self.entries;
+        let have_pawns = &self.pawn_entries;
         let built = gametree_retrograde::schedule(&needs, threads, |job| {
             let ending = &plan[job.index()];
-            let space = space_of(ending);
-            let resolver = SubTables::new(
-                have.iter()
-                    .chain(needs[job.index()].iter().filter_map(|&j| job.finished(j))),
-            );
+            let finished = || {
+                needs[job.index()]
+                    .iter()
+                    .filter_map(|&j| job.finished(j))
+            };
             let report = |e: &Event| {
                 if let Some(p) = options.progress {
                     p(ending, e);
                 }
             };
+            let failed = |source| Error::Build {
+                ending: ending.clone(),
+                source,
+            };
+            if let Some(space) = pawn_space_of(ending) {
+                let resolver = MixedTables {
+                    pawnless: have
+                        .iter()
+                        .chain(finished().filter_map(|b| match b {
+                            Built::Pawnless(e) => Some(e),
+                            Built::Pawns(_) => None,
+                        }))
+                        .collect(),
+                    pawns: have_pawns
+                        .iter()
+                        .chain(finished().filter_map(|b| match b {
+                            Built::Pawns(e) => Some(e),
+                            Built::Pawnless(_) => None,
+                        }))
+                        .collect(),
+                };
+                let mut generator = Generator::new(&space)
+                    .label(label(ending))
+                    .resolver(&resolver)
+                    .threads(job.threads());
+                if options.progress.is_some() {
+                    generator = generator.progress(&report);
+                }
+                let table = generator.build(Method::Backward).map_err(failed)?;
+                return Ok(Built::Pawns((space, table)));
+            }
+            let space = space_of(ending);
+            let resolver = SubTables::new(have.iter().chain(finished().filter_map(
+                |b| match b {
+                    Built::Pawnless(e) => Some(e),
+                    Built::Pawns(_) => None,
+                },
+            )));
             let mut generator = Generator::new(&space)
                 .label(label(ending))
                 .resolver(&resolver)
@@ -340,20 +524,20 @@ impl Tables {
             if options.progress.is_some() {
                 generator = generator.progress(&report);
             }
-            let table = generator
-                .backward_indexed()
-                .map_err(|source| Error::Build {
-                    ending: ending.clone(),
-                    source,
-                })?;
-            Ok((space, table))
+            let table = generator.backward_indexed().map_err(failed)?;
+            Ok(Built::Pawnless((space, table)))
         })
         .map_err(|e| match e {
             gametree_retrograde::ScheduleError::Build { error, .. } => error,
             // Every job needs only earlier ones, all of them jobs.
             other => unreachable!("a plan is acyclic: {other:?}"),
         })?;
-        self.entries.extend(built);
+        for b in built {
+            match b {
+                Built::Pawnless(e) => self.entries.push(e),
+                Built::Pawns(e) => self.pawn_entries.push(e),
+            }
+        }
         Ok(plan)
     }
 
@@ -384,7 +568,7 @@ impl Tables {
     ///
     /// [`Error::Save`] when the file cannot be written.
     pub fn save(&self, signature: &Signature, path: &Path) -> Result<bool, Error> {
-        let Some((_, table)) = self.get(signature) else {
+        let Some(table) = self.table(signature) else {
             return Ok(false);
         };
         table.write(path).map_err(|source| Error::Save {
@@ -405,13 +589,18 @@ impl Tables {
         lookup(self.entries.iter(), p)
     }
 
-    /// The value of `position` for the side to move (see
-    /// [`probe_placement`](Self::probe_placement)); `None` when it has
-    /// pawns, castling rights or too many pieces, or when its ending has
-    /// no table here.
+    /// The value of `position` for the side to move, from the table of
+    /// its material or of the colours exchanged (see
+    /// [`probe_placement`](Self::probe_placement) for pawnless ones; with
+    /// pawns, an en-passant capture the side to move has is taken into
+    /// account); `None` when it has castling rights or too many pieces, or
+    /// when its ending has no table here.
     #[must_use]
     pub fn probe(&self, position: &Position) -> Option<Value> {
-        self.probe_placement(&Placement::from_position(position)?)
+        if position.castling_rights() != 0 {
+            return None;
+        }
+        lookup_any(self.entries.iter(), self.pawn_entries.iter(), position)
     }
 }
 
@@ -468,14 +657,127 @@ impl Resolve<Placement> for Tables {
     }
 }
 
-/// The index space of an ending.
+impl Resolve<Position> for Tables {
+    fn resolve(&self, p: &Position) -> Option<Value> {
+        self.probe(p)
+    }
+
+    /// Tables hold the exact value of terminal positions too.
+    fn knows_terminals(&self) -> bool {
+        true
+    }
+}
+
+/// The index space of a pawnless ending.
 fn space_of(signature: &Signature) -> FastEndgame {
     FastEndgame::from_endgame(Endgame::from_signature(signature.clone()))
+}
+
+/// The index space of an ending with pawns, or `None` for a pawnless one.
+fn pawn_space_of(signature: &Signature) -> Option<PawnEndgame> {
+    PawnEndgame::from_signature(signature.clone()).ok()
+}
+
+/// The size of an ending's index space.
+fn space_size(signature: &Signature) -> u64 {
+    match pawn_space_of(signature) {
+        Some(space) => space.size(),
+        None => space_of(signature).size(),
+    }
+}
+
+/// Every ending a sequence of captures and promotions leads to from `s`,
+/// `s` excluded, each once (an ending with only Black pieces with the
+/// colours exchanged, bare kings left out), fewest pieces first, then by
+/// name.
+fn reachable_endings(s: &Signature) -> Vec<Signature> {
+    let mut out: Vec<Signature> = Vec::new();
+    let mut todo = vec![s.clone()];
+    while let Some(next) = todo.pop() {
+        for sub in successor_endings(&next) {
+            let sub = normalised(&sub);
+            if sub.piece_count() > 2 && sub != *s && !out.contains(&sub) {
+                out.push(sub.clone());
+                todo.push(sub);
+            }
+        }
+    }
+    out.sort_by_cached_key(|s| (s.piece_count(), s.to_string()));
+    out
+}
+
+/// The ending with the colours exchanged when only Black has pieces.
+fn normalised(s: &Signature) -> Signature {
+    let text = s.to_string();
+    if text.starts_with("Kv") && text.len() > 3 {
+        s.flipped()
+    } else {
+        s.clone()
+    }
 }
 
 /// The signature with the colours exchanged.
 fn flipped(s: &Signature) -> Signature {
     s.flipped()
+}
+
+/// The endings one move out of `s` leads to, colours as they stand:
+/// [`captures`], then each promotion of a pawn (to Q, R, B, N), alone or
+/// with a capture, without repeats and without two bare kings.
+///
+/// ```
+/// use gametree_chess_tables::{Signature, successor_endings};
+///
+/// let names = |s: &str| {
+///     let s: Signature = s.parse().unwrap();
+///     successor_endings(&s).iter().map(|c| c.to_string()).collect::<Vec<_>>()
+/// };
+/// assert_eq!(names("KQvKR"), ["KvKR", "KQvK"]);
+/// assert_eq!(names("KPvK"), ["KQvK", "KRvK", "KBvK", "KNvK"]);
+/// assert_eq!(names("KPvKN")[..3], ["KvKN", "KPvK", "KQvKN"]);
+/// assert!(names("KPvKN").contains(&"KQvK".to_string())); // a capture promoting
+/// ```
+#[must_use]
+pub fn successor_endings(s: &Signature) -> Vec<Signature> {
+    let mut out = captures(s);
+    let text = s.to_string();
+    let Some((white, black)) = text.split_once('v') else {
+        return out;
+    };
+    let push = |text: String, out: &mut Vec<Signature>| {
+        if let Ok(c) = text.parse::<Signature>()
+            && c.piece_count() > 2
+            && !out.contains(&c)
+        {
+            out.push(c);
+        }
+    };
+    for (side, other, is_white) in [(white, black, true), (black, white, false)] {
+        let Some(k) = side.find('P') else {
+            continue;
+        };
+        for role in ['Q', 'R', 'B', 'N'] {
+            let promoted = format!("{}{role}{}", &side[..k], &side[k + 1..]);
+            // The promotion alone, then with each capture of a piece of
+            // the other side (not its king).
+            let mut others = vec![other.to_string()];
+            // Pawns never stand on the last rank.
+            for (j, c) in other.char_indices().skip(1) {
+                if c != 'P' {
+                    others.push(format!("{}{}", &other[..j], &other[j + 1..]));
+                }
+            }
+            for o in others {
+                let text = if is_white {
+                    format!("{promoted}v{o}")
+                } else {
+                    format!("{o}v{promoted}")
+                };
+                push(text, &mut out);
+            }
+        }
+    }
+    out
 }
 
 /// The endings one capture in `s` leads to, colours as they stand, in

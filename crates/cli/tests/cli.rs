@@ -27,6 +27,16 @@ fn syzygy_json(ending: &str) -> (String, String) {
     (json("wtm", e.wtm), json("btm", e.btm))
 }
 
+/// The same for an ending with pawns.
+fn syzygy_json_pawns(ending: &str) -> (String, String) {
+    let stats = gametree_verify::data::syzygy_3_4_men_pawns().unwrap();
+    let e = stats.iter().find(|e| e.ending == ending).unwrap();
+    let json = |key: &str, w: gametree_verify::data::WinDrawLoss| {
+        format!("\"{key}\": {}", wdl_json([w.wins, w.draws, w.losses]))
+    };
+    (json("wtm", e.wtm), json("btm", e.btm))
+}
+
 /// The published perft count of the position `id` of `table` at `depth`.
 fn published_perft(table: &[gametree_verify::data::PerftPosition], id: &str, depth: u32) -> String {
     let row = table.iter().find(|p| p.id == id).unwrap();
@@ -152,7 +162,7 @@ fn bad_inputs_are_one_line_errors_with_exit_code_2() {
         &["solve", "connect4", "", "--algo", "retrograde"],
         &["analyse", "ataxx", "xyz", "--depth", "2"],
         &["perft", "chess", "startpos", "deep"],
-        &["tb", "stats", "KPvK"],
+        &["tb", "stats", "KRPvKR"],
         &["tb", "build", "connect4:9x9"],
         &["tb", "build", "connect4:0x4"],
         &["tb", "build", "connect4:6x4"],
@@ -391,8 +401,8 @@ fn tb_build_every_ending_of_three_pieces() {
     let d = dir.to_str().unwrap();
     let out = stdout(gametree().args(["tb", "build", "chess:3", "--out", d]));
     let files: Vec<&str> = out.lines().collect();
-    assert_eq!(files.len(), 4, "{out}");
-    for (file, name) in files.iter().zip(["KQvK", "KRvK", "KBvK", "KNvK"]) {
+    assert_eq!(files.len(), 5, "{out}");
+    for (file, name) in files.iter().zip(["KQvK", "KRvK", "KBvK", "KNvK", "KPvK"]) {
         assert!(file.ends_with(&format!("{name}.gtb")), "{file}");
         assert!(dir.join(format!("{name}.gtb")).exists());
     }
@@ -402,11 +412,15 @@ fn tb_build_every_ending_of_three_pieces() {
         out.starts_with("{\"material\": \"KRvK\", \"counted\": ") && out.contains(&wtm),
         "{out}"
     );
+    // With pawns: the published KPvK statistics.
+    let out = stdout(gametree().args(["tb", "stats", "KPvK", "--dir", d, "--json"]));
+    let (wtm, btm) = syzygy_json_pawns("KPvK");
+    assert!(out.contains(&wtm) && out.contains(&btm), "{out}");
     let two = dir.join("two");
     let t = two.to_str().unwrap();
     let out = stdout(gametree().args(["tb", "build", "chess:3", "--out", t, "--threads", "2"]));
-    assert_eq!(out.lines().count(), 4, "{out}");
-    for name in ["KQvK", "KRvK", "KBvK", "KNvK"] {
+    assert_eq!(out.lines().count(), 5, "{out}");
+    for name in ["KQvK", "KRvK", "KBvK", "KNvK", "KPvK"] {
         let file = format!("{name}.gtb");
         assert_eq!(
             std::fs::read(dir.join(&file)).unwrap(),

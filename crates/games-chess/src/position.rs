@@ -301,11 +301,11 @@ impl Position {
     pub fn compute_hash(&self) -> u64 {
         let k = keys();
         let mut h = 0;
-        for sq in 0..64 {
-            let p = self.board[sq];
-            if p != EMPTY {
-                h ^= k.piece[p as usize][sq];
-            }
+        let mut occupied = self.by_color[0] | self.by_color[1];
+        while occupied != 0 {
+            let sq = occupied.trailing_zeros() as usize;
+            occupied &= occupied - 1;
+            h ^= k.piece[self.board[sq] as usize][sq];
         }
         if self.side == Color::Black {
             h ^= k.side;

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use gametree_chess_tables::{captures, pawnless_endings};
+use gametree_chess_tables::{MAX_PAWN_BUILD_PIECES, captures, pawn_endings, pawnless_endings};
 use gametree_retrograde::Table;
 
 use super::chess::{ChessTables, build_chess};
@@ -13,7 +13,7 @@ use super::{Material, parse_all_chess, parse_material, table_path};
 use crate::error::{CliError, Result};
 use crate::progress;
 
-/// `tb build chess:N`: every pawnless ending of `men` pieces (once up to
+/// `tb build chess:N`: every ending of `men` pieces (once up to
 /// colour exchange) and the endings they capture into, each written to
 /// `dir` (or loaded from it when there). The endings they capture into
 /// come first, one at a time on `threads` threads; the endings of `men`
@@ -21,7 +21,9 @@ use crate::progress;
 /// at a time (`gametree_retrograde::schedule`, one thread each while others wait),
 /// and each is dropped from memory once written, so memory holds the
 /// smaller endings and one table per thread. Prints each ending's file,
-/// in the order of `pawnless_endings`.
+/// in the order of `pawnless_endings`. Then, up to
+/// `MAX_PAWN_BUILD_PIECES` pieces, every ending with pawns
+/// (`pawn_endings`), one at a time with the endings it needs.
 fn build_all_chess(men: usize, dir: &Path, threads: usize) -> Result<()> {
     let endings = pawnless_endings(men);
     let mut tables = ChessTables::default();
@@ -58,6 +60,15 @@ fn build_all_chess(men: usize, dir: &Path, threads: usize) -> Result<()> {
     })?;
     for path in paths {
         println!("{}", path.display());
+    }
+    // Endings with pawns promote into endings of as many pieces: one at a
+    // time, after the pawnless ones, each with what it needs.
+    if men <= MAX_PAWN_BUILD_PIECES {
+        let mut tables = ChessTables::default();
+        for sig in pawn_endings(men) {
+            tables.ensure(&sig, Some(dir), threads, progress::enabled())?;
+            println!("{}", table_path(dir, &sig.to_string()).display());
+        }
     }
     Ok(())
 }

@@ -1,11 +1,15 @@
-//! Chess databases: pawnless endings of up to 5 pieces, each with the
-//! endings its captures lead to (`gametree_chess_tables`).
+//! Chess databases: pawnless endings of up to 5 pieces and endings with
+//! pawns of up to 4, each with the endings its captures and promotions
+//! lead to (`gametree_chess_tables`).
 
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 
-use gametree_chess_tables::{Endgame, FastEndgame, Signature, Tables, captures};
-use gametree_game::{Game, IndexSpace, Outcome};
+use gametree_chess_tables::{
+    BuildOptions, Endgame, FastEndgame, MAX_PAWN_BUILD_PIECES, Signature, Tables,
+    successor_endings,
+};
+use gametree_game::{Game, Outcome};
 use gametree_games_chess::Position as Chess;
 use gametree_retrograde::{Event, Generator, Table, Value};
 use indicatif::ProgressBar;
@@ -34,9 +38,7 @@ impl ChessTables {
             Some(Outcome::Win) => return Some(Value::Win(0)),
             None => {}
         }
-        let sig = Signature::of(p)?;
-        let (space, table) = self.tables.get(&sig)?;
-        table.get(space.endgame().index_of(p)?)
+        self.tables.probe(p)
     }
 
     /// Makes sure the database of `sig` and of every ending it captures
@@ -50,15 +52,11 @@ impl ChessTables {
         verbose: bool,
     ) -> Result<()> {
         let name = sig.to_string();
-        if self.tables.get(sig).is_some() {
+        if self.tables.table(sig).is_some() {
             return Ok(());
         }
-        if sig.piece_count() > MAX_CHESS_PIECES {
-            return Err(CliError::unavailable(format!(
-                "{name}: databases of more than {MAX_CHESS_PIECES} pieces are not available (memory)"
-            )));
-        }
-        for sub in captures(sig) {
+        check_size(sig)?;
+        for sub in successor_endings(sig) {
             self.ensure(&sub, dir, threads, verbose)?;
         }
         if let Some(dir) = dir {
@@ -101,6 +99,9 @@ pub(super) fn build_chess(
     threads: usize,
     pb: Option<&ProgressBar>,
 ) -> Result<Table> {
+    if sig.has_pawns() {
+        return build_pawns(sig, tables, threads, pb);
+    }
     let space = FastEndgame::from_endgame(Endgame::from_signature(sig.clone()));
     let report = |e: &Event| report_event(pb, e);
     let mut generator = Generator::new(&space)
@@ -117,6 +118,55 @@ pub(super) fn build_chess(
         pb.finish_and_clear();
     }
     Ok(table)
+}
+
+/// Builds the table of an ending with pawns (whose sub-endings are in
+/// `tables`) by the backward method over full positions.
+fn build_pawns(
+    sig: &Signature,
+    tables: &Tables,
+    threads: usize,
+    pb: Option<&ProgressBar>,
+) -> Result<Table> {
+    // A copy of the sub-tables' resolver: `Tables::build` plans only the
+    // missing ending and keeps it.
+    let mut own = Tables::new();
+    for (sub, table) in tables.tables() {
+        if successor_endings(sig)
+            .iter()
+            .any(|s| s == sub || s.flipped() == *sub)
+        {
+            own.insert(table.clone())
+                .map_err(|e| CliError::input(e.to_string()))?;
+        }
+    }
+    let report = |_: &Signature, e: &Event| report_event(pb, e);
+    let options = BuildOptions {
+        threads,
+        progress: pb.is_some().then_some(&report as &gametree_chess_tables::Progress<'_>),
+    };
+    own.build(std::slice::from_ref(sig), &options)
+        .map_err(|e| CliError::input(format!("building {sig}: {e}")))?;
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    own.remove(sig)
+        .ok_or_else(|| CliError::input(format!("building {sig}: no table")))
+}
+
+/// Refuses endings too large to build here.
+fn check_size(sig: &Signature) -> Result<()> {
+    if sig.piece_count() > MAX_CHESS_PIECES {
+        return Err(CliError::unavailable(format!(
+            "{sig}: databases of more than {MAX_CHESS_PIECES} pieces are not available (memory)"
+        )));
+    }
+    if sig.has_pawns() && sig.piece_count() > MAX_PAWN_BUILD_PIECES {
+        return Err(CliError::unavailable(format!(
+            "{sig}: databases with pawns of more than {MAX_PAWN_BUILD_PIECES} pieces are not available (time)"
+        )));
+    }
+    Ok(())
 }
 
 fn chess_tables() -> &'static Mutex<ChessTables> {
@@ -137,7 +187,7 @@ pub(crate) fn probe_chess(
         .map_err(|_| CliError::input("database cache poisoned"))?;
     tables.ensure(&sig, dir, threads, progress::enabled())?;
     let mut probe = line(p, |q| tables.value(q))?;
-    probe.positions = tables.tables.iter().map(|(_, _, t)| t.len()).sum();
+    probe.positions = tables.tables.tables().map(|(_, t)| t.len()).sum();
     Ok(probe)
 }
 
@@ -147,19 +197,19 @@ fn chess_signature(p: &Chess) -> Result<Signature> {
             "the position has castling rights; databases cover positions without them",
         ));
     }
-    let sig = Signature::of(p)
-        .ok_or_else(|| CliError::unavailable("only pawnless chess endings have databases"))?;
-    if sig.piece_count() > MAX_CHESS_PIECES {
-        return Err(CliError::unavailable(format!(
-            "{sig}: databases of more than {MAX_CHESS_PIECES} pieces are not available (memory)"
-        )));
-    }
+    let sig = Signature::of(p).ok_or_else(|| {
+        CliError::unavailable(format!(
+            "databases of more than {MAX_CHESS_PIECES} pieces are not available (memory)"
+        ))
+    })?;
+    check_size(&sig)?;
     Ok(sig)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gametree_chess_tables::captures;
 
     #[test]
     fn capture_targets() {

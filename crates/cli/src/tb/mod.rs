@@ -1,6 +1,7 @@
 //! `gametree tb`: endgame databases by retrograde analysis — tic-tac-toe
 //! (every reachable position), Connect Four on small boards (every
-//! reachable position, mirror images merged) and pawnless chess endings.
+//! reachable position, mirror images merged) and chess endings (pawnless
+//! up to 5 pieces, with pawns up to 4).
 //!
 //! `build.rs`, `stats.rs` and `probe.rs` are the subcommands;
 //! `tictactoe.rs`, `connect4.rs` and `chess.rs` hold each game's
@@ -144,7 +145,7 @@ fn parse_all_chess(text: &str) -> Option<Result<usize>> {
     Some(match rest.parse::<usize>() {
         Ok(men @ 3..=MAX_CHESS_PIECES) => Ok(men),
         _ => Err(CliError::input(format!(
-            "bad material {text:?}: chess:N builds every pawnless ending of N pieces, N from 3 to {MAX_CHESS_PIECES}"
+            "bad material {text:?}: chess:N builds every ending of N pieces, N from 3 to {MAX_CHESS_PIECES}"
         ))),
     })
 }

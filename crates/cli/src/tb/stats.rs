@@ -1,7 +1,7 @@
 //! `tb stats`: win/draw/loss counts for each side to move and the longest
 //! win.
 
-use gametree_chess_tables::{Wdl, statistics};
+use gametree_chess_tables::{Wdl, pawn_statistics, statistics};
 use gametree_game::{Game, IndexSpace, Player};
 use gametree_games_tictactoe::index::BoardIndex;
 use gametree_retrograde::{Counts, Table};
@@ -17,6 +17,11 @@ use crate::progress;
 /// What a chess ending's `wtm`/`btm` and `raw_wtm`/`raw_btm` count.
 const CHESS_COUNTED: &str = "wtm/btm: Syzygy convention (positions up to the 8 symmetries, \
      like pieces told apart); raw_wtm/raw_btm: index entries (like pieces not told apart)";
+
+/// The same for an ending with pawns.
+const CHESS_PAWNS_COUNTED: &str = "wtm/btm: Syzygy convention (positions without an en-passant \
+     capture, up to the reflection between the d- and e-files, like pieces told apart); \
+     raw_wtm/raw_btm: index entries (like pieces not told apart)";
 
 fn wdl(c: &Counts) -> Out {
     let mut r = Record::new();
@@ -83,12 +88,23 @@ pub(crate) fn stats(material: &str, dir: &str, json: bool) -> Result<()> {
         Material::Chess(sig) => {
             let mut tables = ChessTables::default();
             tables.ensure(&sig, Some(dir), 1, progress::enabled())?;
-            let Some((space, table)) = tables.tables.get(&sig) else {
-                return Err(CliError::input(format!("{sig}: no table")));
-            };
-            let s = statistics(space, table).map_err(|e| CliError::input(e.to_string()))?;
+            let no_table = || CliError::input(format!("{sig}: no table"));
+            let (s, counted, fen): (_, _, Box<dyn Fn(u64) -> Option<String>>) =
+                if sig.has_pawns() {
+                    let (space, table) = tables.tables.get_pawns(&sig).ok_or_else(no_table)?;
+                    let s = pawn_statistics(space, table)
+                        .map_err(|e| CliError::input(e.to_string()))?;
+                    let fen = |i| space.position(i).map(|p| p.to_string());
+                    (s, CHESS_PAWNS_COUNTED, Box::new(fen))
+                } else {
+                    let (space, table) = tables.tables.get(&sig).ok_or_else(no_table)?;
+                    let s =
+                        statistics(space, table).map_err(|e| CliError::input(e.to_string()))?;
+                    let fen = |i| space.endgame().position(i).map(|p| p.to_string());
+                    (s, CHESS_COUNTED, Box::new(fen))
+                };
             r.str("material", sig.to_string())
-                .str("counted", CHESS_COUNTED)
+                .str("counted", counted)
                 .push("wtm", chess_wdl(s.white))
                 .push("btm", chess_wdl(s.black))
                 .push("raw_wtm", chess_wdl(s.raw_white))
@@ -100,9 +116,7 @@ pub(crate) fn stats(material: &str, dir: &str, json: bool) -> Result<()> {
                 (None, b) => b,
                 (w, _) => w,
             };
-            longest(&mut r, win, |i| {
-                space.endgame().position(i).map(|p| p.to_string())
-            });
+            longest(&mut r, win, fen);
         }
     }
     if json {

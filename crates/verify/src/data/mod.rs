@@ -13,6 +13,7 @@
 //! | `ataxx-perft.toml` | [`ataxx_perft`] | libataxx's perft table |
 //! | `chess-perft.toml` | [`chess_perft`] | the Chess Programming Wiki's perft table |
 //! | `syzygy-3-4-men.toml` | [`syzygy_3_4_men`] | the Syzygy generator's statistics of the 3- and 4-man pawnless endings |
+//! | `syzygy-3-4-men-pawns.toml` | [`syzygy_3_4_men_pawns`] | the same for the 3- and 4-man endings with pawns |
 //! | `chess-endgames.toml` | [`chess_endgames`] | raw KQvK counts, longest mates |
 //!
 //! The files are compiled into the crate ([`FILES`]), so it works wherever
@@ -42,7 +43,7 @@ pub mod pons;
 
 /// Every corpus file compiled into the crate: its name in `data/` and its
 /// text.
-pub const FILES: [(&str, &str); 8] = [
+pub const FILES: [(&str, &str); 9] = [
     (TICTACTOE, include_str!("../../data/tictactoe.toml")),
     (CONNECT4, include_str!("../../data/connect4.toml")),
     (MNK, include_str!("../../data/mnk.toml")),
@@ -50,6 +51,10 @@ pub const FILES: [(&str, &str); 8] = [
     (ATAXX_PERFT, include_str!("../../data/ataxx-perft.toml")),
     (CHESS_PERFT, include_str!("../../data/chess-perft.toml")),
     (SYZYGY, include_str!("../../data/syzygy-3-4-men.toml")),
+    (
+        SYZYGY_PAWNS,
+        include_str!("../../data/syzygy-3-4-men-pawns.toml"),
+    ),
     (
         CHESS_ENDGAMES,
         include_str!("../../data/chess-endgames.toml"),
@@ -63,6 +68,7 @@ const DOTS: &str = "dots.toml";
 const ATAXX_PERFT: &str = "ataxx-perft.toml";
 const CHESS_PERFT: &str = "chess-perft.toml";
 const SYZYGY: &str = "syzygy-3-4-men.toml";
+const SYZYGY_PAWNS: &str = "syzygy-3-4-men-pawns.toml";
 const CHESS_ENDGAMES: &str = "chess-endgames.toml";
 
 /// A corpus file that does not parse or holds a value of the wrong form.
@@ -578,6 +584,25 @@ pub struct EndingStats {
 ///
 /// [`CorpusError`] when the file does not parse.
 pub fn syzygy_3_4_men() -> Result<&'static [EndingStats], CorpusError> {
+    static CELL: OnceLock<Result<Vec<EndingStats>, CorpusError>> = OnceLock::new();
+    cached(&CELL, || ending_stats(SYZYGY)).map(Vec::as_slice)
+}
+
+/// The Syzygy statistics of the 11 endings of 3 and 4 pieces with pawns
+/// (`syzygy-3-4-men-pawns.toml`), 3 pieces first: positions without an
+/// en-passant capture, up to the reflection between the d- and e-files,
+/// like pieces told apart.
+///
+/// # Errors
+///
+/// [`CorpusError`] when the file does not parse.
+pub fn syzygy_3_4_men_pawns() -> Result<&'static [EndingStats], CorpusError> {
+    static CELL: OnceLock<Result<Vec<EndingStats>, CorpusError>> = OnceLock::new();
+    cached(&CELL, || ending_stats(SYZYGY_PAWNS)).map(Vec::as_slice)
+}
+
+/// Reads a file of [`EndingStats`].
+fn ending_stats(name: &'static str) -> Result<Vec<EndingStats>, CorpusError> {
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Ending {
@@ -590,19 +615,15 @@ pub fn syzygy_3_4_men() -> Result<&'static [EndingStats], CorpusError> {
     struct File {
         ending: Vec<Ending>,
     }
-    fn load() -> Result<Vec<EndingStats>, CorpusError> {
-        let f: File = parse(SYZYGY)?;
-        Ok(f.ending
-            .into_iter()
-            .map(|e| EndingStats {
-                ending: e.name,
-                wtm: e.wtm.into(),
-                btm: e.btm.into(),
-            })
-            .collect())
-    }
-    static CELL: OnceLock<Result<Vec<EndingStats>, CorpusError>> = OnceLock::new();
-    cached(&CELL, load).map(Vec::as_slice)
+    let f: File = parse(name)?;
+    Ok(f.ending
+        .into_iter()
+        .map(|e| EndingStats {
+            ending: e.name,
+            wtm: e.wtm.into(),
+            btm: e.btm.into(),
+        })
+        .collect())
 }
 
 /// KQvK counted without symmetry reduction.
@@ -705,6 +726,7 @@ mod tests {
         assert_eq!(chess[1].nodes(1), Some(48));
         assert_eq!(chess[1].nodes(9), None);
         assert_eq!(syzygy_3_4_men().unwrap().len(), 24);
+        assert_eq!(syzygy_3_4_men_pawns().unwrap().len(), 11);
         let endgames = chess_endgames().unwrap();
         assert_eq!(
             endgames.longest_mate("KQvKR").map(LongestMate::plies),
