@@ -280,9 +280,9 @@ impl PawnEndgame {
                 ^ flip
         };
         let mut index = (king(Color::White) * 64 + king(Color::Black)) as u64;
-        for k in 0..n {
-            let domain = region.domains[k];
-            index = index * domain.radix() + value(domain, squares[k], self.pieces[k] / 6)?;
+        for ((&sq, &domain), &number) in squares[..n].iter().zip(&region.domains).zip(&self.pieces)
+        {
+            index = index * domain.radix() + value(domain, sq, number / 6)?;
         }
         Some(region.offset + index)
     }
@@ -369,7 +369,10 @@ impl IndexSpace for PawnEndgame {
             }
         }
         let kings = [(wk, crate::WHITE_KING), (bk, crate::BLACK_KING)];
-        let others = squares[..n].iter().copied().zip(self.pieces.iter().copied());
+        let others = squares[..n]
+            .iter()
+            .copied()
+            .zip(self.pieces.iter().copied());
         let pieces = kings
             .into_iter()
             .chain(others)
@@ -473,8 +476,7 @@ impl Predecessors for PawnEndgame {
                     // en-passant capture (else it leads to the position
                     // with one), or when this position has one.
                     let leads_here = !double || {
-                        let here =
-                            *target.get_or_insert_with(|| self.index_unchecked(position));
+                        let here = *target.get_or_insert_with(|| self.index_unchecked(position));
                         let mut child = q.clone();
                         child.make(Move::new(square(from), at, None));
                         self.index_unchecked(&child) == here

@@ -57,7 +57,10 @@ impl fmt::Display for SignatureError {
             SignatureError::MissingKing(c) => write!(f, "{c:?}'s side must start with its king K"),
             SignatureError::ExtraKing(c) => write!(f, "{c:?} has more than one king"),
             SignatureError::Pawn(c) => {
-                write!(f, "{c:?} has a pawn; this index takes pawnless endings only")
+                write!(
+                    f,
+                    "{c:?} has a pawn; this index takes pawnless endings only"
+                )
             }
             SignatureError::PieceLetter(c) => {
                 write!(f, "unknown piece letter {c:?} (use K, Q, R, B, N, P)")
@@ -180,7 +183,13 @@ impl Signature {
         }
         let side = |color| {
             let mut roles = ArrayVec::new();
-            for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn] {
+            for role in [
+                Role::Queen,
+                Role::Rook,
+                Role::Bishop,
+                Role::Knight,
+                Role::Pawn,
+            ] {
                 for _ in 0..count(color, role) {
                     roles.push(role);
                 }
@@ -232,7 +241,13 @@ pub fn pawnless_endings(men: usize) -> Vec<Signature> {
 /// ```
 #[must_use]
 pub fn pawn_endings(men: usize) -> Vec<Signature> {
-    let roles = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn];
+    let roles = [
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ];
     let mut all = endings_of(men, &roles);
     all.retain(Signature::has_pawns);
     all

@@ -62,9 +62,7 @@ fn lookup_pawns<'a>(
 ) -> Option<Value> {
     let find = |q: &Position| {
         let signature = Signature::of(q)?;
-        let (space, table) = tables
-            .clone()
-            .find(|(s, _)| *s.signature() == signature)?;
+        let (space, table) = tables.clone().find(|(s, _)| *s.signature() == signature)?;
         table.get(space.index_of(q)?)
     };
     find(position).or_else(|| find(&flip_position(position)?))
@@ -130,11 +128,7 @@ struct MixedTables<'a> {
 
 impl Resolve<Position> for MixedTables<'_> {
     fn resolve(&self, p: &Position) -> Option<Value> {
-        lookup_any(
-            self.pawnless.iter().copied(),
-            self.pawns.iter().copied(),
-            p,
-        )
+        lookup_any(self.pawnless.iter().copied(), self.pawns.iter().copied(), p)
     }
 
     /// Tables hold the exact value of terminal positions too.
@@ -145,8 +139,8 @@ impl Resolve<Position> for MixedTables<'_> {
 
 /// A table built by [`Tables::build`].
 enum Built {
-    Pawnless(Entry),
-    Pawns(PawnEntry),
+    Pawnless(Box<Entry>),
+    Pawns(Box<PawnEntry>),
 }
 
 /// A progress callback: the ending being built and what its build reports.
@@ -352,7 +346,9 @@ impl Tables {
         let mut keyed: Vec<(usize, usize, u64, Signature)> = out
             .into_iter()
             .map(|s| {
-                let pawns = s.pieces().filter(|p| p.role == gametree_games_chess::Role::Pawn);
+                let pawns = s
+                    .pieces()
+                    .filter(|p| p.role == gametree_games_chess::Role::Pawn);
                 (s.piece_count(), pawns.count(), u64::MAX - space_size(&s), s)
             })
             .collect();
@@ -469,11 +465,7 @@ impl Tables {
         let have_pawns = &self.pawn_entries;
         let built = gametree_retrograde::schedule(&needs, threads, |job| {
             let ending = &plan[job.index()];
-            let finished = || {
-                needs[job.index()]
-                    .iter()
-                    .filter_map(|&j| job.finished(j))
-            };
+            let finished = || needs[job.index()].iter().filter_map(|&j| job.finished(j));
             let report = |e: &Event| {
                 if let Some(p) = options.progress {
                     p(ending, e);
@@ -488,14 +480,14 @@ impl Tables {
                     pawnless: have
                         .iter()
                         .chain(finished().filter_map(|b| match b {
-                            Built::Pawnless(e) => Some(e),
+                            Built::Pawnless(e) => Some(&**e),
                             Built::Pawns(_) => None,
                         }))
                         .collect(),
                     pawns: have_pawns
                         .iter()
                         .chain(finished().filter_map(|b| match b {
-                            Built::Pawns(e) => Some(e),
+                            Built::Pawns(e) => Some(&**e),
                             Built::Pawnless(_) => None,
                         }))
                         .collect(),
@@ -508,15 +500,13 @@ impl Tables {
                     generator = generator.progress(&report);
                 }
                 let table = generator.build(Method::Backward).map_err(failed)?;
-                return Ok(Built::Pawns((space, table)));
+                return Ok(Built::Pawns(Box::new((space, table))));
             }
             let space = space_of(ending);
-            let resolver = SubTables::new(have.iter().chain(finished().filter_map(
-                |b| match b {
-                    Built::Pawnless(e) => Some(e),
-                    Built::Pawns(_) => None,
-                },
-            )));
+            let resolver = SubTables::new(have.iter().chain(finished().filter_map(|b| match b {
+                Built::Pawnless(e) => Some(&**e),
+                Built::Pawns(_) => None,
+            })));
             let mut generator = Generator::new(&space)
                 .label(label(ending))
                 .resolver(&resolver)
@@ -525,7 +515,7 @@ impl Tables {
                 generator = generator.progress(&report);
             }
             let table = generator.backward_indexed().map_err(failed)?;
-            Ok(Built::Pawnless((space, table)))
+            Ok(Built::Pawnless(Box::new((space, table))))
         })
         .map_err(|e| match e {
             gametree_retrograde::ScheduleError::Build { error, .. } => error,
@@ -534,8 +524,8 @@ impl Tables {
         })?;
         for b in built {
             match b {
-                Built::Pawnless(e) => self.entries.push(e),
-                Built::Pawns(e) => self.pawn_entries.push(e),
+                Built::Pawnless(e) => self.entries.push(*e),
+                Built::Pawns(e) => self.pawn_entries.push(*e),
             }
         }
         Ok(plan)

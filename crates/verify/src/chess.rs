@@ -188,6 +188,18 @@ pub(crate) fn checks() -> Vec<Check> {
         "tb stats = the Syzygy generator's statistics (all 24 3-4-man endings)",
         |_| syzygy_statistics(4),
     ));
+    rows.push(Check::new(
+        "chess",
+        Family::Published,
+        "tb stats = the Syzygy generator's statistics, endings with pawns (KPvK, KPPvK; full: all 11 3-4-man)",
+        |ctx| syzygy_pawn_statistics(ctx.pick(&["KPvK", "KPPvK"][..], &[][..])),
+    ));
+    rows.push(Check::new(
+        "chess",
+        Family::Solvers,
+        "retrograde with pawns: forward sweeps = backward method, index by index (KPvK; full: + KPvKP)",
+        |ctx| pawn_forward_equals_backward(ctx.pick(&["KPvK"][..], &["KPvK", "KPvKP"][..])),
+    ));
     rows.extend(searcher_rows(
         "chess",
         |ctx| {
@@ -255,6 +267,95 @@ fn syzygy_statistics(men: usize) -> Tally {
             .statistics(ending)
             .map_or_else(|| "no table".to_string(), |s| show(s.white, s.black));
         t.compare(&name, None, expected, got);
+    }
+    t
+}
+
+/// Builds the endings with pawns `endings` (every published one when
+/// empty) with what they need and compares their statistics with the
+/// corpus's `syzygy-3-4-men-pawns.toml`: one comparison per ending.
+fn syzygy_pawn_statistics(endings: &[&str]) -> Tally {
+    use gametree_chess_tables::{BuildOptions, Signature, Tables, Wdl};
+    let mut t = Tally::default();
+    let published = match crate::data::syzygy_3_4_men_pawns() {
+        Ok(p) => p,
+        Err(e) => return Tally::corpus_error(&e),
+    };
+    let rows: Vec<_> = published
+        .iter()
+        .filter(|r| endings.is_empty() || endings.contains(&r.ending.as_str()))
+        .collect();
+    let sigs: Vec<Signature> = match rows.iter().map(|r| r.ending.parse()).collect() {
+        Ok(s) => s,
+        Err(e) => {
+            t.compare("corpus", None, "endings".to_string(), format!("{e}"));
+            return t;
+        }
+    };
+    let mut tables = Tables::new();
+    if let Err(e) = tables.build(&sigs, &BuildOptions::default()) {
+        t.compare("build", None, "the tables".to_string(), e.to_string());
+        return t;
+    }
+    let show = |w: Wdl, b: Wdl| {
+        format!(
+            "wtm {}/{}/{} btm {}/{}/{}",
+            w.wins, w.draws, w.losses, b.wins, b.draws, b.losses
+        )
+    };
+    let wdl = |w: crate::data::WinDrawLoss| Wdl {
+        wins: w.wins,
+        draws: w.draws,
+        losses: w.losses,
+    };
+    for (row, sig) in rows.iter().zip(&sigs) {
+        let expected = show(wdl(row.wtm), wdl(row.btm));
+        let got = tables
+            .statistics(sig)
+            .map_or_else(|| "no table".to_string(), |s| show(s.white, s.black));
+        t.compare(&row.ending, None, expected, got);
+    }
+    t
+}
+
+/// Builds each ending with pawns by the backward method (`Tables::build`)
+/// and by forward sweeps over the same sub-tables, and compares the two
+/// tables index by index: one comparison per ending.
+fn pawn_forward_equals_backward(endings: &[&str]) -> Tally {
+    use gametree_chess_tables::{BuildOptions, PawnEndgame, Signature, Tables, label};
+    use gametree_game::IndexSpace;
+    let mut t = Tally::default();
+    for &ending in endings {
+        let (sig, space) = match (ending.parse::<Signature>(), PawnEndgame::new(ending)) {
+            (Ok(sig), Ok(space)) => (sig, space),
+            (_, Err(e)) | (Err(e), _) => {
+                t.compare(ending, None, "an ending".to_string(), e.to_string());
+                continue;
+            }
+        };
+        let expected = format!("equal on {} indices", space.size());
+        let mut tables = Tables::new();
+        let got = match tables.build(std::slice::from_ref(&sig), &BuildOptions::default()) {
+            Err(e) => e.to_string(),
+            Ok(_) => {
+                let built = tables.table(&sig).cloned();
+                let forward = gametree_retrograde::Generator::new(&space)
+                    .resolver(&tables)
+                    .label(label(&sig))
+                    .forward();
+                match (built, forward) {
+                    (Some(built), Ok(forward)) => {
+                        match gametree_retrograde::compare(&built, &forward) {
+                            Ok(n) => format!("equal on {n} indices"),
+                            Err(e) => format!("{e:?}"),
+                        }
+                    }
+                    (None, _) => "no table".to_string(),
+                    (_, Err(e)) => e.to_string(),
+                }
+            }
+        };
+        t.compare(ending, None, expected, got);
     }
     t
 }

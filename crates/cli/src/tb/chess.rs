@@ -6,8 +6,7 @@ use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 
 use gametree_chess_tables::{
-    BuildOptions, Endgame, FastEndgame, MAX_PAWN_BUILD_PIECES, Signature, Tables,
-    successor_endings,
+    BuildOptions, Endgame, FastEndgame, MAX_PAWN_BUILD_PIECES, Signature, Tables, successor_endings,
 };
 use gametree_game::{Game, Outcome};
 use gametree_games_chess::Position as Chess;
@@ -143,7 +142,9 @@ fn build_pawns(
     let report = |_: &Signature, e: &Event| report_event(pb, e);
     let options = BuildOptions {
         threads,
-        progress: pb.is_some().then_some(&report as &gametree_chess_tables::Progress<'_>),
+        progress: pb
+            .is_some()
+            .then_some(&report as &gametree_chess_tables::Progress<'_>),
     };
     own.build(std::slice::from_ref(sig), &options)
         .map_err(|e| CliError::input(format!("building {sig}: {e}")))?;

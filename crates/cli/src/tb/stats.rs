@@ -89,20 +89,18 @@ pub(crate) fn stats(material: &str, dir: &str, json: bool) -> Result<()> {
             let mut tables = ChessTables::default();
             tables.ensure(&sig, Some(dir), 1, progress::enabled())?;
             let no_table = || CliError::input(format!("{sig}: no table"));
-            let (s, counted, fen): (_, _, Box<dyn Fn(u64) -> Option<String>>) =
-                if sig.has_pawns() {
-                    let (space, table) = tables.tables.get_pawns(&sig).ok_or_else(no_table)?;
-                    let s = pawn_statistics(space, table)
-                        .map_err(|e| CliError::input(e.to_string()))?;
-                    let fen = |i| space.position(i).map(|p| p.to_string());
-                    (s, CHESS_PAWNS_COUNTED, Box::new(fen))
-                } else {
-                    let (space, table) = tables.tables.get(&sig).ok_or_else(no_table)?;
-                    let s =
-                        statistics(space, table).map_err(|e| CliError::input(e.to_string()))?;
-                    let fen = |i| space.endgame().position(i).map(|p| p.to_string());
-                    (s, CHESS_COUNTED, Box::new(fen))
-                };
+            let (s, counted, fen): (_, _, Box<dyn Fn(u64) -> Option<String>>) = if sig.has_pawns() {
+                let (space, table) = tables.tables.get_pawns(&sig).ok_or_else(no_table)?;
+                let s =
+                    pawn_statistics(space, table).map_err(|e| CliError::input(e.to_string()))?;
+                let fen = |i| space.position(i).map(|p| p.to_string());
+                (s, CHESS_PAWNS_COUNTED, Box::new(fen))
+            } else {
+                let (space, table) = tables.tables.get(&sig).ok_or_else(no_table)?;
+                let s = statistics(space, table).map_err(|e| CliError::input(e.to_string()))?;
+                let fen = |i| space.endgame().position(i).map(|p| p.to_string());
+                (s, CHESS_COUNTED, Box::new(fen))
+            };
             r.str("material", sig.to_string())
                 .str("counted", counted)
                 .push("wtm", chess_wdl(s.white))
