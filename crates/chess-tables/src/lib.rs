@@ -1,6 +1,11 @@
-//! Chess pawnless endgame tables: the index spaces of pawnless endings,
-//! and distance to mate for every position of a set of endings, built by
-//! [`gametree_retrograde`] and probed by position.
+//! Chess endgame tables: the index spaces of endings with and without
+//! pawns, and distance to mate for every position of a set of endings,
+//! built by [`gametree_retrograde`] and probed by position.
+//!
+//! Endings with pawns are numbered by [`PawnEndgame`] (the left–right
+//! symmetry, an en-passant capture part of the position) and built by
+//! the same [`Tables::build`], which plans the endings their promotions
+//! lead to as well as their captures.
 //!
 //! # Index spaces
 //!

@@ -182,7 +182,11 @@ impl PawnEndgame {
         add(0, None);
         add(1, None);
         for side in 0..2 {
-            // The pawns of the other side may just have moved two squares.
+            // The pawns of the other side may just have moved two squares,
+            // when the side to move has a pawn to take them with.
+            if !pieces.contains(&(side * 6 + PAWN_R)) {
+                continue;
+            }
             let theirs = (1 - side) * 6 + PAWN_R;
             for (k, &p) in pieces.iter().enumerate() {
                 if p == theirs {

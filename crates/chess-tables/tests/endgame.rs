@@ -168,8 +168,14 @@ fn signatures() {
     // Pawns parse; the pawnless index refuses them.
     assert_eq!("KPvKP".parse::<Signature>().unwrap().to_string(), "KPvKP");
     assert_eq!("KPRvK".parse::<Signature>().unwrap().to_string(), "KRPvK");
-    assert_eq!(Endgame::new("KPvK").unwrap_err(), SignatureError::Pawn(White));
-    assert_eq!(Endgame::new("KvKP").unwrap_err(), SignatureError::Pawn(Black));
+    assert_eq!(
+        Endgame::new("KPvK").unwrap_err(),
+        SignatureError::Pawn(White)
+    );
+    assert_eq!(
+        Endgame::new("KvKP").unwrap_err(),
+        SignatureError::Pawn(Black)
+    );
     assert_eq!(e("KvKx"), SignatureError::PieceLetter('x'));
     assert_eq!(e("KqvK"), SignatureError::PieceLetter('q'));
     assert_eq!(e("KQQQvKRRR"), SignatureError::TooManyPieces(8));

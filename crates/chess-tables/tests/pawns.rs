@@ -85,7 +85,11 @@ fn follow_mate(tables: &Tables, fen: &str) {
 /// The index: round trips, en passant, reflection, colours exchanged.
 #[test]
 fn the_index_round_trips_and_tells_en_passant_apart() {
+    // Sides to move × kings × the leading pawn × the other pawn, then the
+    // en-passant regions (one pawn on its file).
+    assert_eq!(PawnEndgame::new("KPvK").unwrap().size(), 2 * 4096 * 24);
     let space = PawnEndgame::new("KPvKP").unwrap();
+    assert_eq!(space.size(), 2 * 4096 * 24 * 48 + 4096 * (24 * 8 + 4 * 48));
     let mut valid = 0;
     for i in (0..space.size()).step_by(101) {
         if let Some(p) = space.position(i) {
@@ -115,8 +119,14 @@ fn the_index_round_trips_and_tells_en_passant_apart() {
     let krpkp = PawnEndgame::new("KRPvKP").unwrap();
     assert_eq!(krpkp.index_of(&pinned), krpkp.index_of(&unpinned));
     // Other material, no index.
-    assert_eq!(space.index_of(&"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".parse().unwrap()), None);
-    assert_eq!(PawnEndgame::new("KQvK").unwrap_err(), SignatureError::NoPawn);
+    assert_eq!(
+        space.index_of(&"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".parse().unwrap()),
+        None
+    );
+    assert_eq!(
+        PawnEndgame::new("KQvK").unwrap_err(),
+        SignatureError::NoPawn
+    );
 }
 
 #[test]
@@ -144,7 +154,9 @@ fn promotions_lead_to_every_piece_and_captures_to_smaller_endings() {
         let n = plan.iter().filter(|p| **p == s || **p == flip).count();
         assert_eq!(n, 1, "{s} in {plan:?}");
     }
-    tables.build(&["KPvK".parse().unwrap()], &BuildOptions::default()).unwrap();
+    tables
+        .build(&["KPvK".parse().unwrap()], &BuildOptions::default())
+        .unwrap();
     assert_eq!(tables.len(), 5);
 }
 
@@ -158,7 +170,9 @@ fn mirror(p: &Position) -> Position {
     let q = Position::from_pieces(p.turn(), pieces).unwrap();
     match p.en_passant() {
         None => q,
-        Some(ep) => q.with_en_passant(Square::new(ep.index() as u8 ^ 7)).unwrap(),
+        Some(ep) => q
+            .with_en_passant(Square::new(ep.index() as u8 ^ 7))
+            .unwrap(),
     }
 }
 
