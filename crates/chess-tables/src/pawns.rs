@@ -1,48 +1,5 @@
-//! Endings with pawns: a perfect index with the left–right symmetry and
-//! the en-passant state ([`PawnEndgame`], an [`IndexSpace`] and
-//! [`Predecessors`] over full [`Position`]s).
-//!
-//! # The index
-//!
-//! Pawns move forward only, so the board's only symmetry that keeps the
-//! rules is the reflection in the line between the d- and e-files. The
-//! *leading pawn* — the first pawn of the signature: White's if White has
-//! one, else Black's — is brought onto the files a–d, so it takes 24
-//! values (ranks 2 to 7, four files); every other pawn takes 48 (ranks 2
-//! to 7), every other piece and each king 64. Like pieces stand on
-//! increasing squares; when both reflections put a leading pawn on the
-//! files a–d (two like pawns), the smaller index is canonical. No
-//! position is its own reflection (a king never is), so an index stands
-//! for exactly two positions, reflected.
-//!
-//! A position in which the side to move can capture en passant is
-//! another position than the same pieces without that right, with
-//! another value. Those positions have their own index *regions*: one per
-//! side to move and per pawn of the other side that may just have moved
-//! two squares; in such a region that pawn takes 8 values (its file; 4
-//! when it is the leading pawn), its rank being fixed. A region position
-//! is valid only when an en-passant capture is legal.
-//!
-//! `index = region offset + ((white king × 64 + black king) × r₁ + v₁) × r₂ + …`,
-//! the non-king pieces in the signature's order with their radices
-//! `rⱼ` (24, 48, 64, 8 or 4). The first two regions hold the positions
-//! without an en-passant capture, White to move then Black: they are the
-//! positions the Syzygy generator counts (see [`statistics`](crate::statistics)).
-//!
-//! ```
-//! use gametree_game::IndexSpace;
-//! use gametree_chess_tables::PawnEndgame;
-//! use gametree_games_chess::Position;
-//!
-//! let kpk = PawnEndgame::new("KPvK")?;
-//! // Two sides to move × 64 × 64 kings × 24 pawn squares.
-//! assert_eq!(kpk.positions_per_side() * 2, 2 * 64 * 64 * 24);
-//! let p: Position = "8/8/8/4k3/8/8/6P1/6K1 w - - 0 1".parse()?;
-//! let i = kpk.index_of(&p).unwrap();
-//! // The canonical position is the reflection, with the pawn on b2.
-//! assert_eq!(kpk.position(i).unwrap().to_string(), "8/8/8/3k4/8/8/1P6/1K6 w - - 0 1");
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! Endings with pawns: [`PawnEndgame`], a perfect index with the
+//! left–right symmetry and the en-passant state.
 
 use arrayvec::ArrayVec;
 use gametree_game::{Game, IndexSpace, Predecessors};
@@ -96,11 +53,53 @@ struct Region {
 }
 
 /// The positions of one material signature with pawns, numbered with the
-/// left–right symmetry and the en-passant state (see the
-/// [module docs](self)): an [`IndexSpace`] and [`Predecessors`] for the
-/// retrograde crate. Positions have no castling rights; counters and
-/// history are ignored by [`index_of`](IndexSpace::index_of) and zero in
+/// left–right symmetry and the en-passant state: an [`IndexSpace`] and
+/// [`Predecessors`] for the retrograde crate. Positions have no castling
+/// rights; counters and history are ignored by
+/// [`index_of`](IndexSpace::index_of) and zero in
 /// [`position`](IndexSpace::position).
+///
+/// # The index
+///
+/// Pawns move forward only, so the board's only symmetry that keeps the
+/// rules is the reflection in the line between the d- and e-files. The
+/// *leading pawn* — the first pawn of the signature: White's if White has
+/// one, else Black's — is brought onto the files a–d, so it takes 24
+/// values (ranks 2 to 7, four files); every other pawn takes 48 (ranks 2
+/// to 7), every other piece and each king 64. Like pieces stand on
+/// increasing squares; when both reflections put a leading pawn on the
+/// files a–d (two like pawns), the smaller index is canonical. No
+/// position is its own reflection (a king never is), so an index stands
+/// for exactly two positions, reflected.
+///
+/// A position in which the side to move can capture en passant is
+/// another position than the same pieces without that right, with
+/// another value. Those positions have their own index *regions*: one per
+/// side to move and per pawn of the other side that may just have moved
+/// two squares; in such a region that pawn takes 8 values (its file; 4
+/// when it is the leading pawn), its rank being fixed. A region position
+/// is valid only when an en-passant capture is legal.
+///
+/// `index = region offset + ((white king × 64 + black king) × r₁ + v₁) × r₂ + …`,
+/// the non-king pieces in the signature's order with their radices
+/// `rⱼ` (24, 48, 64, 8 or 4). The first two regions hold the positions
+/// without an en-passant capture, White to move then Black: they are the
+/// positions the Syzygy generator counts (see [`statistics`](crate::statistics)).
+///
+/// ```
+/// use gametree_game::IndexSpace;
+/// use gametree_chess_tables::PawnEndgame;
+/// use gametree_games_chess::Position;
+///
+/// let kpk = PawnEndgame::new("KPvK")?;
+/// // Two sides to move × 64 × 64 kings × 24 pawn squares.
+/// assert_eq!(kpk.positions_per_side() * 2, 2 * 64 * 64 * 24);
+/// let p: Position = "8/8/8/4k3/8/8/6P1/6K1 w - - 0 1".parse()?;
+/// let i = kpk.index_of(&p).unwrap();
+/// // The canonical position is the reflection, with the pawn on b2.
+/// assert_eq!(kpk.position(i).unwrap().to_string(), "8/8/8/3k4/8/8/1P6/1K6 w - - 0 1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PawnEndgame {
     signature: Signature,
