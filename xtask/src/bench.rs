@@ -113,11 +113,9 @@ pub(crate) fn run(opts: &Options) -> Result<()> {
         "defaults" => crate::bench_defaults::run(opts.data.clone(), opts.quick),
         "retrograde" => crate::bench_retrograde::run(opts.quick),
         "syzygy" => crate::bench_syzygy::run(opts.rtbgen.as_deref(), opts.rounds, opts.quick),
-        "tb-compress" => crate::bench_compressed::run(
-            opts.endings.as_deref(),
-            opts.tables.as_deref(),
-            opts.seed,
-        ),
+        "tb-compress" => {
+            crate::bench_compressed::run(opts.endings.as_deref(), opts.tables.as_deref(), opts.seed)
+        }
         other => bail!(
             "unknown bench task {other:?} (expected: defaults, ordering, alphabeta, connect4, retrograde, syzygy, tb-compress)"
         ),

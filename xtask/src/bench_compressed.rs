@@ -132,14 +132,14 @@ fn measure(s: &Signature, table: &Table, dir: &Path, seed: u64) -> Result<Row> {
     }
     drop(whole);
     let mut rng = Pcg64::seed_from_u64(seed);
-    let indices: Vec<u64> = (0..PROBES)
-        .map(|_| rng.next_u64() % table.len())
-        .collect();
+    let indices: Vec<u64> = (0..PROBES).map(|_| rng.next_u64() % table.len()).collect();
     // The raw table in memory, as the baseline.
     let start = Instant::now();
     let mut sum = 0u64;
     for &i in &indices {
-        sum += table.get(i).map_or(0, |v| u64::from(v.plies().unwrap_or(1)));
+        sum += table
+            .get(i)
+            .map_or(0, |v| u64::from(v.plies().unwrap_or(1)));
     }
     let raw_probes = indices.len() as f64 / start.elapsed().as_secs_f64();
     std::hint::black_box(sum);
@@ -233,11 +233,7 @@ pub(crate) fn run(endings: Option<&str>, dir: Option<&Path>, seed: u64) -> Resul
                 kib(g),
                 r.compressed as f64 / g as f64
             ),
-            None => println!(
-                "| {} | {} | not found | — |",
-                r.ending,
-                kib(r.compressed)
-            ),
+            None => println!("| {} | {} | not found | — |", r.ending, kib(r.compressed)),
         }
     }
     println!();

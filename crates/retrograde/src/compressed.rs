@@ -478,7 +478,9 @@ pub fn write_with(table: &Table, path: impl AsRef<Path>, block_log2: u32) -> std
         for b in &blocks {
             file.write_all(b)?;
         }
-        let file = file.into_inner().map_err(std::io::IntoInnerError::into_error)?;
+        let file = file
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
         file.sync_all()?;
         drop(file);
         std::fs::rename(&tmp, path)
@@ -569,11 +571,7 @@ fn truncated(expected: u64, found: u64) -> LoadError {
 }
 
 /// `len` bytes at `at`, allocated fallibly, or [`LoadError::Truncated`].
-fn read_vec<S: Source + ?Sized>(
-    src: &S,
-    at: u64,
-    len: u64,
-) -> Result<Vec<u8>, LoadError> {
+fn read_vec<S: Source + ?Sized>(src: &S, at: u64, len: u64) -> Result<Vec<u8>, LoadError> {
     let end = at.saturating_add(len);
     if src.len() < end {
         return Err(truncated(end, src.len()));
@@ -587,10 +585,7 @@ fn read_vec<S: Source + ?Sized>(
     Ok(buf)
 }
 
-fn parse<S: Source + ?Sized>(
-    src: &S,
-    expected: &Label,
-) -> Result<Layout, LoadError> {
+fn parse<S: Source + ?Sized>(src: &S, expected: &Label) -> Result<Layout, LoadError> {
     let len = src.len();
     let magic_len = MAGIC.len() as u64;
     let head = read_vec(src, 0, len.min(magic_len))?;
@@ -620,9 +615,8 @@ fn parse<S: Source + ?Sized>(
     if checksum(&head) != sum {
         return Err(LoadError::Corrupted("header checksum mismatch"));
     }
-    let text = |b: Vec<u8>| {
-        String::from_utf8(b).map_err(|_| LoadError::Corrupted("a name is not UTF-8"))
-    };
+    let text =
+        |b: Vec<u8>| String::from_utf8(b).map_err(|_| LoadError::Corrupted("a name is not UTF-8"));
     let mut names = names.into_iter().map(text);
     let mut name = || names.next().unwrap_or(Ok(String::new()));
     let label = Label::new(name()?, name()?, name()?);
@@ -664,9 +658,7 @@ fn parse<S: Source + ?Sized>(
     }
     let blocks = u64_at(&head, 52);
     if blocks != size.div_ceil(1 << block_log2) {
-        return Err(LoadError::Corrupted(
-            "block count disagrees with the size",
-        ));
+        return Err(LoadError::Corrupted("block count disagrees with the size"));
     }
     // The block index: its length is checked against the file's before
     // anything is allocated.
@@ -683,9 +675,7 @@ fn parse<S: Source + ?Sized>(
     let mut index = Vec::new();
     index
         .try_reserve_exact(body.len() / 16)
-        .map_err(|_| LoadError::Memory {
-            bytes: index_len,
-        })?;
+        .map_err(|_| LoadError::Memory { bytes: index_len })?;
     let mut last = 0;
     for entry in body.chunks_exact(16) {
         let end = u64_at(entry, 0);
@@ -1014,7 +1004,11 @@ mod tests {
             if r.is_multiple_of(16) {
                 v = [0, 1, 2, 3, 20, 21, 200, 254][(r >> 8) as usize % 8];
             }
-            runs.push(if r % 97 == 1 { (r >> 16) as u8 % 255 } else { v });
+            runs.push(if r % 97 == 1 {
+                (r >> 16) as u8 % 255
+            } else {
+                v
+            });
         }
         vec![uniform, runs, vec![254; len]]
     }
