@@ -225,6 +225,38 @@ impl IndexSpace for Endgame {
     }
 }
 
+/// The pieces of a position (at most [`MAX_PIECES`]) as a list, by piece
+/// number then square.
+pub(crate) fn piece_list(position: &Position) -> ArrayVec<(Square, Piece), MAX_PIECES> {
+    let mut pieces = ArrayVec::new();
+    for number in 0..12 {
+        let mut bb = position.piece_squares(piece(number));
+        while bb != 0 && !pieces.is_full() {
+            pieces.push((square(bb.trailing_zeros() as usize), piece(number)));
+            bb &= bb - 1;
+        }
+    }
+    pieces
+}
+
+/// The squares a piece of kind `role` on `to` attacks over `occ`: those
+/// it may have come from (occupied ones included; pawns none).
+pub(crate) fn piece_origins(
+    t: &gametree_games_chess::attacks::Tables,
+    role: Role,
+    to: usize,
+    occ: u64,
+) -> u64 {
+    match role {
+        Role::Knight => KNIGHT[to],
+        Role::Bishop => t.bishop(to, occ),
+        Role::Rook => t.rook(to, occ),
+        Role::Queen => t.bishop(to, occ) | t.rook(to, occ),
+        Role::King => KING[to],
+        Role::Pawn => 0,
+    }
+}
+
 impl Predecessors for Endgame {
     /// Un-moves every piece of the side that just moved to each empty square
     /// it could have come from (no un-captures, no un-promotions: pawnless),
@@ -234,14 +266,7 @@ impl Predecessors for Endgame {
             return;
         }
         // The pieces as a list, each un-move set up as a new position.
-        let mut pieces: ArrayVec<(Square, Piece), MAX_PIECES> = ArrayVec::new();
-        for number in 0..12 {
-            let mut bb = position.piece_squares(piece(number));
-            while bb != 0 {
-                pieces.push((square(bb.trailing_zeros() as usize), piece(number)));
-                bb &= bb - 1;
-            }
-        }
+        let mut pieces = piece_list(position);
         let turn = position.turn();
         if Position::from_pieces(turn, pieces.iter().copied()).is_err() {
             // The side not to move is in check.
@@ -256,14 +281,7 @@ impl Predecessors for Endgame {
                 continue;
             }
             let to = at.index();
-            let origins = match p.role {
-                Role::Knight => KNIGHT[to],
-                Role::Bishop => t.bishop(to, occ),
-                Role::Rook => t.rook(to, occ),
-                Role::Queen => t.bishop(to, occ) | t.rook(to, occ),
-                Role::King => KING[to],
-                Role::Pawn => 0,
-            } & !occ;
+            let origins = piece_origins(t, p.role, to, occ) & !occ;
             let mut o = origins;
             while o != 0 {
                 let from = o.trailing_zeros() as usize;

@@ -3,9 +3,10 @@
 
 use arrayvec::ArrayVec;
 use gametree_game::{Game, IndexSpace, Predecessors};
-use gametree_games_chess::attacks::{KING, KNIGHT, tables};
+use gametree_games_chess::attacks::tables;
 use gametree_games_chess::{Color, Move, Piece, Position, Role, Square};
 
+use crate::endgame::{piece_list, piece_origins};
 use crate::{MAX_PIECES, PAWN_R, Signature, SignatureError, piece, square};
 
 /// The values a slot's square takes.
@@ -440,14 +441,7 @@ impl Predecessors for PawnEndgame {
         // The position's index, needed for double steps only.
         let mut target = None;
         let ep_pawn = PawnEndgame::ep_pawn(position);
-        let mut pieces: ArrayVec<(Square, Piece), MAX_PIECES> = ArrayVec::new();
-        for number in 0..12 {
-            let mut bb = position.piece_squares(piece(number));
-            while bb != 0 {
-                pieces.push((square(bb.trailing_zeros() as usize), piece(number)));
-                bb &= bb - 1;
-            }
-        }
+        let mut pieces = piece_list(position);
         let turn = position.turn();
         let mover = turn.opponent();
         let t = tables();
@@ -459,12 +453,8 @@ impl Predecessors for PawnEndgame {
                 continue;
             }
             let origins = match p.role {
-                Role::Knight => KNIGHT[to],
-                Role::Bishop => t.bishop(to, occ),
-                Role::Rook => t.rook(to, occ),
-                Role::Queen => t.bishop(to, occ) | t.rook(to, occ),
-                Role::King => KING[to],
                 Role::Pawn => pawn_origins(mover.index(), to, occ, ep_pawn.is_some()),
+                role => piece_origins(t, role, to, occ),
             } & !occ;
             let mut o = origins;
             while o != 0 {

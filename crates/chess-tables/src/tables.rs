@@ -143,6 +143,22 @@ enum Built {
     Pawns(Box<PawnEntry>),
 }
 
+impl Built {
+    fn pawnless(&self) -> Option<&Entry> {
+        match self {
+            Built::Pawnless(e) => Some(e),
+            Built::Pawns(_) => None,
+        }
+    }
+
+    fn pawns(&self) -> Option<&PawnEntry> {
+        match self {
+            Built::Pawns(e) => Some(e),
+            Built::Pawnless(_) => None,
+        }
+    }
+}
+
 /// A progress callback: the ending being built and what its build reports.
 pub type Progress<'a> = dyn Fn(&Signature, &Event) + Sync + 'a;
 
@@ -479,17 +495,11 @@ impl Tables {
                 let resolver = MixedTables {
                     pawnless: have
                         .iter()
-                        .chain(finished().filter_map(|b| match b {
-                            Built::Pawnless(e) => Some(&**e),
-                            Built::Pawns(_) => None,
-                        }))
+                        .chain(finished().filter_map(Built::pawnless))
                         .collect(),
                     pawns: have_pawns
                         .iter()
-                        .chain(finished().filter_map(|b| match b {
-                            Built::Pawns(e) => Some(&**e),
-                            Built::Pawnless(_) => None,
-                        }))
+                        .chain(finished().filter_map(Built::pawns))
                         .collect(),
                 };
                 let mut generator = Generator::new(&space)
@@ -503,10 +513,8 @@ impl Tables {
                 return Ok(Built::Pawns(Box::new((space, table))));
             }
             let space = space_of(ending);
-            let resolver = SubTables::new(have.iter().chain(finished().filter_map(|b| match b {
-                Built::Pawnless(e) => Some(&**e),
-                Built::Pawns(_) => None,
-            })));
+            let resolver =
+                SubTables::new(have.iter().chain(finished().filter_map(Built::pawnless)));
             let mut generator = Generator::new(&space)
                 .label(label(ending))
                 .resolver(&resolver)

@@ -465,30 +465,13 @@ pub fn write(table: &Table, path: impl AsRef<Path>) -> std::io::Result<()> {
 /// When `block_log2` is outside [`MIN_BLOCK_LOG2`]`..=`[`MAX_BLOCK_LOG2`].
 pub fn write_with(table: &Table, path: impl AsRef<Path>, block_log2: u32) -> std::io::Result<()> {
     let (head, blocks) = encode(table, block_log2);
-    let path = path.as_ref();
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no file name"))?;
-    let mut tmp_name = name.to_os_string();
-    tmp_name.push(format!(".tmp{}", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let result = (|| {
-        let mut file = std::io::BufWriter::new(File::create(&tmp)?);
+    crate::format::write_file_atomically(path.as_ref(), |file| {
         file.write_all(&head)?;
         for b in &blocks {
             file.write_all(b)?;
         }
-        let file = file
-            .into_inner()
-            .map_err(std::io::IntoInnerError::into_error)?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+        Ok(())
+    })
 }
 
 // ---------------------------------------------------------------------

@@ -428,6 +428,19 @@ fn same_totals(a: &Counts, b: &Counts) -> bool {
 /// Writes `header` then `payload` to `path` atomically, without copying
 /// the payload.
 fn write_atomically(path: &Path, header: &[u8], payload: &[u8]) -> std::io::Result<()> {
+    write_file_atomically(path, |file| {
+        file.write_all(header)?;
+        file.write_all(payload)
+    })
+}
+
+/// Creates a temporary file beside `path`, lets `fill` write it, syncs it
+/// and renames it to `path`; on any error the temporary file is removed
+/// and `path` is left as it was.
+pub(crate) fn write_file_atomically(
+    path: &Path,
+    fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let name = path
         .file_name()
         .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no file name"))?;
@@ -435,9 +448,11 @@ fn write_atomically(path: &Path, header: &[u8], payload: &[u8]) -> std::io::Resu
     tmp_name.push(format!(".tmp{}", std::process::id()));
     let tmp = path.with_file_name(tmp_name);
     let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(header)?;
-        file.write_all(payload)?;
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        fill(&mut file)?;
+        let file = file
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
         file.sync_all()?;
         drop(file);
         std::fs::rename(&tmp, path)

@@ -234,12 +234,6 @@ fn syzygy_statistics(men: usize) -> Tally {
         t.compare("build", None, "the tables".to_string(), e.to_string());
         return t;
     }
-    let show = |w: Wdl, b: Wdl| {
-        format!(
-            "wtm {}/{}/{} btm {}/{}/{}",
-            w.wins, w.draws, w.losses, b.wins, b.draws, b.losses
-        )
-    };
     for ending in &endings {
         let name = ending.to_string();
         let Some(row) = published.iter().find(|r| r.ending == name) else {
@@ -271,6 +265,14 @@ fn syzygy_statistics(men: usize) -> Tally {
     t
 }
 
+/// Win/draw/loss counts of both sides to move, as the rows print them.
+fn show(w: gametree_chess_tables::Wdl, b: gametree_chess_tables::Wdl) -> String {
+    format!(
+        "wtm {}/{}/{} btm {}/{}/{}",
+        w.wins, w.draws, w.losses, b.wins, b.draws, b.losses
+    )
+}
+
 /// Builds the endings with pawns `endings` (every published one when
 /// empty) with what they need and compares their statistics with the
 /// corpus's `syzygy-3-4-men-pawns.toml`: one comparison per ending.
@@ -297,12 +299,6 @@ fn syzygy_pawn_statistics(endings: &[&str]) -> Tally {
         t.compare("build", None, "the tables".to_string(), e.to_string());
         return t;
     }
-    let show = |w: Wdl, b: Wdl| {
-        format!(
-            "wtm {}/{}/{} btm {}/{}/{}",
-            w.wins, w.draws, w.losses, b.wins, b.draws, b.losses
-        )
-    };
     let wdl = |w: crate::data::WinDrawLoss| Wdl {
         wins: w.wins,
         draws: w.draws,
