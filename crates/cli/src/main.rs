@@ -227,8 +227,8 @@ enum TbCommand {
         "  gametree tb build connect4:5x4 --out tables --threads 2\n",
         "  gametree tb build KQvK --out tables\n",
         "  gametree tb build KRvKN --out tables --threads 2\n",
-        "  gametree tb build KPvKP --out tables\n",
-        "  gametree tb build chess:4 --out tables"
+        "  gametree tb build KPvK --out tables\n",
+        "  gametree tb build chess:3 --out tables"
     ))]
     Build {
         /// The material (e.g. KQvKR, or chess:N for every ending of N pieces) or game (tictactoe, connect4:WxH).
