@@ -1,7 +1,7 @@
-//! `gametree tb stats --json` on every pawnless chess ending of 3 and 4
-//! pieces equals the Syzygy generator's published statistics (the corpus
-//! of `gametree-verify`), and the text output labels the two ways of
-//! counting.
+//! `gametree tb stats --json` on every chess ending of 3 and 4 pieces,
+//! with and without pawns, equals the Syzygy generator's published
+//! statistics (the corpus of `gametree-verify`), and the text output
+//! labels the two ways of counting.
 
 use assert_cmd::Command;
 
@@ -25,6 +25,16 @@ fn published() -> Vec<(String, [u64; 3], [u64; 3])> {
         .collect()
 }
 
+/// The same for the 3- and 4-man endings with pawns.
+fn published_with_pawns() -> Vec<(String, [u64; 3], [u64; 3])> {
+    let counts = |w: gametree_verify::data::WinDrawLoss| [w.wins, w.draws, w.losses];
+    gametree_verify::data::syzygy_3_4_men_pawns()
+        .unwrap()
+        .iter()
+        .map(|e| (e.ending.clone(), counts(e.wtm), counts(e.btm)))
+        .collect()
+}
+
 fn wdl_json(key: &str, c: [u64; 3]) -> String {
     format!(
         "\"{key}\": {{\"win\": {}, \"draw\": {}, \"loss\": {}}}",
@@ -34,13 +44,18 @@ fn wdl_json(key: &str, c: [u64; 3]) -> String {
 
 #[test]
 fn tb_stats_json_equals_the_syzygy_statistics_of_every_3_and_4_man_ending() {
+    // `tb build chess:4` builds the 20 pawnless endings and the 10 with
+    // pawns (KPvK comes with them); `tb stats` reads each from the files.
     let dir = std::env::temp_dir().join(format!("gametree-cli-syzygy-{}", std::process::id()));
     let d = dir.to_str().unwrap();
     let out = stdout(gametree().args(["tb", "build", "chess:4", "--out", d, "--threads", "2"]));
-    assert_eq!(out.lines().count(), 20, "{out}");
+    // 20 pawnless endings, then the 10 with pawns.
+    assert_eq!(out.lines().count(), 30, "{out}");
     let rows = published();
     assert_eq!(rows.len(), 24);
-    for (ending, wtm, btm) in &rows {
+    let pawns = published_with_pawns();
+    assert_eq!(pawns.len(), 11);
+    for (ending, wtm, btm) in rows.iter().chain(&pawns) {
         let out = stdout(gametree().args(["tb", "stats", ending, "--dir", d, "--json"]));
         let expected = format!("{}, {}", wdl_json("wtm", *wtm), wdl_json("btm", *btm));
         assert!(
