@@ -732,7 +732,7 @@ mod tests {
             endgames.longest_mate("KQvKR").map(LongestMate::plies),
             Some(69)
         );
-        assert_eq!(FILES.len(), 8);
+        assert_eq!(FILES.len(), 9);
     }
 
     #[test]
