@@ -62,6 +62,7 @@
 
 mod endgame;
 mod error;
+mod exits;
 mod fast;
 mod legal;
 mod pawns;
@@ -75,6 +76,7 @@ use gametree_games_chess::{Color, Piece, Role, Square};
 
 pub use endgame::Endgame;
 pub use error::Error;
+pub use exits::{captures, successor_endings};
 pub use fast::FastEndgame;
 pub use pawns::{PawnEndgame, flip_position};
 pub use placement::{Placement, PlacementMove};
@@ -85,7 +87,7 @@ pub use stats::{Statistics, Wdl, pawn_statistics, statistics};
 pub use symmetry::{KING_PLACEMENTS, king_pair, king_pair_index};
 pub use tables::{
     BuildOptions, MAX_BUILD_PIECES, MAX_PAWN_BUILD_PIECES, PAWN_SCHEME, Progress, SCHEME,
-    SubTables, Tables, captures, label, successor_endings,
+    SubTables, Tables, label,
 };
 
 // The README's example runs as a doctest.

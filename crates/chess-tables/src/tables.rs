@@ -8,6 +8,7 @@ use gametree_game::{Game, IndexSpace};
 use gametree_games_chess::{Move, Position};
 use gametree_retrograde::{Event, Generator, Label, Method, Resolve, Table, Value};
 
+use crate::exits::{flipped, reachable_endings, successor_endings};
 use crate::{
     Endgame, Error, FastEndgame, PawnEndgame, Placement, Signature, Statistics, flip_position,
     pawn_statistics, statistics,
@@ -446,18 +447,8 @@ impl Tables {
         options: &BuildOptions<'_>,
     ) -> Result<Vec<Signature>, Error> {
         let plan = self.plan(endings);
-        if let Some(big) = plan.iter().find(|s| {
-            let most = if s.has_pawns() {
-                MAX_PAWN_BUILD_PIECES
-            } else {
-                MAX_BUILD_PIECES
-            };
-            s.piece_count() > most
-        }) {
-            return Err(Error::TooManyPieces {
-                ending: big.clone(),
-                pieces: big.piece_count(),
-            });
+        for ending in &plan {
+            check_buildable(ending)?;
         }
         // For each job, the jobs of its direct captures and promotions
         // (all earlier in the plan); the others are here already.
@@ -480,50 +471,19 @@ impl Tables {
         let have = &self.entries;
         let have_pawns = &self.pawn_entries;
         let built = gametree_retrograde::schedule(&needs, threads, |job| {
-            let ending = &plan[job.index()];
             let finished = || needs[job.index()].iter().filter_map(|&j| job.finished(j));
-            let report = |e: &Event| {
-                if let Some(p) = options.progress {
-                    p(ending, e);
-                }
-            };
-            let failed = |source| Error::Build {
-                ending: ending.clone(),
-                source,
-            };
-            if let Some(space) = pawn_space_of(ending) {
-                let resolver = MixedTables {
-                    pawnless: have
-                        .iter()
-                        .chain(finished().filter_map(Built::pawnless))
-                        .collect(),
-                    pawns: have_pawns
-                        .iter()
-                        .chain(finished().filter_map(Built::pawns))
-                        .collect(),
-                };
-                let mut generator = Generator::new(&space)
-                    .label(label(ending))
-                    .resolver(&resolver)
-                    .threads(job.threads());
-                if options.progress.is_some() {
-                    generator = generator.progress(&report);
-                }
-                let table = generator.build(Method::Backward).map_err(failed)?;
-                return Ok(Built::Pawns(Box::new((space, table))));
-            }
-            let space = space_of(ending);
-            let resolver =
-                SubTables::new(have.iter().chain(finished().filter_map(Built::pawnless)));
-            let mut generator = Generator::new(&space)
-                .label(label(ending))
-                .resolver(&resolver)
-                .threads(job.threads());
-            if options.progress.is_some() {
-                generator = generator.progress(&report);
-            }
-            let table = generator.backward_indexed().map_err(failed)?;
-            Ok(Built::Pawnless(Box::new((space, table))))
+            build_ending(
+                &plan[job.index()],
+                have.iter()
+                    .chain(finished().filter_map(Built::pawnless))
+                    .collect(),
+                have_pawns
+                    .iter()
+                    .chain(finished().filter_map(Built::pawns))
+                    .collect(),
+                job.threads(),
+                options.progress,
+            )
         })
         .map_err(|e| match e {
             gametree_retrograde::ScheduleError::Build { error, .. } => error,
@@ -537,6 +497,40 @@ impl Tables {
             }
         }
         Ok(plan)
+    }
+
+    /// Builds the table of `ending` alone, on `options.threads` threads,
+    /// its captures and promotions valued in the tables here, and returns
+    /// it without keeping it (to write it and drop it, say). Unlike
+    /// [`build`](Self::build), it plans nothing: the endings it leads to
+    /// must be here ([`successor_endings`], colours exchanged or not).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooManyPieces`] as for [`build`](Self::build);
+    /// [`Error::Build`] when the build fails, in particular
+    /// (`BuildError::Unresolved`) when a table it needs is missing.
+    pub fn build_table(
+        &self,
+        ending: &Signature,
+        options: &BuildOptions<'_>,
+    ) -> Result<Table, Error> {
+        check_buildable(ending)?;
+        let threads = match options.threads {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            n => n,
+        };
+        let built = build_ending(
+            ending,
+            self.entries.iter().collect(),
+            self.pawn_entries.iter().collect(),
+            threads,
+            options.progress,
+        )?;
+        Ok(match built {
+            Built::Pawnless(e) => e.1,
+            Built::Pawns(e) => e.1,
+        })
     }
 
     /// Reads this ending's table from `path` (written by
@@ -666,6 +660,68 @@ impl Resolve<Position> for Tables {
     }
 }
 
+/// [`Error::TooManyPieces`] when `ending` is larger than
+/// [`MAX_BUILD_PIECES`] (or [`MAX_PAWN_BUILD_PIECES`] with pawns).
+fn check_buildable(ending: &Signature) -> Result<(), Error> {
+    let most = if ending.has_pawns() {
+        MAX_PAWN_BUILD_PIECES
+    } else {
+        MAX_BUILD_PIECES
+    };
+    if ending.piece_count() > most {
+        return Err(Error::TooManyPieces {
+            ending: ending.clone(),
+            pieces: ending.piece_count(),
+        });
+    }
+    Ok(())
+}
+
+/// Builds one ending's table, its exits valued in `pawnless` and `pawns`:
+/// the indexed backward method without pawns, the backward method over
+/// positions with them.
+fn build_ending(
+    ending: &Signature,
+    pawnless: Vec<&Entry>,
+    pawns: Vec<&PawnEntry>,
+    threads: usize,
+    progress: Option<&Progress<'_>>,
+) -> Result<Built, Error> {
+    let report = |e: &Event| {
+        if let Some(p) = progress {
+            p(ending, e);
+        }
+    };
+    let report: Option<&(dyn Fn(&Event) + Sync)> = progress.is_some().then_some(&report);
+    let failed = |source| Error::Build {
+        ending: ending.clone(),
+        source,
+    };
+    if let Some(space) = pawn_space_of(ending) {
+        let resolver = MixedTables { pawnless, pawns };
+        let mut generator = Generator::new(&space)
+            .label(label(ending))
+            .resolver(&resolver)
+            .threads(threads);
+        if let Some(report) = report {
+            generator = generator.progress(report);
+        }
+        let table = generator.build(Method::Backward).map_err(failed)?;
+        return Ok(Built::Pawns(Box::new((space, table))));
+    }
+    let space = space_of(ending);
+    let resolver = SubTables::new(pawnless);
+    let mut generator = Generator::new(&space)
+        .label(label(ending))
+        .resolver(&resolver)
+        .threads(threads);
+    if let Some(report) = report {
+        generator = generator.progress(report);
+    }
+    let table = generator.backward_indexed().map_err(failed)?;
+    Ok(Built::Pawnless(Box::new((space, table))))
+}
+
 /// The index space of a pawnless ending.
 fn space_of(signature: &Signature) -> FastEndgame {
     FastEndgame::from_endgame(Endgame::from_signature(signature.clone()))
@@ -682,141 +738,4 @@ fn space_size(signature: &Signature) -> u64 {
         Some(space) => space.size(),
         None => space_of(signature).size(),
     }
-}
-
-/// Every ending a sequence of captures and promotions leads to from `s`,
-/// `s` excluded, each once (an ending with only Black pieces with the
-/// colours exchanged, bare kings left out), fewest pieces first, then by
-/// name.
-fn reachable_endings(s: &Signature) -> Vec<Signature> {
-    let mut out: Vec<Signature> = Vec::new();
-    let mut todo = vec![s.clone()];
-    while let Some(next) = todo.pop() {
-        for sub in successor_endings(&next) {
-            let sub = normalised(&sub);
-            if sub.piece_count() > 2 && sub != *s && !out.contains(&sub) {
-                out.push(sub.clone());
-                todo.push(sub);
-            }
-        }
-    }
-    out.sort_by_cached_key(|s| (s.piece_count(), s.to_string()));
-    out
-}
-
-/// The ending with the colours exchanged when only Black has pieces.
-fn normalised(s: &Signature) -> Signature {
-    let text = s.to_string();
-    if text.starts_with("Kv") && text.len() > 3 {
-        s.flipped()
-    } else {
-        s.clone()
-    }
-}
-
-/// The signature with the colours exchanged.
-fn flipped(s: &Signature) -> Signature {
-    s.flipped()
-}
-
-/// The endings one move out of `s` leads to, colours as they stand:
-/// [`captures`], then each promotion of a pawn (to Q, R, B, N), alone or
-/// with a capture, without repeats and without two bare kings.
-///
-/// ```
-/// use gametree_chess_tables::{Signature, successor_endings};
-///
-/// let names = |s: &str| {
-///     let s: Signature = s.parse().unwrap();
-///     successor_endings(&s).iter().map(|c| c.to_string()).collect::<Vec<_>>()
-/// };
-/// assert_eq!(names("KQvKR"), ["KvKR", "KQvK"]);
-/// assert_eq!(names("KPvK"), ["KQvK", "KRvK", "KBvK", "KNvK"]);
-/// assert_eq!(names("KPvKN")[..3], ["KvKN", "KPvK", "KQvKN"]);
-/// assert!(names("KPvKN").contains(&"KQvK".to_string())); // a capture promoting
-/// ```
-#[must_use]
-pub fn successor_endings(s: &Signature) -> Vec<Signature> {
-    let mut out = captures(s);
-    let text = s.to_string();
-    let Some((white, black)) = text.split_once('v') else {
-        return out;
-    };
-    let push = |text: String, out: &mut Vec<Signature>| {
-        if let Ok(c) = text.parse::<Signature>()
-            && c.piece_count() > 2
-            && !out.contains(&c)
-        {
-            out.push(c);
-        }
-    };
-    for (side, other, is_white) in [(white, black, true), (black, white, false)] {
-        let Some(k) = side.find('P') else {
-            continue;
-        };
-        for role in ['Q', 'R', 'B', 'N'] {
-            let promoted = format!("{}{role}{}", &side[..k], &side[k + 1..]);
-            // The promotion alone, then with each capture of a piece of
-            // the other side (not its king).
-            let mut others = vec![other.to_string()];
-            // Pawns never stand on the last rank.
-            for (j, c) in other.char_indices().skip(1) {
-                if c != 'P' {
-                    others.push(format!("{}{}", &other[..j], &other[j + 1..]));
-                }
-            }
-            for o in others {
-                let text = if is_white {
-                    format!("{promoted}v{o}")
-                } else {
-                    format!("{o}v{promoted}")
-                };
-                push(text, &mut out);
-            }
-        }
-    }
-    out
-}
-
-/// The endings one capture in `s` leads to, colours as they stand, in
-/// the order of the captured pieces (White's first), without repeats and
-/// without two bare kings (drawn by rule, no table).
-///
-/// ```
-/// use gametree_chess_tables::captures;
-/// use gametree_chess_tables::Signature;
-///
-/// let names = |s: &str| {
-///     let s: Signature = s.parse().unwrap();
-///     captures(&s).iter().map(|c| c.to_string()).collect::<Vec<_>>()
-/// };
-/// assert_eq!(names("KQvKR"), ["KvKR", "KQvK"]);
-/// assert_eq!(names("KBBvK"), ["KBvK"]);
-/// assert!(names("KQvK").is_empty());
-/// ```
-#[must_use]
-pub fn captures(s: &Signature) -> Vec<Signature> {
-    let text = s.to_string();
-    let Some((white, black)) = text.split_once('v') else {
-        return Vec::new();
-    };
-    let mut out: Vec<Signature> = Vec::new();
-    let sides = [(white, true), (black, false)];
-    for (side, is_white) in sides {
-        for k in 1..side.len() {
-            let rest = format!("{}{}", &side[..k], &side[k + 1..]);
-            let text = if is_white {
-                format!("{rest}v{black}")
-            } else {
-                format!("{white}v{rest}")
-            };
-            if let Ok(c) = text.parse::<Signature>()
-                && c.piece_count() > 2
-                && !out.contains(&c)
-            {
-                out.push(c);
-            }
-        }
-    }
-    out
 }

@@ -127,18 +127,6 @@ fn build_pawns(
     threads: usize,
     pb: Option<&ProgressBar>,
 ) -> Result<Table> {
-    // A copy of the sub-tables' resolver: `Tables::build` plans only the
-    // missing ending and keeps it.
-    let mut own = Tables::new();
-    for (sub, table) in tables.tables() {
-        if successor_endings(sig)
-            .iter()
-            .any(|s| s == sub || s.flipped() == *sub)
-        {
-            own.insert(table.clone())
-                .map_err(|e| CliError::input(e.to_string()))?;
-        }
-    }
     let report = |_: &Signature, e: &Event| report_event(pb, e);
     let options = BuildOptions {
         threads,
@@ -146,13 +134,13 @@ fn build_pawns(
             .is_some()
             .then_some(&report as &gametree_chess_tables::Progress<'_>),
     };
-    own.build(std::slice::from_ref(sig), &options)
+    let table = tables
+        .build_table(sig, &options)
         .map_err(|e| CliError::input(format!("building {sig}: {e}")))?;
     if let Some(pb) = pb {
         pb.finish_and_clear();
     }
-    own.remove(sig)
-        .ok_or_else(|| CliError::input(format!("building {sig}: no table")))
+    Ok(table)
 }
 
 /// Refuses endings too large to build here.

@@ -1,0 +1,79 @@
+//! Unit tests of the compressed format: round trips on random codes at
+//! many lengths and block sizes, and the reserved code refused.
+
+use rand_core::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+
+use super::*;
+
+fn label() -> Label {
+    Label::new("test", "random", "codes-v1")
+}
+
+/// Codes of every kind: uniform over the 255 codes a table may hold,
+/// runs of a few values with noise, one value throughout.
+fn arrays(rng: &mut Pcg64, len: usize) -> Vec<Vec<u8>> {
+    let uniform = (0..len).map(|_| (rng.next_u32() % 255) as u8).collect();
+    let mut runs = Vec::with_capacity(len);
+    let mut v = 0u8;
+    for _ in 0..len {
+        let r = rng.next_u32();
+        if r.is_multiple_of(16) {
+            v = [0, 1, 2, 3, 20, 21, 200, 254][(r >> 8) as usize % 8];
+        }
+        runs.push(if r % 97 == 1 {
+            (r >> 16) as u8 % 255
+        } else {
+            v
+        });
+    }
+    vec![uniform, runs, vec![254; len]]
+}
+
+#[test]
+fn random_code_arrays_round_trip() {
+    let mut rng = Pcg64::seed_from_u64(33);
+    for len in [0, 1, 63, 64, 65, 255, 256, 257, 1000, 70_000] {
+        for codes in arrays(&mut rng, len) {
+            let table = Table::from_codes(label(), codes);
+            for block_log2 in [MIN_BLOCK_LOG2, 8, DEFAULT_BLOCK_LOG2] {
+                let bytes = to_bytes_with(&table, block_log2);
+                let back = from_bytes(&bytes, &label()).unwrap();
+                assert_eq!(back.codes(), table.codes(), "{len} {block_log2}");
+                // Index by index, through the block decoder alone.
+                let layout = parse(&bytes[..], &label()).unwrap();
+                let mut model = Model::new();
+                let mut buf = Vec::new();
+                for b in 0..layout.index.len() {
+                    layout.block(&bytes[..], b, &mut model, &mut buf).unwrap();
+                    let start = b << block_log2;
+                    assert_eq!(&buf[..], &table.codes()[start..start + buf.len()]);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn one_value_costs_little_and_noise_costs_about_its_entropy() {
+    let flat = Table::from_codes(label(), vec![7; 1 << 20]);
+    assert!(to_bytes(&flat).len() < 4096);
+    let mut rng = Pcg64::seed_from_u64(1);
+    let noise: Vec<u8> = (0..1 << 16).map(|_| (rng.next_u32() % 255) as u8).collect();
+    let n = to_bytes(&Table::from_codes(label(), noise)).len();
+    // Close to log2(255) bits per code: the cost of learning 256
+    // trees from 16 384 codes per block is under 15%.
+    assert!(n < (1 << 16) * 115 / 100, "{n}");
+}
+
+#[test]
+fn a_block_with_a_reserved_code_is_refused() {
+    // Written by hand (a table never holds code 255), checksum valid.
+    let mut model = Model::new();
+    let block = encode_block(&[0, 255, 0], &mut model);
+    let mut out = vec![0; 3];
+    assert!(matches!(
+        decode_block(&block, &mut model, &mut out),
+        Err(LoadError::Corrupted("reserved value code in a block"))
+    ));
+}
