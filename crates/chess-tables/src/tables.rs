@@ -424,6 +424,67 @@ impl Tables {
         held + tables + extra.iter().take(at_once).sum::<u64>()
     }
 
+    /// An upper bound, in bytes, on the memory of building `endings` with
+    /// each table written to a file and dropped as soon as it is built
+    /// (as `gametree tb build` does), on `threads` threads (0: every
+    /// core). The endings `endings` lead to (by captures and promotions,
+    /// down to three pieces) are built first, one at a time or several
+    /// at a time ([`build`](Self::build)), and kept, for the builds of
+    /// `endings` to probe; then `endings` themselves, at most `threads`
+    /// at once. The bound is the larger of the two stages: the tables
+    /// here and the tables kept, plus the builds that may run at once,
+    /// each its table and its working memory ([`Generator::memory`]) on
+    /// `threads` threads. Loading an ending's file instead of building it
+    /// takes its table's size, which a build's figure covers. An ending of
+    /// `endings` that another leads to is kept too.
+    ///
+    /// ```
+    /// use gametree_chess_tables::{Tables, pawnless_endings};
+    ///
+    /// // All 60 5-man pawnless endings on two threads: the 24 3- and 4-man
+    /// // tables kept (72 MiB), and two 5-man builds at once (520 MiB each,
+    /// // its table of 231 MiB included): about 1.1 GiB.
+    /// let bytes = Tables::new().memory_writing(&pawnless_endings(5), 2);
+    /// assert!(bytes > 1_100 << 20 && bytes < 1_120 << 20, "{bytes}");
+    /// // KQRvKR alone: one 5-man build and its five sub-endings, kept.
+    /// let one = Tables::new().memory_writing(&["KQRvKR".parse()?], 2);
+    /// assert!(one > 530 << 20 && one < 540 << 20, "{one}");
+    /// # Ok::<(), gametree_chess_tables::SignatureError>(())
+    /// ```
+    #[must_use]
+    pub fn memory_writing(&self, endings: &[Signature], threads: usize) -> u64 {
+        let at_once = match threads {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            n => n,
+        };
+        let exits: Vec<Signature> = endings.iter().flat_map(successor_endings).collect();
+        let kept = self.plan(&exits);
+        let held: u64 = self.tables().map(|(_, t)| t.len()).sum();
+        let kept_tables: u64 = kept.iter().map(space_size).sum();
+        // The `at_once` biggest of `builds` (table and working memory).
+        let biggest = |mut builds: Vec<u64>| {
+            builds.sort_unstable_by(|a, b| b.cmp(a));
+            builds.iter().take(at_once).sum::<u64>()
+        };
+        // Building the kept endings: their tables, and the working memory
+        // beyond its table of each build that may run at once.
+        let first = held
+            + kept_tables
+            + biggest(
+                kept.iter()
+                    .map(|s| build_bytes(s, at_once).saturating_sub(space_size(s)))
+                    .collect(),
+            );
+        // Then `endings`, each table dropped once written.
+        let rest: Vec<u64> = self
+            .plan(endings)
+            .iter()
+            .filter(|s| !kept.iter().any(|k| k == *s || *k == flipped(s)))
+            .map(|s| build_bytes(s, at_once))
+            .collect();
+        first.max(held + kept_tables + biggest(rest))
+    }
+
     /// Builds the tables of `endings` and of every ending their captures
     /// lead to (down to three pieces) that are not here yet, with the
     /// colours as given unless the colours exchanged are here already;
@@ -730,6 +791,26 @@ fn space_of(signature: &Signature) -> FastEndgame {
 /// The index space of an ending with pawns, or `None` for a pawnless one.
 fn pawn_space_of(signature: &Signature) -> Option<PawnEndgame> {
     PawnEndgame::from_signature(signature.clone()).ok()
+}
+
+/// The memory a build of `ending` on `threads` threads takes, its table
+/// included: [`Generator::memory`] of its method.
+fn build_bytes(ending: &Signature, threads: usize) -> u64 {
+    match pawn_space_of(ending) {
+        Some(space) => {
+            Generator::new(&space)
+                .threads(threads)
+                .memory(Method::Backward)
+                .total_bytes
+        }
+        None => {
+            let space = space_of(ending);
+            Generator::new(&space)
+                .threads(threads)
+                .memory(Method::BackwardIndexed)
+                .total_bytes
+        }
+    }
 }
 
 /// The size of an ending's index space.

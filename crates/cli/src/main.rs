@@ -221,6 +221,11 @@ enum TbCommand {
         "1 of 3 pieces and 10 of 4) and prints one file per ending. Connect Four databases cover every\n",
         "reachable position of a small board (4x4, 5x4, 4x5, ...; at most 2^25 indices), a position\n",
         "and its mirror image once; the file is DIR/connect4-WxH.gtb.\n\n",
+        "Before building, the bound on the memory the build may take is printed on standard error\n",
+        "(--max-memory refuses a build over a budget). Each file is written whole under a temporary\n",
+        "name, then renamed: a build stopped at any point (Ctrl-C, a crash) leaves only finished\n",
+        "files under their names, and the same command run again loads them and builds the rest\n",
+        "(standard error says which). Temporary files NAME.gtb.tmpPID it may leave are never read.\n\n",
         "Examples:\n",
         "  gametree tb build tictactoe\n",
         "  gametree tb build connect4:4x4\n",
@@ -228,7 +233,8 @@ enum TbCommand {
         "  gametree tb build KQvK --out tables\n",
         "  gametree tb build KRvKN --out tables --threads 2\n",
         "  gametree tb build KPvK --out tables\n",
-        "  gametree tb build chess:3 --out tables"
+        "  gametree tb build chess:3 --out tables\n",
+        "  gametree tb build KQvKR --out tables --max-memory 64M"
     ))]
     Build {
         /// The material (e.g. KQvKR, or chess:N for every ending of N pieces) or game (tictactoe, connect4:WxH).
@@ -239,6 +245,10 @@ enum TbCommand {
         /// Worker threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Refuse to build (exit code 2, nothing built) when the stated memory bound is above
+        /// this size, e.g. 8G or 512M.
+        #[arg(long, value_name = "SIZE")]
+        max_memory: Option<String>,
     },
     /// Win/draw/loss counts for each side to move and the longest win.
     #[command(after_help = concat!(
@@ -378,7 +388,14 @@ fn run(cli: Cli) -> Result<()> {
             material,
             out,
             threads,
-        }) => tb::build(&material, &out, check_threads(threads)?),
+            max_memory,
+        }) => {
+            let max_memory = match max_memory {
+                Some(text) => Some(error::parse_size(&text)? as u64),
+                None => None,
+            };
+            tb::build(&material, &out, check_threads(threads)?, max_memory)
+        }
         Command::Tb(TbCommand::Stats {
             material,
             dir,

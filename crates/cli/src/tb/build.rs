@@ -1,57 +1,78 @@
 //! `tb build`: a database written to a directory, or every chess ending
-//! of N pieces.
+//! of N pieces; the memory the build may take is stated (and checked
+//! against `--max-memory`) before anything is built.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
-use gametree_chess_tables::{MAX_PAWN_BUILD_PIECES, captures, pawn_endings, pawnless_endings};
-use gametree_retrograde::Table;
+use gametree_chess_tables::{
+    MAX_PAWN_BUILD_PIECES, Signature, Tables, pawn_endings, pawnless_endings, successor_endings,
+};
+use gametree_games_tictactoe::index::BoardIndex;
+use gametree_retrograde::{Generator, Method, Table};
 
-use super::chess::{ChessTables, build_chess};
+use super::chess::{ChessTables, build_chess, check_size};
 use super::connect4::{build_connect4, connect4_name, connect4_space};
 use super::tictactoe::build_tictactoe;
 use super::{Material, parse_all_chess, parse_material, table_path};
 use crate::error::{CliError, Result};
 use crate::progress;
 
-/// `tb build chess:N`: every ending of `men` pieces (once up to
-/// colour exchange) and the endings they capture into, each written to
-/// `dir` (or loaded from it when there). The endings they capture into
-/// come first, one at a time on `threads` threads; the endings of `men`
-/// pieces, which do not capture into each other, are then built several
-/// at a time (`gametree_retrograde::schedule`, one thread each while others wait),
-/// and each is dropped from memory once written, so memory holds the
-/// smaller endings and one table per thread. Prints each ending's file,
-/// in the order of `pawnless_endings`. Then, up to
-/// `MAX_PAWN_BUILD_PIECES` pieces, every ending with pawns
-/// (`pawn_endings`), one at a time with the endings it needs.
-fn build_all_chess(men: usize, dir: &Path, threads: usize) -> Result<()> {
-    let endings = pawnless_endings(men);
-    let mut tables = ChessTables::default();
-    for sig in &endings {
-        for sub in captures(sig) {
-            tables.ensure(&sub, Some(dir), threads, progress::enabled())?;
+/// Builds `endings` (which do not lead to each other) into `dir`, each
+/// written and dropped once built, and prints their files in order.
+///
+/// The endings they lead to (captures, promotions) come first, one at a
+/// time on `threads` threads, and are kept: the builds probe them. Then
+/// `endings` are built several at a time (`gametree_retrograde::schedule`,
+/// one thread each while others wait), so memory holds the smaller
+/// endings and one build per thread, as `Tables::memory_writing` counts.
+/// An ending whose file is in `dir` is loaded (checked) instead of built.
+fn build_written(endings: &[Signature], dir: &Path, threads: usize) -> Result<()> {
+    let mut tables = ChessTables::logged();
+    for sig in endings {
+        for sub in successor_endings(sig) {
+            tables.ensure_covered(&sub, Some(dir), threads, progress::enabled())?;
         }
     }
     std::fs::create_dir_all(dir).map_err(|e| CliError::input(format!("{}: {e}", dir.display())))?;
     let bars = indicatif::MultiProgress::new();
+    let note = |line: String| {
+        if progress::enabled() {
+            bars.suspend(|| eprintln!("{line}"));
+        } else {
+            eprintln!("{line}");
+        }
+    };
     let tables = &tables;
     let needs = vec![Vec::new(); endings.len()];
     let paths = gametree_retrograde::schedule(&needs, threads, |job| {
         let sig = &endings[job.index()];
         let name = sig.to_string();
         let path = table_path(dir, &name);
+        if tables.tables.table(sig).is_some() {
+            // Another ending leads to it: loaded or built (and written)
+            // with those.
+            return Ok(path);
+        }
         if path.exists() {
             // Loaded as `ensure` would: a bad file is an error.
             Table::read(&path, &gametree_chess_tables::label(sig))
                 .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+            note(format!("loaded {}", path.display()));
             return Ok(path);
         }
+        let start = Instant::now();
         let pb =
             progress::enabled().then(|| bars.add(progress::bar(0, format!("building {name}"))));
         let table = build_chess(sig, &tables.tables, job.threads(), pb.as_ref())?;
         table
             .write(&path)
             .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+        note(format!(
+            "built {} in {:.1} s",
+            path.display(),
+            start.elapsed().as_secs_f64()
+        ));
         Ok(path)
     })
     .map_err(|e| match e {
@@ -61,26 +82,118 @@ fn build_all_chess(men: usize, dir: &Path, threads: usize) -> Result<()> {
     for path in paths {
         println!("{}", path.display());
     }
-    // Endings with pawns promote into endings of as many pieces: one at a
-    // time, after the pawnless ones, each with what it needs.
+    Ok(())
+}
+
+/// `tb build chess:N`: every pawnless ending of `men` pieces (once up to
+/// colour exchange), then, up to `MAX_PAWN_BUILD_PIECES` pieces, every
+/// ending with pawns (`pawn_endings`), each stage by `build_written` (the
+/// first stage's tables are dropped before the second).
+fn build_all_chess(men: usize, dir: &Path, threads: usize) -> Result<()> {
+    build_written(&pawnless_endings(men), dir, threads)?;
     if men <= MAX_PAWN_BUILD_PIECES {
-        let mut tables = ChessTables::default();
-        for sig in pawn_endings(men) {
-            tables.ensure(&sig, Some(dir), threads, progress::enabled())?;
-            println!("{}", table_path(dir, &sig.to_string()).display());
-        }
+        build_written(&pawn_endings(men), dir, threads)?;
     }
     Ok(())
 }
 
+/// An upper bound on the memory of `tb build chess:N`: the larger of its
+/// two stages.
+fn all_chess_memory(men: usize, threads: usize) -> u64 {
+    let pawnless = Tables::new().memory_writing(&pawnless_endings(men), threads);
+    if men <= MAX_PAWN_BUILD_PIECES {
+        pawnless.max(Tables::new().memory_writing(&pawn_endings(men), threads))
+    } else {
+        pawnless
+    }
+}
+
+/// `bytes` for people: MiB below a GiB, else GiB.
+fn human(bytes: u64) -> String {
+    #[allow(clippy::cast_precision_loss)] // a display figure
+    let b = bytes as f64;
+    if bytes < 1 << 30 {
+        format!("{:.1} MiB", b / f64::from(1 << 20))
+    } else {
+        format!("{:.2} GiB", b / f64::from(1 << 30))
+    }
+}
+
+/// What the program itself takes beyond the tables and the builds'
+/// arrays: code, thread stacks, and memory the allocator keeps after the
+/// builds of smaller tables (measured: 6 MiB for a 3-man build, 15 MiB
+/// for KQRvKR with its sub-endings).
+const PROGRAM_BYTES: u64 = 32 << 20;
+
+/// States the memory bound of the build on standard error (`data`, the
+/// tables' and the builds' arrays, plus [`PROGRAM_BYTES`]), and refuses
+/// it (nothing built) when it is over `max_memory`.
+fn check_memory(data: u64, threads: usize, max_memory: Option<u64>) -> Result<()> {
+    let bound = data.saturating_add(PROGRAM_BYTES);
+    eprintln!(
+        "memory bound: {} ({bound} bytes) on {threads} thread(s): tables and builds {}, program {}",
+        human(bound),
+        human(data),
+        human(PROGRAM_BYTES)
+    );
+    match max_memory {
+        Some(max) if bound > max => Err(CliError::input(format!(
+            "the build may take up to {} of memory, more than --max-memory ({}); nothing built \
+             (fewer --threads take less)",
+            human(bound),
+            human(max)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Files `NAME.gtb.tmpPID` in `dir`: what a build interrupted while
+/// writing a table leaves (tables are written to such a file, then
+/// renamed). They are never read; a build in progress has one too.
+fn leftovers(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.rsplit_once(".gtb.tmp"))
+                .is_some_and(|(_, pid)| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 /// `tb build`.
-pub(crate) fn build(material: &str, out: &str, threads: usize) -> Result<()> {
+pub(crate) fn build(
+    material: &str,
+    out: &str,
+    threads: usize,
+    max_memory: Option<u64>,
+) -> Result<()> {
     let dir = Path::new(out);
+    for path in leftovers(dir) {
+        eprintln!(
+            "note: {} is a temporary file of an interrupted (or running) build: never read; \
+             remove it when no build is running",
+            path.display()
+        );
+    }
     if let Some(men) = parse_all_chess(material) {
-        return build_all_chess(men?, dir, threads);
+        let men = men?;
+        check_memory(all_chess_memory(men, threads), threads, max_memory)?;
+        return build_all_chess(men, dir, threads);
     }
     match parse_material(material)? {
         Material::TicTacToe => {
+            let bound = Generator::new(&BoardIndex::plain())
+                .threads(threads)
+                .memory(Method::Backward)
+                .total_bytes;
+            check_memory(bound, threads, max_memory)?;
             let pb = progress::enabled().then(|| progress::bar(0, "building tictactoe"));
             let table = build_tictactoe(threads, pb.as_ref())?;
             if let Some(pb) = pb {
@@ -96,6 +209,11 @@ pub(crate) fn build(material: &str, out: &str, threads: usize) -> Result<()> {
         }
         Material::Connect4(size) => {
             let space = connect4_space(size)?;
+            let bound = Generator::new(&space)
+                .threads(threads)
+                .memory(Method::Backward)
+                .total_bytes;
+            check_memory(bound, threads, max_memory)?;
             let pb =
                 progress::enabled().then(|| progress::bar(0, format!("building connect4:{size}")));
             let table = build_connect4(&space, threads, pb.as_ref())?;
@@ -111,10 +229,48 @@ pub(crate) fn build(material: &str, out: &str, threads: usize) -> Result<()> {
             println!("{}", path.display());
         }
         Material::Chess(sig) => {
-            let mut tables = ChessTables::default();
+            check_size(&sig)?;
+            check_memory(
+                Tables::new().memory_writing(std::slice::from_ref(&sig), threads),
+                threads,
+                max_memory,
+            )?;
+            let mut tables = ChessTables::logged();
             tables.ensure(&sig, Some(dir), threads, progress::enabled())?;
             println!("{}", table_path(dir, &sig.to_string()).display());
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_for_people() {
+        assert_eq!(human(512 << 20), "512.0 MiB");
+        assert_eq!(human(3 << 29), "1.50 GiB");
+    }
+
+    #[test]
+    fn over_the_budget_is_an_input_error() {
+        let e = check_memory(2 << 20, 1, Some(PROGRAM_BYTES + (1 << 20))).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().contains("--max-memory"), "{e}");
+        assert!(check_memory(1 << 20, 1, Some(PROGRAM_BYTES + (1 << 20))).is_ok());
+        assert!(check_memory(1 << 40, 1, None).is_ok());
+    }
+
+    #[test]
+    fn temporary_files_are_found() {
+        let dir = std::env::temp_dir().join(format!("gametree-leftovers-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in ["KQvK.gtb", "KQvK.gtb.tmp123", "KRvK.gtb.tmp", "notes.tmp4"] {
+            std::fs::write(dir.join(name), b"x").unwrap();
+        }
+        assert_eq!(leftovers(&dir), [dir.join("KQvK.gtb.tmp123")]);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(leftovers(&dir).is_empty());
+    }
 }

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
+use std::time::Instant;
 
 use gametree_chess_tables::{
     BuildOptions, Endgame, FastEndgame, MAX_PAWN_BUILD_PIECES, Signature, Tables, successor_endings,
@@ -25,9 +26,21 @@ use crate::progress;
 #[derive(Debug, Default)]
 pub(super) struct ChessTables {
     pub(super) tables: Tables,
+    /// Whether `ensure` says on standard error which tables it loads from
+    /// files and which it builds.
+    log: bool,
 }
 
 impl ChessTables {
+    /// No tables; `ensure` says which tables it loads and which it builds
+    /// (`tb build`).
+    pub(super) fn logged() -> Self {
+        ChessTables {
+            tables: Tables::new(),
+            log: true,
+        }
+    }
+
     /// The value of a chess position from the tables (or from the rules
     /// when the game is over).
     fn value(&self, p: &Chess) -> Option<Value> {
@@ -56,7 +69,7 @@ impl ChessTables {
         }
         check_size(sig)?;
         for sub in successor_endings(sig) {
-            self.ensure(&sub, dir, threads, verbose)?;
+            self.ensure_covered(&sub, dir, threads, verbose)?;
         }
         if let Some(dir) = dir {
             let path = table_path(dir, &name);
@@ -64,9 +77,13 @@ impl ChessTables {
                 let table = Table::read(&path, &gametree_chess_tables::label(sig))
                     .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
                 self.keep(table)?;
+                if self.log {
+                    eprintln!("loaded {}", path.display());
+                }
                 return Ok(());
             }
         }
+        let start = Instant::now();
         let pb = verbose.then(|| progress::bar(0, format!("building {name}")));
         let table = build_chess(sig, &self.tables, threads, pb.as_ref())?;
         if let Some(dir) = dir {
@@ -76,8 +93,30 @@ impl ChessTables {
             table
                 .write(&path)
                 .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+            if self.log {
+                eprintln!(
+                    "built {} in {:.1} s",
+                    path.display(),
+                    start.elapsed().as_secs_f64()
+                );
+            }
         }
         self.keep(table)
+    }
+
+    /// Makes sure `sig` or `sig` with the colours exchanged (either
+    /// values its positions) is present, as `ensure` does for `sig`.
+    pub(super) fn ensure_covered(
+        &mut self,
+        sig: &Signature,
+        dir: Option<&Path>,
+        threads: usize,
+        verbose: bool,
+    ) -> Result<()> {
+        if self.tables.covers(sig) {
+            return Ok(());
+        }
+        self.ensure(sig, dir, threads, verbose)
     }
 
     /// Adds a table labelled with `gametree_chess_tables::label`.
@@ -144,7 +183,7 @@ fn build_pawns(
 }
 
 /// Refuses endings too large to build here.
-fn check_size(sig: &Signature) -> Result<()> {
+pub(super) fn check_size(sig: &Signature) -> Result<()> {
     if sig.piece_count() > MAX_CHESS_PIECES {
         return Err(CliError::unavailable(format!(
             "{sig}: databases of more than {MAX_CHESS_PIECES} pieces are not available (memory)"
