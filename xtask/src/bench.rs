@@ -82,7 +82,8 @@ pub(crate) struct Options {
     #[arg(long)]
     pons: Option<std::path::PathBuf>,
     /// `tb-compress`: the chess endings, comma-separated (default
-    /// KQvK,KRvK,KQvKR).
+    /// KQvK,KRvK,KQvKR). `syzygy`: time these 5-man pawnless endings
+    /// (comma-separated, or `five` for all 60) instead of the 3-4-man set.
     #[arg(long)]
     endings: Option<String>,
     /// `tb-compress`: directory of the raw tables (`<ending>.rtb`, loaded
@@ -99,6 +100,8 @@ pub(crate) fn run(opts: &Options) -> Result<()> {
     if opts.markdown {
         let section = if opts.pons.is_some() {
             format!("{} vs Pons", opts.task)
+        } else if opts.task == "syzygy" && opts.endings.is_some() {
+            "syzygy 5-man".to_owned()
         } else if opts.ablate {
             format!("{} ideas", opts.task)
         } else {
@@ -112,7 +115,12 @@ pub(crate) fn run(opts: &Options) -> Result<()> {
         "connect4" => connect4(opts),
         "defaults" => crate::bench_defaults::run(opts.data.clone(), opts.quick),
         "retrograde" => crate::bench_retrograde::run(opts.quick),
-        "syzygy" => crate::bench_syzygy::run(opts.rtbgen.as_deref(), opts.rounds, opts.quick),
+        "syzygy" => crate::bench_syzygy::run(
+            opts.rtbgen.as_deref(),
+            opts.rounds,
+            opts.quick,
+            opts.endings.as_deref(),
+        ),
         "tb-compress" => {
             crate::bench_compressed::run(opts.endings.as_deref(), opts.tables.as_deref(), opts.seed)
         }

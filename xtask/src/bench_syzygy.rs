@@ -25,13 +25,22 @@
 //! which `rtbgen` has no counterpart for), and, unless `--quick`, KQRvKR
 //! (whose sub-endings are among the 24). The order of the two generators
 //! alternates from round to round.
+//!
+//! With `--endings five` (or a comma-separated list of 5-man pawnless
+//! endings, `--endings KQQvKQ,KRvKNN`), it times those endings instead,
+//! each on all threads: ours (the indexed backward method, as the KQRvKR
+//! row) against `rtbgen -g`, which of the two runs first alternating from
+//! ending to ending and from round to round; the sub-tables (the 24) are
+//! built untimed first by both. It prints each ending's times and ratio,
+//! the totals, and the median of the endings' ratios. `five` is all 60
+//! 5-man pawnless endings (well over an hour on two cores).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use gametree_chess_tables::{FastEndgame, SubTables};
+use gametree_chess_tables::{FastEndgame, Signature, SubTables, pawnless_endings};
 use gametree_retrograde::Table;
 
 use crate::bench_retrograde::{Build, all_24, all_24_in_turn, all_24_scheduled, timed_build};
@@ -76,6 +85,8 @@ impl Rtbgen {
             .arg(ending)
             .current_dir(dir)
             .env("RTBWDIR", &self.tables)
+            // A 5-man ending probes its sub-endings' tables there.
+            .env("RTBPATH", &self.tables)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .output()
@@ -160,8 +171,123 @@ fn list(xs: &[f64], digits: usize) -> String {
         .join(", ")
 }
 
-/// Runs the bench: `rounds` alternating rounds; `quick` leaves KQRvKR out.
-pub(crate) fn run(rtbgen: Option<&Path>, rounds: usize, quick: bool) -> Result<()> {
+/// The 5-man pawnless endings of `--endings`: `five` (or `5`) for all 60,
+/// else a comma-separated list.
+fn five_man(list: &str) -> Result<Vec<Signature>> {
+    if matches!(list.trim(), "five" | "5") {
+        return Ok(pawnless_endings(5));
+    }
+    let mut out: Vec<Signature> = Vec::new();
+    for text in list.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+        let sig: Signature = text
+            .parse()
+            .with_context(|| format!("--endings: bad ending {text:?}"))?;
+        if sig.piece_count() != 5 || sig.has_pawns() {
+            bail!("--endings: {sig} is not a 5-man pawnless ending");
+        }
+        if !out.contains(&sig) {
+            out.push(sig);
+        }
+    }
+    if out.is_empty() {
+        bail!("--endings: no ending (expected `five` or a list such as KQQvKQ,KRvKNN)");
+    }
+    Ok(out)
+}
+
+/// `--endings`: each 5-man ending of `endings` on every thread, ours and
+/// `rtbgen -g`, in `rounds` rounds; per ending, the one that runs first
+/// alternates.
+fn run_five(syzygy: &Rtbgen, endings: &[Signature], rounds: usize, root: &Path) -> Result<()> {
+    let threads = std::thread::available_parallelism().map_or(2, usize::from);
+    let names: Vec<String> = endings.iter().map(ToString::to_string).collect();
+    let subs: Vec<String> = all_24().iter().map(ToString::to_string).collect();
+    println!(
+        "Syzygy's rtbgen ({}) against ours; {} 5-man endings, {rounds} round(s), {threads} thread(s).",
+        syzygy.binary.display(),
+        names.len()
+    );
+    let start = Instant::now();
+    syzygy.build_tables(&subs, threads)?;
+    let (have, _, _) = all_24_scheduled(threads)?;
+    println!(
+        "The 24 3- and 4-man sub-tables built by both in {:.1} s (untimed setup, in {}).",
+        start.elapsed().as_secs_f64(),
+        root.display()
+    );
+    let resolver = SubTables::new(have.iter());
+    let mut rows: Vec<Row> = names.iter().map(|n| Row::new(n.clone())).collect();
+    for round in 0..rounds {
+        for (i, row) in rows.iter_mut().enumerate() {
+            let name = &names[i];
+            let ours = || -> Result<f64> {
+                Ok(timed_build(name, &resolver, Build::Indexed, threads)?.wall)
+            };
+            if (round + i) % 2 == 1 {
+                row.ours.push(ours()?);
+                row.syzygy.push(syzygy.generate(name, threads)?);
+            } else {
+                row.syzygy.push(syzygy.generate(name, threads)?);
+                row.ours.push(ours()?);
+            }
+            eprintln!(
+                "round {}, {name}: rtbgen {:.2} s, ours {:.2} s ({:.0} s elapsed)",
+                round + 1,
+                row.syzygy[round],
+                row.ours[round],
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    println!();
+    println!("| ending | rtbgen -g (s) | ours, DTM (s) | ours / rtbgen, per round | median |");
+    println!("|---|---|---|---|---:|");
+    for row in &rows {
+        let ratios = row.ratios();
+        println!(
+            "| {} | {} | {} | {} | {:.3} |",
+            row.what,
+            list(&row.syzygy, 2),
+            list(&row.ours, 2),
+            list(&ratios, 3),
+            median(&ratios)
+        );
+    }
+    let mut total = Row::new(format!("total, {} endings", rows.len()));
+    for round in 0..rounds {
+        total
+            .syzygy
+            .push(rows.iter().map(|r| r.syzygy[round]).sum());
+        total.ours.push(rows.iter().map(|r| r.ours[round]).sum());
+    }
+    let ratios = total.ratios();
+    println!(
+        "| {} | {} | {} | {} | {:.3} |",
+        total.what,
+        list(&total.syzygy, 1),
+        list(&total.ours, 1),
+        list(&ratios, 3),
+        median(&ratios)
+    );
+    let per_ending: Vec<f64> = rows.iter().map(|r| median(&r.ratios())).collect();
+    let faster = per_ending.iter().filter(|&&r| r < 1.0).count();
+    println!();
+    println!(
+        "Median of the endings' ratios (ours / rtbgen): {:.3}; ours faster on {faster} of {} endings.",
+        median(&per_ending),
+        per_ending.len()
+    );
+    Ok(())
+}
+
+/// Runs the bench: `rounds` alternating rounds; `quick` leaves KQRvKR out;
+/// `endings` (`--endings`) times 5-man endings instead ([`run_five`]).
+pub(crate) fn run(
+    rtbgen: Option<&Path>,
+    rounds: usize,
+    quick: bool,
+    endings: Option<&str>,
+) -> Result<()> {
     let Some(binary) = rtbgen else {
         bail!(
             "bench syzygy needs --rtbgen PATH, the Syzygy generator's `rtbgen` \
@@ -171,10 +297,18 @@ pub(crate) fn run(rtbgen: Option<&Path>, rounds: usize, quick: bool) -> Result<(
     if rounds == 0 {
         bail!("--rounds must be at least 1");
     }
+    let five = endings.map(five_man).transpose()?;
     let all = std::thread::available_parallelism().map_or(2, usize::from);
     let thread_counts: Vec<usize> = if all > 1 { vec![1, all] } else { vec![1] };
     let root = std::env::temp_dir().join(format!("gametree-syzygy-{}", std::process::id()));
     let syzygy = Rtbgen::new(binary, &root)?;
+    if let Some(endings) = five {
+        let result = run_five(&syzygy, &endings, rounds, &root);
+        if let Err(e) = std::fs::remove_dir_all(&root) {
+            eprintln!("warning: could not remove {}: {e}", root.display());
+        }
+        return result;
+    }
     let names: Vec<String> = all_24().iter().map(ToString::to_string).collect();
     println!(
         "Syzygy's rtbgen ({}) against ours; {} endings, {rounds} round(s), threads {thread_counts:?}.",
@@ -313,6 +447,17 @@ mod tests {
     }
 
     #[test]
+    fn five_man_lists() {
+        assert_eq!(five_man("five").unwrap().len(), 60);
+        let some = five_man("KQQvKQ, KRvKNN,KQQvKQ").unwrap();
+        let names: Vec<String> = some.iter().map(ToString::to_string).collect();
+        assert_eq!(names, ["KQQvKQ", "KRvKNN"]);
+        for bad in ["KQvK", "KRPvKR", "KQQvKQQ", "", "KXvK"] {
+            assert!(five_man(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn a_missing_binary_is_a_clear_error() {
         let root =
             std::env::temp_dir().join(format!("gametree-syzygy-test-{}", std::process::id()));
@@ -320,7 +465,7 @@ mod tests {
             panic!("a missing binary was accepted");
         };
         assert!(format!("{e:#}").contains("no such file"), "{e:#}");
-        let Err(e) = run(None, 1, true) else {
+        let Err(e) = run(None, 1, true, None) else {
             panic!("no --rtbgen was accepted");
         };
         assert!(format!("{e:#}").contains("--rtbgen"), "{e:#}");
