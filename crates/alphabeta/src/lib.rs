@@ -78,6 +78,8 @@ pub struct Stats {
     pub forced: u64,
     /// Nodes cut by a win that threat-space search proved.
     pub threat_cutoffs: u64,
+    /// Nodes valued by the oracle ([`AlphaBeta::set_oracle`]).
+    pub oracle_hits: u64,
     /// Table occupancy per mille at the end.
     pub hashfull: u32,
 }

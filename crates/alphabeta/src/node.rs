@@ -38,6 +38,16 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         if let Some(o) = game.outcome() {
             return self.terminal(game, o, ply);
         }
+        // An oracle's value is exact (not at the root, which must find a
+        // move reaching its value).
+        if ply > 0
+            && let Some(oracle) = self.oracle
+            && let Some(v) = oracle.probe(game)
+        {
+            self.stats.oracle_hits += 1;
+            let v = v.to_root_relative(ply);
+            return if fail_soft { v } else { v.clamp(alpha, beta) };
+        }
         if !self.to_end && depth == 0 {
             self.horizon = true;
             return if self.uses.quiescence {

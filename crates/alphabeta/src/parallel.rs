@@ -33,6 +33,8 @@ where
     let config = searcher.config;
     let uses = searcher.uses;
     let helpers = config.threads - 1;
+    let oracle = searcher.oracle.clone();
+    let oracle = oracle.as_deref();
     std::thread::scope(|scope| {
         let mut handles = Vec::with_capacity(helpers);
         for i in 0..helpers {
@@ -50,6 +52,7 @@ where
                     start,
                 );
                 w.helper = Some(i + 1);
+                w.oracle = oracle;
                 let r = w.iterate(&mut g, mode);
                 r.stats.nodes
             }));
@@ -65,6 +68,7 @@ where
             start,
         );
         main.progress = Some(progress);
+        main.oracle = oracle;
         let mut report = main.iterate(game, mode);
         stop.store(true, AtomicOrdering::Relaxed);
         let helper_nodes: u64 = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();

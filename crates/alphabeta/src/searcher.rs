@@ -3,7 +3,9 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use gametree_game::{Game, Knowledge, Limits, Outcome, Progress, Score, Solution, Solver};
+use std::sync::Arc;
+
+use gametree_game::{Game, Knowledge, Limits, Oracle, Outcome, Progress, Score, Solution, Solver};
 use gametree_ttable::{SharedTable, Table, TranspositionTable};
 
 use crate::config::{Config, TtUse};
@@ -149,6 +151,7 @@ pub struct AlphaBeta<G: Game> {
     table: Option<TranspositionTable>,
     shared: Option<SharedTable>,
     pub(crate) heuristics: Heuristics<G>,
+    pub(crate) oracle: Option<Arc<dyn Oracle<G>>>,
 }
 
 impl<G: Game> AlphaBeta<G> {
@@ -187,12 +190,56 @@ impl<G: Game> AlphaBeta<G> {
             config,
             table,
             shared,
+            oracle: None,
         })
     }
 
     /// The configuration.
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// Gives the searcher an [`Oracle`] (an endgame database), or takes it
+    /// away with `None`. Every search after this call asks the oracle at
+    /// each node below the root, before anything else but the game's own
+    /// [`outcome`](Game::outcome), and takes its answer as the node's exact
+    /// value ([`Stats::oracle_hits`](crate::Stats::oracle_hits) counts
+    /// them); the root is always searched, so that a best move comes with
+    /// its value. Depth-limited searches use the answers too: an oracle's
+    /// value is better than the evaluation at the horizon.
+    ///
+    /// The table keeps what earlier searches stored: after changing the
+    /// oracle, [`clear`](Self::clear) the searcher if values stored with the
+    /// old one must not be reused.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use gametree_alphabeta::{AlphaBeta, Config, negamax_solve};
+    /// use gametree_game::{Game, Limits, Score};
+    /// use gametree_games_tictactoe::TicTacToe;
+    ///
+    /// // A "database" of every position with six stones or more, by plain
+    /// // negamax.
+    /// let db = |p: &TicTacToe| {
+    ///     (p.marks() >= 6)
+    ///         .then(|| negamax_solve(&mut p.clone()).value)
+    /// };
+    /// let mut searcher = AlphaBeta::<TicTacToe>::new(Config::default())?;
+    /// searcher.set_oracle(Some(Arc::new(db)));
+    /// let mut board: TicTacToe = "X...O....".parse()?;
+    /// let report = searcher.solve(&mut board, &Limits::none());
+    /// assert_eq!(report.value, negamax_solve(&mut board).value);
+    /// assert!(report.stats.oracle_hits > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle<G>>>) {
+        self.oracle = oracle;
+    }
+
+    /// The oracle the searcher consults, if any ([`set_oracle`](Self::set_oracle)).
+    #[must_use]
+    pub fn oracle(&self) -> Option<&Arc<dyn Oracle<G>>> {
+        self.oracle.as_ref()
     }
 
     /// Forgets the table and the ordering heuristics.
@@ -372,7 +419,7 @@ impl<G: Game> AlphaBeta<G> {
         stop: &'a AtomicBool,
         start: Instant,
     ) -> Worker<'a, G, TranspositionTable> {
-        Worker::new(
+        let mut worker = Worker::new(
             &self.config,
             self.uses,
             self.table.as_mut(),
@@ -381,7 +428,9 @@ impl<G: Game> AlphaBeta<G> {
             limits,
             stop,
             start,
-        )
+        );
+        worker.oracle = self.oracle.as_deref();
+        worker
     }
 
     fn run(

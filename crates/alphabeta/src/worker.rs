@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
-use gametree_game::{Game, Limits, Outcome, Progress, Score};
+use gametree_game::{Game, Limits, Oracle, Outcome, Progress, Score};
 use gametree_ttable::{Entry, SharedTable, Table};
 
 use crate::config::{Algorithm, Config, TtUse};
@@ -74,6 +74,8 @@ pub(crate) struct Worker<'a, G: Game, T: Table> {
     pub(crate) progress: Option<&'a mut dyn FnMut(&Progress)>,
     /// The node count at which progress is reported next.
     pub(crate) next_progress: u64,
+    /// Exact values of positions below the root (an endgame database).
+    pub(crate) oracle: Option<&'a dyn Oracle<G>>,
 }
 
 impl<'a, G: Game, T: Table> Worker<'a, G, T> {
@@ -117,6 +119,7 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
             tainted: false,
             proving: false,
             horizon: false,
+            oracle: None,
         }
     }
 

@@ -34,6 +34,11 @@
 //! is built once. [`statistics`] counts a table's wins, draws and losses
 //! as the Syzygy generator does.
 //!
+//! `Tables` is a [`gametree_game::Oracle`]: give it to
+//! `gametree_alphabeta::AlphaBeta::set_oracle` or
+//! `gametree_pns_conspiracy::DfPn::solve_with_oracle`, and a search stops
+//! at every position the tables hold below its root.
+//!
 //! # Example
 //!
 //! ```
@@ -65,6 +70,7 @@ mod error;
 mod exits;
 mod fast;
 mod legal;
+mod oracle;
 mod pawns;
 mod placement;
 mod signature;

@@ -72,6 +72,8 @@
 //! non-losing moves ([`Game::winning_move`], [`Game::non_losing_moves`]) to
 //! end nodes early, [`Game::remaining_plies`] and [`Game::cannot_win`] to
 //! prove draws, one-to-one [`Game::move_number`]s for history tables.
+//! Knowledge that is data rather than code (an endgame database loaded at
+//! run time) is an [`Oracle`], which searchers consult below the root.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -81,12 +83,14 @@ extern crate alloc;
 pub mod check;
 mod enumerate;
 mod limits;
+mod oracle;
 mod perft;
 mod score;
 mod solve;
 
 pub use enumerate::{Counted, IndexMoves, IndexSpace, Predecessors};
 pub use limits::Limits;
+pub use oracle::Oracle;
 pub use perft::{perft, perft_divide};
 pub use score::Score;
 pub use solve::{Progress, Solution, Solver, Stop, solve_line, solve_moves};

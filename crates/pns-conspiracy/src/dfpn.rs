@@ -1,7 +1,7 @@
 //! Depth-first proof-number search (Nagai) with a transposition table, the
 //! 1+ε trick (Pawlewicz and Lew) and path-based repetition handling.
 
-use gametree_game::{Game, Limits, MoveBuffer, Outcome, Player, Solution, Solver};
+use gametree_game::{Game, Limits, MoveBuffer, Oracle, Outcome, Player, Solution, Solver};
 
 use crate::common::{
     Budget, Error, INFINITE, Number, Progress, Question, Report, TableUse, add, answer_of,
@@ -270,6 +270,8 @@ struct Searcher<'t, G: Game> {
     root_proof: Option<usize>,
     /// Calls of [`Self::extract`] so far, against [`EXTRACT_STEPS`].
     extract_steps: u64,
+    /// Exact values of positions below the root (an endgame database).
+    oracle: Option<&'t dyn Oracle<G>>,
     game: core::marker::PhantomData<fn(&G)>,
 }
 
@@ -296,6 +298,13 @@ impl<G: Game> Searcher<'_, G> {
             (solved(success(o, needs_win)), dep, true)
         } else if let Some(at) = self.hashes.iter().position(|&h| h == game.hash()) {
             (solved(success(Outcome::Draw, needs_win)), at as Dep, true)
+        } else if let Some(o) = self
+            .oracle
+            .and_then(|oracle| oracle.probe(game))
+            .and_then(|v| v.outcome())
+        {
+            // An oracle's value is exact whatever the path.
+            (solved(success(o, needs_win)), FREE, true)
         } else {
             let v = match self.table.get(key) {
                 Some(v) => v,
@@ -645,7 +654,26 @@ impl DfPn {
         limits: &Limits,
         progress: &mut dyn FnMut(&Progress),
     ) -> Report<G::Move> {
-        self.run(game, question, limits, progress, false).0
+        self.run(game, question, limits, progress, false, None).0
+    }
+
+    /// [`search`](DfPn::search) with an [`Oracle`] (an endgame database)
+    /// asked about every position below the root before it is expanded
+    /// (after the game's own outcome and the repetition rule); an answer
+    /// settles the position as a win, draw or loss, whatever the path.
+    /// Results stored in the table with an oracle are kept for later
+    /// searches, as any others: [`clear`](DfPn::clear) after changing
+    /// oracles if that matters. [`prove`](DfPn::prove) takes no oracle: a
+    /// proof tree ends in positions that the game's rules decide.
+    pub fn search_with_oracle<G: Game>(
+        &mut self,
+        game: &mut G,
+        question: Question,
+        limits: &Limits,
+        oracle: &dyn Oracle<G>,
+    ) -> Report<G::Move> {
+        self.run(game, question, limits, &mut |_| {}, false, Some(oracle))
+            .0
     }
 
     /// Searches and, when the question is answered, extracts the proof tree
@@ -662,7 +690,7 @@ impl DfPn {
         question: Question,
         limits: &Limits,
     ) -> (Report<G::Move>, Option<Strategy<G::Move>>) {
-        self.run(game, question, limits, &mut |_| {}, true)
+        self.run(game, question, limits, &mut |_| {}, true, None)
     }
 
     /// The value of `game` for its side to move by two searches, which
@@ -673,7 +701,42 @@ impl DfPn {
         if let Some(o) = game.outcome() {
             return Solution::terminal(o);
         }
-        solve_with(|q| self.run(game, q, limits, &mut |_| {}, false).0)
+        solve_with(|q| self.run(game, q, limits, &mut |_| {}, false, None).0)
+    }
+
+    /// [`solve`](DfPn::solve) with an [`Oracle`] consulted below the root,
+    /// as [`search_with_oracle`](DfPn::search_with_oracle) does.
+    ///
+    /// ```
+    /// use gametree_alphabeta::negamax_solve;
+    /// use gametree_game::{Limits, Outcome};
+    /// use gametree_games_tictactoe::TicTacToe;
+    /// use gametree_pns_conspiracy::{DfPn, DfPnConfig};
+    ///
+    /// // Every position with five stones or more, by plain negamax.
+    /// let db = |p: &TicTacToe| {
+    ///     (p.marks() >= 5)
+    ///         .then(|| negamax_solve(&mut p.clone()).value)
+    /// };
+    /// let mut dfpn = DfPn::new(DfPnConfig::new())?;
+    /// let mut board: TicTacToe = "X........".parse()?;
+    /// let solution = dfpn.solve_with_oracle(&mut board, &Limits::none(), &db);
+    /// assert_eq!(solution.outcome, Some(Outcome::Draw));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn solve_with_oracle<G: Game>(
+        &mut self,
+        game: &mut G,
+        limits: &Limits,
+        oracle: &dyn Oracle<G>,
+    ) -> Solution<G::Move> {
+        if let Some(o) = game.outcome() {
+            return Solution::terminal(o);
+        }
+        solve_with(|q| {
+            self.run(game, q, limits, &mut |_| {}, false, Some(oracle))
+                .0
+        })
     }
 
     fn run<G: Game>(
@@ -683,6 +746,7 @@ impl DfPn {
         limits: &Limits,
         progress: &mut dyn FnMut(&Progress),
         with_strategy: bool,
+        oracle: Option<&dyn Oracle<G>>,
     ) -> (Report<G::Move>, Option<Strategy<G::Move>>) {
         let table = &mut self.table;
         let threats =
@@ -705,6 +769,7 @@ impl DfPn {
             extracted: std::collections::HashMap::new(),
             root_proof: None,
             extract_steps: 0,
+            oracle,
             game: core::marker::PhantomData,
         };
         let needs_win = question.needs_win();

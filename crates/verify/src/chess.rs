@@ -200,6 +200,28 @@ pub(crate) fn checks() -> Vec<Check> {
         "retrograde with pawns: forward sweeps = backward method, index by index (KPvK; full: + KPvKP)",
         |ctx| pawn_forward_equals_backward(ctx.pick(&["KPvK"][..], &["KPvK", "KPvKP"][..])),
     ));
+    rows.push(Check::new(
+        "chess",
+        Family::Solvers,
+        "search with the tables as oracle = the tables: alpha-beta (tables 1 or 2 plies below the root, PV played to mate) and df-pn, 1,000 random positions per ending (3-4-man pawnless, KPvK; full: + all 4-man with pawns)",
+        |ctx| {
+            let mut endings: Vec<String> = gametree_chess_tables::pawnless_endings(3)
+                .iter()
+                .chain(&gametree_chess_tables::pawnless_endings(4))
+                .map(ToString::to_string)
+                .collect();
+            let pawns = if ctx.quick { 1 } else { usize::MAX };
+            endings.extend(
+                gametree_chess_tables::pawn_endings(3)
+                    .iter()
+                    .chain(&gametree_chess_tables::pawn_endings(4))
+                    .take(pawns)
+                    .map(ToString::to_string),
+            );
+            let endings: Vec<&str> = endings.iter().map(String::as_str).collect();
+            crate::chess_oracle::search_with_tables(&endings, 1000, ctx.game_seed)
+        },
+    ));
     rows.extend(searcher_rows(
         "chess",
         |ctx| {

@@ -36,6 +36,7 @@ use anyhow::{Result, bail};
 mod ataxx;
 mod chess;
 mod chess_builds;
+mod chess_oracle;
 mod common;
 mod connect4;
 pub mod data;

@@ -1,0 +1,79 @@
+//! df-pn with an oracle (`DfPn::solve_with_oracle`,
+//! `DfPn::search_with_oracle`) answers as plain negamax does, on every
+//! tic-tac-toe position, with oracles that know the positions of `k` marks
+//! or more; the root is never probed.
+
+use std::collections::{HashMap, HashSet};
+
+use gametree_alphabeta::negamax_solve;
+use gametree_game::{Game, Limits, Outcome, Score};
+use gametree_games_tictactoe::TicTacToe;
+use gametree_pns_conspiracy::{Answer, DfPn, DfPnConfig, Question};
+
+/// Every non-terminal position reachable from the empty board.
+fn reachable() -> Vec<TicTacToe> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    let mut stack = vec![TicTacToe::new()];
+    while let Some(p) = stack.pop() {
+        if !seen.insert(p.hash()) || p.outcome().is_some() {
+            continue;
+        }
+        let mut moves = <TicTacToe as Game>::Moves::default();
+        p.generate(&mut moves);
+        for &m in moves.as_slice() {
+            let mut c = p;
+            c.make(m);
+            stack.push(c);
+        }
+        out.push(p);
+    }
+    out
+}
+
+#[test]
+fn outcomes_equal_negamax_with_every_oracle() {
+    let positions = reachable();
+    let expected: Vec<Option<Outcome>> = positions
+        .iter()
+        .map(|p| negamax_solve(&mut { *p }).value.outcome())
+        .collect();
+    let values: HashMap<u64, Score> = positions
+        .iter()
+        .map(|p| (p.hash(), negamax_solve(&mut { *p }).value))
+        .collect();
+    for k in [0, 4, 7] {
+        let values = &values;
+        let oracle = move |p: &TicTacToe| (p.marks() >= k).then(|| values[&p.hash()]);
+        let mut dfpn = DfPn::new(DfPnConfig::new().table_bytes(1 << 20)).unwrap();
+        let (mut plain, mut probing) = (0, 0);
+        for (p, &want) in positions.iter().zip(&expected) {
+            let solved = dfpn.solve_with_oracle(&mut { *p }, &Limits::none(), &oracle);
+            assert_eq!(solved.outcome, want, "{p} with oracle from {k} marks");
+            // One question, with and without the oracle: the same answer
+            // (and, over all positions, fewer expansions with it).
+            dfpn.clear();
+            let with =
+                dfpn.search_with_oracle(&mut { *p }, Question::Win, &Limits::none(), &oracle);
+            dfpn.clear();
+            let without = dfpn.search(&mut { *p }, Question::Win, &Limits::none());
+            assert_eq!(with.answer, without.answer, "{p}");
+            plain += without.nodes;
+            probing += with.nodes;
+        }
+        assert!(
+            probing < plain,
+            "oracle from {k} marks: {probing} >= {plain} expansions"
+        );
+    }
+}
+
+#[test]
+fn the_root_is_searched_not_probed() {
+    let root: TicTacToe = "X...O....".parse().unwrap();
+    let key = root.hash();
+    let liar = move |p: &TicTacToe| (p.hash() == key).then_some(Score::win_in(1));
+    let mut dfpn = DfPn::new(DfPnConfig::new()).unwrap();
+    let report = dfpn.search_with_oracle(&mut { root }, Question::Win, &Limits::none(), &liar);
+    assert_eq!(report.answer, Answer::Disproven);
+}

@@ -1,0 +1,185 @@
+//! Searches that probe the chess tables at their leaves
+//! ([`gametree_game::Oracle`]) give the tables' values: alpha-beta with the
+//! tables below the root, alpha-beta with the tables two plies below it,
+//! df-pn with the tables, on random positions of each ending.
+
+use std::sync::Arc;
+
+use gametree_alphabeta::{AlphaBeta, Config};
+use gametree_chess_tables::{BuildOptions, Endgame, PawnEndgame, Signature, Tables};
+use gametree_game::{Game, IndexSpace, Limits, Oracle, Player, Score};
+use gametree_games_chess::Position;
+use gametree_pns_conspiracy::{DfPn, DfPnConfig};
+use gametree_retrograde::Value;
+
+use super::Tally;
+use super::common::rng;
+
+/// The index space of an ending, with or without pawns.
+enum Space {
+    Pawnless(Endgame),
+    Pawns(Box<PawnEndgame>),
+}
+
+impl Space {
+    fn new(signature: &Signature) -> Result<Space, String> {
+        let name = signature.to_string();
+        if signature.has_pawns() {
+            PawnEndgame::new(&name)
+                .map(|s| Space::Pawns(Box::new(s)))
+                .map_err(|e| e.to_string())
+        } else {
+            Endgame::new(&name)
+                .map(Space::Pawnless)
+                .map_err(|e| e.to_string())
+        }
+    }
+
+    fn size(&self) -> u64 {
+        match self {
+            Space::Pawnless(s) => s.size(),
+            Space::Pawns(s) => s.size(),
+        }
+    }
+
+    fn position(&self, i: u64) -> Option<Position> {
+        match self {
+            Space::Pawnless(s) => s.position(i),
+            Space::Pawns(s) => s.position(i),
+        }
+    }
+}
+
+/// The tables, answering only positions whose side to move is `side`: a
+/// search from a root with `side` to move then stops two plies below it,
+/// not one.
+struct OneSide {
+    tables: Arc<Tables>,
+    side: Player,
+}
+
+impl Oracle<Position> for OneSide {
+    fn probe(&self, position: &Position) -> Option<Score> {
+        if position.side_to_move() == self.side {
+            Oracle::probe(&*self.tables, position)
+        } else {
+            None
+        }
+    }
+}
+
+/// What the searches say about one position, as a line to compare with
+/// what the tables say.
+fn summary(value: Score, deep: Score, dfpn: Option<gametree_game::Outcome>, line: &str) -> String {
+    let shown = dfpn.map_or("unknown".to_string(), |o| o.to_string());
+    format!("alpha-beta {value}, two plies {deep}, df-pn {shown}, line {line}")
+}
+
+/// Builds `endings` (and what they capture and promote into), then, on
+/// `samples` positions of each drawn at random from its index space (not
+/// finished, no castling), compares with the tables' value: alpha-beta's
+/// solve with the tables as its oracle (the value, distance included; its
+/// principal variation played out ends in mate after exactly that many
+/// plies, or is a draw), the same with the tables answering two plies
+/// below the root only, and df-pn's win/draw/loss with the tables. An
+/// ending whose positions are all over by the rules (KBvK, KNvK) has none
+/// to sample.
+pub(crate) fn search_with_tables(endings: &[&str], samples: usize, seed: u64) -> Tally {
+    let mut t = Tally::default();
+    let mut signatures = Vec::new();
+    for &e in endings {
+        match e.parse::<Signature>() {
+            Ok(s) => signatures.push(s),
+            Err(err) => {
+                t.compare(e, None, "an ending".to_string(), err.to_string());
+            }
+        }
+    }
+    let mut tables = Tables::new();
+    if let Err(e) = tables.build(&signatures, &BuildOptions::default()) {
+        t.compare("build", None, "the tables".to_string(), e.to_string());
+        return t;
+    }
+    let tables = Arc::new(tables);
+    let config = Config::default().tt_bytes(1 << 20);
+    let mut shallow = AlphaBeta::<Position>::new(config).expect("1 MiB table");
+    shallow.set_oracle(Some(tables.clone()));
+    let mut deep = AlphaBeta::<Position>::new(config.complete_line(false)).expect("1 MiB table");
+    let mut dfpn = DfPn::new(DfPnConfig::new().table_bytes(1 << 20)).expect("1 MiB table");
+    let none = Limits::none();
+    let mut r = rng(seed);
+    for signature in &signatures {
+        let space = match Space::new(signature) {
+            Ok(space) => space,
+            Err(e) => {
+                t.compare(signature, None, "an index".to_string(), e);
+                continue;
+            }
+        };
+        let size = space.size();
+        let mut done = 0;
+        // Every position of some endings is over (KBvK, KNvK: a dead
+        // position is a draw by the rules): a bounded number of draws.
+        let mut draws = 0;
+        while done < samples && draws < 100 * samples {
+            draws += 1;
+            let i = rand_core::Rng::next_u64(&mut r) % size;
+            let Some(mut p) = space.position(i) else {
+                continue;
+            };
+            if p.outcome().is_some() {
+                continue;
+            }
+            let Some(value) = tables.probe(&p) else {
+                t.compare(&p, None, "a value".to_string(), "none".to_string());
+                done += 1;
+                continue;
+            };
+            done += 1;
+            let score = value.to_score();
+            shallow.clear();
+            let report = shallow.solve(&mut p, &none);
+            deep.clear();
+            deep.set_oracle(Some(Arc::new(OneSide {
+                tables: tables.clone(),
+                side: p.side_to_move(),
+            })));
+            let deep_report = deep.solve(&mut p, &none);
+            dfpn.clear();
+            let proved = dfpn.solve_with_oracle(&mut p, &none, &*tables);
+            let expected = summary(score, score, score.outcome(), &line_end(value));
+            let got = summary(
+                report.value,
+                deep_report.value,
+                proved.outcome,
+                &played_out(&p, &report.pv),
+            );
+            t.compare(&p, None, expected, got);
+        }
+    }
+    t
+}
+
+/// How a principal variation of a position of `value` ends.
+fn line_end(value: Value) -> String {
+    match value {
+        Value::Win(d) | Value::Loss(d) => format!("mate after {d} plies"),
+        Value::Draw => "not mate".to_string(),
+    }
+}
+
+/// Plays `pv` from `p`: "mate after n plies" when it ends in checkmate
+/// (a position lost for its side to move), "not mate" otherwise, or the
+/// first illegal move.
+fn played_out(p: &Position, pv: &[<Position as Game>::Move]) -> String {
+    let mut q = p.clone();
+    for &m in pv {
+        if q.try_make(m).is_err() {
+            return format!("illegal move {m}");
+        }
+    }
+    match q.outcome() {
+        Some(gametree_game::Outcome::Loss) => format!("mate after {} plies", pv.len()),
+        _ => "not mate".to_string(),
+    }
+}
