@@ -26,6 +26,8 @@ pub(crate) struct Options {
     pub(crate) tt_bytes: usize,
     /// JSON lines.
     pub(crate) json: bool,
+    /// Endgame databases to probe below the root (`--tables`).
+    pub(crate) tables: Option<std::path::PathBuf>,
     /// Quiescence search at the horizon; `None`: the game's default
     /// ([`CliGame::QUIESCENCE`]).
     pub(crate) quiescence: Option<bool>,
@@ -67,6 +69,9 @@ pub(crate) fn searcher<G: CliGame>(
 pub(crate) fn run<S: Spec>(spec: &S, arg: &str, opts: &Options) -> Result<()> {
     let quiescence = opts.quiescence.unwrap_or(S::G::QUIESCENCE);
     let mut s = searcher::<S::G>(opts.threads, opts.tt_bytes, quiescence)?;
+    if let Some(dir) = &opts.tables {
+        s.set_oracle(Some(S::G::oracle(dir)?));
+    }
     for_each_position(spec, arg, |mut g, text, source| {
         s.clear();
         if source == Source::Stdin && !opts.json {

@@ -141,7 +141,7 @@ macro_rules! with_spec {
 pub(crate) use with_spec;
 
 /// What the tool needs of a game beyond the library traits.
-pub(crate) trait CliGame: Send + Game<Move: Send + Sync> {
+pub(crate) trait CliGame: Send + 'static + Game<Move: Send + Sync> {
     /// Parses one move, checking that it is legal here.
     fn parse_move(&self, text: &str) -> Result<Self::Move>;
     /// The board drawn as text (several lines, ending with a newline).
@@ -182,6 +182,19 @@ pub(crate) trait CliGame: Send + Game<Move: Send + Sync> {
         let _ = threads;
         Err(CliError::unavailable(
             "retrograde analysis is not available for this game yet (tictactoe, connect4:WxH up to 5x4 or 4x5, and chess endings with up to 5 pieces without pawns or 4 with have databases)",
+        ))
+    }
+    /// The endgame databases in `dir`, for searches to probe below their
+    /// root (`--tables`).
+    ///
+    /// # Errors
+    ///
+    /// Not available for games without databases on disk; a directory
+    /// that cannot be read or holds a refused table.
+    fn oracle(dir: &std::path::Path) -> Result<std::sync::Arc<dyn gametree_game::Oracle<Self>>> {
+        let _ = dir;
+        Err(CliError::unavailable(
+            "--tables is available for chess only (a directory written by `gametree tb build`)",
         ))
     }
     /// Who is to move, in the game's words.
@@ -551,6 +564,9 @@ impl CliGame for Chess {
     }
     fn retrograde(&self, threads: usize) -> Result<crate::tb::Probe<Self::Move>> {
         crate::tb::probe_chess(self, threads, None)
+    }
+    fn oracle(dir: &std::path::Path) -> Result<std::sync::Arc<dyn gametree_game::Oracle<Self>>> {
+        crate::oracle::chess_tables(dir)
     }
     fn move_syntax(&self) -> &'static str {
         "UCI notation such as e2e4 or e7e8q"

@@ -14,6 +14,7 @@ mod analyse;
 mod error;
 mod games;
 mod input;
+mod oracle;
 mod output;
 mod perft;
 mod play;
@@ -167,6 +168,12 @@ struct SolveArgs {
     /// (JSON: "proof": {"positions", "bound_leaves", "verified"}).
     #[arg(long)]
     proof: bool,
+    /// Chess: probe the endgame tables in DIR (written by `gametree tb
+    /// build ... --out DIR`) at every position below the root that they
+    /// hold; with alpha-beta (exact distances to mate, the line played to
+    /// mate) or df-pn. The tables ignore the fifty-move rule.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -196,6 +203,11 @@ struct AnalyseArgs {
     /// games.
     #[arg(long, value_name = "BOOL")]
     quiescence: Option<bool>,
+    /// Chess: probe the endgame tables in DIR (written by `gametree tb
+    /// build ... --out DIR`) at every position below the root that they
+    /// hold: their exact values replace the search and the evaluation.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -360,6 +372,7 @@ fn run(cli: Cli) -> Result<()> {
             let mut opts = solve::Options::new(a.algo, a.weak, a.tt.as_deref(), a.threads, a.json)?;
             opts.all_moves = a.all_moves;
             opts.proof = a.proof;
+            opts.tables = a.tables;
             if let Some(t) = a.time_ms {
                 opts.limits = opts.limits.with_time(std::time::Duration::from_millis(t));
             }
@@ -377,6 +390,7 @@ fn run(cli: Cli) -> Result<()> {
                 tt_bytes: error::parse_size(&a.tt)?,
                 json: a.json,
                 quiescence: a.quiescence,
+                tables: a.tables,
             };
             with_spec!(kind, spec => analyse::run(spec, &a.position, &opts))
         }

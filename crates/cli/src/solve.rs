@@ -42,6 +42,8 @@ pub(crate) struct Options {
     pub(crate) proof: bool,
     /// Node and time limits per position (and per move with `all_moves`).
     pub(crate) limits: Limits,
+    /// Endgame databases to probe below the root (`--tables`).
+    pub(crate) tables: Option<std::path::PathBuf>,
 }
 
 impl Options {
@@ -62,6 +64,7 @@ impl Options {
             all_moves: false,
             proof: false,
             limits: Limits::none(),
+            tables: None,
         })
     }
 }
@@ -104,15 +107,31 @@ impl<G: CliGame> Engine<G> {
         let tree_bytes = opts.tt.unwrap_or(TREE_BYTES);
         let table_bytes = opts.tt.unwrap_or(TABLE_BYTES);
         let memory = |e: gametree_pns_conspiracy::Error| CliError::input(format!("--tt: {e}"));
+        let oracle = match &opts.tables {
+            Some(dir) => {
+                if !matches!(opts.algo, Algo::Alphabeta | Algo::Dfpn) {
+                    return Err(CliError::input(
+                        "--tables works with --algo alphabeta (the default) or dfpn",
+                    ));
+                }
+                Some(G::oracle(dir)?)
+            }
+            None => None,
+        };
         Ok(match opts.algo {
             Algo::Alphabeta => {
                 let config = Config::default()
                     .tt_bytes(table_bytes)
                     .threads(opts.threads);
-                let s = AlphaBeta::new(config)
+                let mut s = AlphaBeta::new(config)
                     .map_err(|e| CliError::input(format!("--tt {table_bytes} bytes: {e}")))?;
+                s.set_oracle(oracle);
                 Engine::AlphaBeta(Box::new(s))
             }
+            Algo::Dfpn if oracle.is_some() => Engine::Other(Box::new(DfPnWithOracle {
+                dfpn: DfPn::new(DfPnConfig::new().table_bytes(table_bytes)).map_err(memory)?,
+                oracle: oracle.expect("checked"),
+            })),
             Algo::Pns => Engine::Other(Box::new(
                 Pns::new(PnsConfig::new().memory(Some(tree_bytes))).map_err(memory)?,
             )),
@@ -133,6 +152,22 @@ impl<G: CliGame> Engine<G> {
             )),
             Algo::Retrograde => Engine::Retrograde,
         })
+    }
+}
+
+/// df-pn that probes an oracle below the root, as a [`Solver`].
+struct DfPnWithOracle<G: CliGame> {
+    dfpn: DfPn,
+    oracle: std::sync::Arc<dyn gametree_game::Oracle<G>>,
+}
+
+impl<G: CliGame> Solver<G> for DfPnWithOracle<G> {
+    fn solve(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
+        self.dfpn.solve_with_oracle(game, limits, &*self.oracle)
+    }
+
+    fn clear(&mut self) {
+        self.dfpn.clear();
     }
 }
 
