@@ -39,6 +39,13 @@ fn solve_and_analyse_with_tables_give_the_tables_values() {
     let dir = std::env::temp_dir().join(format!("gametree-tables-{}", std::process::id()));
     let d = dir.to_str().unwrap();
     stdout(gametree().args(["tb", "build", "KRvKN", "--out", d]));
+    // One file per ending, named with the side that has pieces as White.
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["KNvK.gtb", "KRvK.gtb", "KRvKN.gtb"]);
     let mut decisive = 0;
     for fen in POSITIONS {
         let probe = stdout(gametree().args(["tb", "probe", fen, "--dir", d]));

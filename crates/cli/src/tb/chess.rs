@@ -55,7 +55,9 @@ impl ChessTables {
 
     /// Makes sure the database of `sig` and of every ending it captures
     /// into is present: loaded from `dir` when there, else built (and
-    /// written to `dir` when given).
+    /// written to `dir` when given). An ending in which only Black has
+    /// pieces (`KvKR`) is kept as its colour exchange (`KRvK`), the name
+    /// `tb build chess:N` gives it: one file per ending.
     pub(super) fn ensure(
         &mut self,
         sig: &Signature,
@@ -63,6 +65,13 @@ impl ChessTables {
         threads: usize,
         verbose: bool,
     ) -> Result<()> {
+        let white: Signature;
+        let sig = if sig.to_string().starts_with("Kv") && sig.piece_count() > 2 {
+            white = sig.flipped();
+            &white
+        } else {
+            sig
+        };
         let name = sig.to_string();
         if self.tables.table(sig).is_some() {
             return Ok(());
