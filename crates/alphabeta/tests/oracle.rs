@@ -1,7 +1,8 @@
 //! A searcher with an oracle (`AlphaBeta::set_oracle`) returns plain
 //! negamax's values: on every tic-tac-toe position with oracles that know
 //! the positions of `k` marks or more, on a game whose moves sometimes
-//! keep the turn, on one and on two threads; the root is never probed.
+//! keep the turn, on one and on two threads, with a retrograde database;
+//! the root is never probed.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -75,6 +76,27 @@ fn tictactoe_values_equal_negamax_with_every_oracle() {
             assert!(hits > 0, "the oracle from {k} marks was never asked");
         }
     }
+}
+
+#[test]
+fn a_retrograde_database_is_an_oracle() {
+    use gametree_games_tictactoe::index::BoardIndex;
+    use gametree_retrograde::{Generator, Method, TableProbe};
+    // The searcher keeps its oracle for good: a database that lives as
+    // long as the program.
+    let space: &'static BoardIndex = Box::leak(Box::new(BoardIndex::plain()));
+    let table = Generator::new(space).build(Method::Backward).unwrap();
+    let table: &'static _ = Box::leak(Box::new(table));
+    let db = TableProbe::new(space, table).unwrap();
+    let mut s = AlphaBeta::<TicTacToe>::new(Config::default()).unwrap();
+    s.set_oracle(Some(Arc::new(db)));
+    let mut hits = 0;
+    for p in reachable() {
+        let report = s.solve(&mut { p }, &Limits::none());
+        assert_eq!(report.value, negamax_solve(&mut { p }).value, "{p}");
+        hits += report.stats.oracle_hits;
+    }
+    assert!(hits > 0);
 }
 
 #[test]

@@ -2,7 +2,9 @@
 
 use std::time::Instant;
 
-use gametree_game::{Game, IndexSpace, Limits, MoveBuffer, Outcome, Solution, Solver, Stop};
+use gametree_game::{
+    Game, IndexSpace, Limits, MoveBuffer, Oracle, Outcome, Score, Solution, Solver, Stop,
+};
 
 use crate::{Table, Value};
 
@@ -312,6 +314,32 @@ impl<S: IndexSpace> Solver<S::Game> for TableProbe<'_, S> {
         solution.best = solution.line.first().copied();
         solution.elapsed = start.elapsed();
         solution
+    }
+}
+
+/// A database is an [`Oracle`] for the searchers: the exact value of a
+/// position in its space, or of one its [`exits`](TableProbe::exits)
+/// resolver knows, as a node-relative [`Score`].
+///
+/// ```
+/// use gametree_game::{Oracle, Score};
+/// use gametree_games_tictactoe::TicTacToe;
+/// use gametree_games_tictactoe::index::BoardIndex;
+/// use gametree_retrograde::{Generator, Method, TableProbe};
+///
+/// let space = BoardIndex::plain();
+/// let table = Generator::new(&space).build(Method::Backward)?;
+/// let db = TableProbe::new(&space, &table)?;
+/// // X to move wins at once.
+/// let p: TicTacToe = "XX.OO....".parse()?;
+/// assert_eq!(Oracle::probe(&db, &p), Some(Score::win_in(1)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+impl<S: IndexSpace + Sync> Oracle<S::Game> for TableProbe<'_, S> {
+    fn probe(&self, position: &S::Game) -> Option<Score> {
+        TableProbe::probe(self, position)
+            .or_else(|| self.exits.and_then(|e| e.resolve(position)))
+            .map(Value::to_score)
     }
 }
 
