@@ -46,6 +46,11 @@ fn solve_and_analyse_with_tables_give_the_tables_values() {
         .collect();
     files.sort();
     assert_eq!(files, ["KNvK.gtb", "KRvK.gtb", "KRvKN.gtb"]);
+    gametree()
+        .args(["tb", "stats", "KvKR", "--dir", d])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("ask for KRvK"));
     let mut decisive = 0;
     for fen in POSITIONS {
         let probe = stdout(gametree().args(["tb", "probe", fen, "--dir", d]));

@@ -86,6 +86,14 @@ pub(crate) fn stats(material: &str, dir: &str, json: bool) -> Result<()> {
             });
         }
         Material::Chess(sig) => {
+            if sig.to_string().starts_with("Kv") && sig.piece_count() > 2 {
+                // Its table is the colour exchange's (`tb build` keeps one
+                // file per ending, named with White's pieces).
+                return Err(CliError::input(format!(
+                    "{sig}: only Black has pieces; ask for {} (the same ending, colours exchanged)",
+                    sig.flipped()
+                )));
+            }
             let mut tables = ChessTables::default();
             tables.ensure(&sig, Some(dir), 1, progress::enabled())?;
             let no_table = || CliError::input(format!("{sig}: no table"));
