@@ -9,6 +9,11 @@ use gametree_games_chess::{Color, Move, Piece, Position, Role, Square};
 use crate::endgame::{piece_list, piece_origins};
 use crate::{MAX_PIECES, PAWN_R, Signature, SignatureError, piece, square};
 
+mod board;
+mod moves;
+#[cfg(test)]
+mod tests;
+
 /// The values a slot's square takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Domain {
