@@ -122,6 +122,15 @@ pub struct PawnEndgame {
     /// en-passant capture of the pawn in slot `k` (`k + 1`).
     region_of: [[u8; MAX_PIECES + 1]; 2],
     size: u64,
+    /// Per slot (0 the White king, 1 the Black king, then the non-king
+    /// pieces): the piece number.
+    slot_piece: [u8; MAX_PIECES],
+    /// Per slot: not one of like pieces (a move changes only its
+    /// coordinate of the index).
+    plain: [bool; MAX_PIECES],
+    /// Per slot: the weight of its coordinate in the index of the regions
+    /// without an en-passant capture.
+    weight: [u64; MAX_PIECES],
 }
 
 impl PawnEndgame {
@@ -203,7 +212,25 @@ impl PawnEndgame {
         for (r, region) in regions.iter().enumerate() {
             region_of[region.side][region.ep_slot.map_or(0, |k| k + 1)] = r as u8;
         }
+        let n = pieces.len();
+        let mut slot_piece = [0u8; MAX_PIECES];
+        let mut plain = [true; MAX_PIECES];
+        let mut weight = [0u64; MAX_PIECES];
+        slot_piece[0] = crate::WHITE_KING as u8;
+        slot_piece[1] = crate::BLACK_KING as u8;
+        let mut w = 1u64;
+        for k in (0..n).rev() {
+            slot_piece[2 + k] = pieces[k] as u8;
+            plain[2 + k] = counts[pieces[k]] == 1;
+            weight[2 + k] = w;
+            w *= base[k].radix();
+        }
+        weight[1] = w;
+        weight[0] = 64 * w;
         Ok(PawnEndgame {
+            slot_piece,
+            plain,
+            weight,
             signature,
             lead,
             lead_run: usize::from(counts[pieces[lead]]),

@@ -9,9 +9,9 @@ use arrayvec::ArrayVec;
 use gametree_games_chess::attacks::{KING, KNIGHT, tables};
 use gametree_games_chess::{Position, Role};
 
-use super::{PawnEndgame, color, ep_rank, square_of, value};
+use super::{Domain, PawnEndgame, color, ep_rank, square_of, value};
 use crate::legal::{Attackers, MoveContext};
-use crate::{BLACK_KING, MAX_PIECES, PAWN_R, Placement, WHITE_KING, piece, square};
+use crate::{MAX_PIECES, PAWN_R, Placement, piece, square};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
@@ -87,11 +87,7 @@ impl PawnEndgame {
     /// The piece number in `slot`.
     #[inline]
     pub(super) fn slot_piece(&self, slot: usize) -> usize {
-        match slot {
-            0 => WHITE_KING,
-            1 => BLACK_KING,
-            s => self.pieces[s - 2],
-        }
+        usize::from(self.slot_piece[slot])
     }
 
     /// The board an index spells out, or `None` when the index is out of
@@ -109,9 +105,16 @@ impl PawnEndgame {
         let mut sq = [0u8; MAX_PIECES];
         for j in (0..n).rev() {
             let domain = region.domains[j];
-            let radix = domain.radix();
-            sq[2 + j] = square_of(domain, rest % radix, self.pieces[j] / 6) as u8;
-            rest /= radix;
+            // Constant divisors, one per domain.
+            let (v, r) = match domain {
+                Domain::Piece => (rest % 64, rest / 64),
+                Domain::Pawn => (rest % 48, rest / 48),
+                Domain::Lead => (rest % 24, rest / 24),
+                Domain::EpPawn => (rest % 8, rest / 8),
+                Domain::EpLead => (rest % 4, rest / 4),
+            };
+            sq[2 + j] = square_of(domain, v, self.pieces[j] / 6) as u8;
+            rest = r;
         }
         sq[0] = (rest / 64) as u8;
         sq[1] = (rest % 64) as u8;
@@ -146,10 +149,14 @@ impl PawnEndgame {
     ///
     /// [`IndexSpace::position`]: gametree_game::IndexSpace::position
     #[inline]
-    pub(super) fn valid_board(&self, index: u64) -> Option<Board> {
+    pub(super) fn valid_board(&self, index: u64) -> Option<(Board, [Attackers; 2])> {
         let b = self.decode(index)?;
         let them = b.side ^ 1;
-        if self.attacked(&b, b.sq[them] as usize, b.side, b.occupied()) {
+        let both = self.both_attackers(&b);
+        let king = usize::from(b.sq[them]);
+        if pawn_attacks(them, 1u64 << king) & b.pawns[b.side] != 0
+            || both[b.side].hit(king, b.occupied())
+        {
             return None;
         }
         if let Some(e) = b.ep {
@@ -164,7 +171,20 @@ impl PawnEndgame {
         if self.lead_run > 1 && self.encode_squares(b.side, &b.sq, b.ep) != Some(index) {
             return None;
         }
-        Some(b)
+        Some((b, both))
+    }
+
+    /// The non-pawn pieces of both colours on `b`.
+    #[inline]
+    pub(super) fn both_attackers(&self, b: &Board) -> [Attackers; 2] {
+        let mut a = [Attackers::default(); 2];
+        for slot in 0..self.slots() {
+            let p = self.slot_piece(slot);
+            if p % 6 != PAWN_R {
+                a[p / 6].add(p, usize::from(b.sq[slot]));
+            }
+        }
+        a
     }
 
     /// The non-pawn pieces of `color` on `b` (those on a square of its
@@ -223,12 +243,11 @@ impl PawnEndgame {
     /// What the legality of the side to move's moves depends on: checks
     /// (by pawns too), pins, the squares the enemy attacks.
     #[inline]
-    fn context(&self, b: &Board) -> MoveContext {
+    fn context(&self, b: &Board, enemy: Attackers) -> MoveContext {
         let us = b.side;
         let them = us ^ 1;
         let occ = b.occupied();
         let king = usize::from(b.sq[us]);
-        let enemy = self.attackers(b, them);
         let checkers = enemy.sliders_at(king, occ)
             | (KNIGHT[king] & enemy.leap)
             | (KING[king] & enemy.king)
@@ -247,15 +266,17 @@ impl PawnEndgame {
     }
 
     /// Calls `each(slot, from, to, kind)` with every legal move of the side
-    /// to move (a promotion once, whatever it promotes to); returns whether
+    /// to move (a promotion once, whatever it promotes to), given the
+    /// enemy's non-pawn pieces; returns whether
     /// there is one, and whether the side to move is in check.
     #[inline]
     pub(super) fn for_each_legal(
         &self,
         b: &Board,
+        enemy: Attackers,
         mut each: impl FnMut(usize, usize, usize, Kind),
     ) -> (bool, bool) {
-        let c = self.context(b);
+        let c = self.context(b, enemy);
         let us = b.side;
         let them = us ^ 1;
         let ours = b.by_color[us];
@@ -337,10 +358,21 @@ impl PawnEndgame {
     /// to `to` (`double`: a pawn's double step, which leads to an
     /// en-passant region when the capture is legal).
     #[inline]
-    pub(super) fn child_index(&self, b: &Board, slot: usize, to: usize, double: bool) -> Option<u64> {
-        let mut child = *b;
+    pub(super) fn child_index(
+        &self,
+        b: &Board,
+        index: u64,
+        (slot, to): (usize, usize),
+        double: bool,
+    ) -> Option<u64> {
         let us = b.side;
         let from = usize::from(b.sq[slot]);
+        if !double && b.ep.is_none() {
+            if let Some(j) = self.moved_index(index, us, slot, from, to) {
+                return Some(j);
+            }
+        }
+        let mut child = *b;
         child.sq[slot] = to as u8;
         child.side = us ^ 1;
         child.ep = None;
@@ -353,6 +385,38 @@ impl PawnEndgame {
             }
         }
         self.encode_squares(child.side, &child.sq, child.ep)
+    }
+
+    /// The index after the piece in `slot` moved from `from` to `to` in
+    /// the position of index `index` (`side` to move, no en-passant
+    /// capture), the result without one: only that piece's coordinate and
+    /// the side to move change, unless the piece is one of like pieces or
+    /// the reflection may change (like leading pawns): then `None`.
+    #[inline]
+    pub(super) fn moved_index(
+        &self,
+        index: u64,
+        side: usize,
+        slot: usize,
+        from: usize,
+        to: usize,
+    ) -> Option<u64> {
+        if !self.plain[slot] || self.lead_run > 1 {
+            return None;
+        }
+        let (old, new) = if slot < 2 {
+            (from as u64, to as u64)
+        } else {
+            let domain = self.regions[0].domains[slot - 2];
+            let color = self.pieces[slot - 2] / 6;
+            (value(domain, from, color)?, value(domain, to, color)?)
+        };
+        let flipped = if side == 0 {
+            index + self.regions[0].size
+        } else {
+            index - self.regions[0].size
+        };
+        Some(flipped + new * self.weight[slot] - old * self.weight[slot])
     }
 
     /// Calls `exit` with each position the move of `slot` from `from` to

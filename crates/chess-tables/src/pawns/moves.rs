@@ -5,10 +5,10 @@
 
 use arrayvec::ArrayVec;
 use gametree_game::{IndexMoves, Outcome};
-use gametree_games_chess::attacks::KING;
+use gametree_games_chess::attacks::{KING, KNIGHT};
 use gametree_games_chess::Position;
 
-use super::board::{Board, Kind};
+use super::board::{Board, Kind, pawn_attacks};
 use super::{PawnEndgame, pawn_origins};
 use crate::{PAWN_R, Placement};
 
@@ -28,12 +28,12 @@ impl IndexMoves for PawnEndgame {
         mut inside: impl FnMut(u64),
         mut exit: impl FnMut(&Position),
     ) -> Option<Option<Outcome>> {
-        let b = self.valid_board(index)?;
+        let (b, both) = self.valid_board(index)?;
         let mut found = Found::new();
-        let (any, in_check) = self.for_each_legal(&b, |slot, from, to, kind| {
+        let (any, in_check) = self.for_each_legal(&b, both[b.side ^ 1], |slot, from, to, kind| {
             if kind == Kind::Exit {
                 self.exits(&b, (slot, from, to), &mut exit);
-            } else if let Some(j) = self.child_index(&b, slot, to, kind == Kind::Double)
+            } else if let Some(j) = self.child_index(&b, index, (slot, to), kind == Kind::Double)
                 && !found.contains(&j)
             {
                 found.push(j);
@@ -67,9 +67,9 @@ impl IndexMoves for PawnEndgame {
             let outcome = self.successor_indices(index, |_| count += 1, exit)?;
             return Some((outcome, count));
         }
-        let b = self.valid_board(index)?;
+        let (b, both) = self.valid_board(index)?;
         let mut count = 0;
-        let (any, in_check) = self.for_each_legal(&b, |slot, from, to, kind| {
+        let (any, in_check) = self.for_each_legal(&b, both[b.side ^ 1], |slot, from, to, kind| {
             if kind == Kind::Exit {
                 self.exits(&b, (slot, from, to), &mut exit);
             } else {
@@ -110,6 +110,10 @@ impl IndexMoves for PawnEndgame {
                 all.push(j);
             }
         };
+        let movers = self.both_attackers(&b)[mover];
+        let target = usize::from(b.sq[turn]);
+        // The squares from which a pawn of the mover attacks the king.
+        let pawn_checks = pawn_attacks(turn, 1u64 << target);
         for slot in 0..self.slots() {
             let p = self.slot_piece(slot);
             if p / 6 != mover {
@@ -120,16 +124,43 @@ impl IndexMoves for PawnEndgame {
                 continue;
             }
             let pawn = p % 6 == PAWN_R;
-            let mut origins = if pawn {
-                pawn_origins(mover, to, occ, b.ep.is_some())
-            } else if slot < 2 {
-                KING[to]
+            // The mover's other pieces must not attack the king in the
+            // predecessor: leapers and pawns never, sliders unless the
+            // origin blocks them; this one not from its origin.
+            let (others, other_pawns) = if pawn {
+                (movers, b.pawns[mover] & !(1u64 << to))
             } else {
-                Placement::reach(p, to, occ)
-            } & !occ;
+                (movers.without(to), b.pawns[mover])
+            };
+            if other_pawns & pawn_checks != 0
+                || (KING[target] & others.king) | (KNIGHT[target] & others.leap) != 0
+            {
+                continue;
+            }
+            let lifted = occ & !(1u64 << to);
+            let discovered = others.sliders_at(target, lifted) != 0;
+            let (reach, checks) = if pawn {
+                (pawn_origins(mover, to, occ, b.ep.is_some()), pawn_checks)
+            } else {
+                (
+                    Placement::reach(p, to, occ),
+                    Placement::reach(p, target, lifted),
+                )
+            };
+            let mut origins = reach & !occ & !checks;
             while origins != 0 {
                 let from = origins.trailing_zeros() as usize;
                 origins &= origins - 1;
+                if discovered && others.sliders_at(target, lifted | (1u64 << from)) != 0 {
+                    continue;
+                }
+                // A double step leads here only when it gives no legal
+                // en-passant capture (else to the region with one), or
+                // when this position has one.
+                let double = pawn && from.abs_diff(to) == 16;
+                if double && b.ep.is_none() && self.can_take_en_passant(&b, to) {
+                    continue;
+                }
                 let mut q = b;
                 q.sq[slot] = from as u8;
                 q.side = mover;
@@ -139,21 +170,12 @@ impl IndexMoves for PawnEndgame {
                 if pawn {
                     q.pawns[mover] ^= moved;
                 }
-                // The side to move now was not in check before the move.
-                if self.attacked(&q, usize::from(q.sq[turn]), mover, q.occupied()) {
-                    continue;
-                }
-                // A double step leads here only when it gives no legal
-                // en-passant capture (else to the region with one), or
-                // when this position has one.
-                if pawn
-                    && from.abs_diff(to) == 16
-                    && b.ep.is_none()
-                    && self.can_take_en_passant(&b, to)
-                {
-                    continue;
-                }
-                self.report_board_with_ep(&q, &mut report);
+                let plain = if b.ep.is_none() {
+                    self.moved_index(index, turn, slot, to, from)
+                } else {
+                    None
+                };
+                self.report_board_with_ep(&q, plain, &mut report);
             }
         }
         for j in all {
@@ -165,10 +187,11 @@ impl IndexMoves for PawnEndgame {
 impl PawnEndgame {
     /// Reports the index of `q` (no en-passant capture), and of `q` with
     /// each en-passant capture its side to move may legally make (a pawn
-    /// of the other side that may just have moved two squares).
+    /// of the other side that may just have moved two squares); `plain`,
+    /// when known, is the first.
     #[inline]
-    fn report_board_with_ep(&self, q: &Board, report: &mut impl FnMut(u64)) {
-        if let Some(j) = self.encode_squares(q.side, &q.sq, None) {
+    fn report_board_with_ep(&self, q: &Board, plain: Option<u64>, report: &mut impl FnMut(u64)) {
+        if let Some(j) = plain.or_else(|| self.encode_squares(q.side, &q.sq, None)) {
             report(j);
         }
         let them = q.side ^ 1;
