@@ -21,10 +21,9 @@ use crate::{
 pub const MAX_BUILD_PIECES: usize = 5;
 
 /// The largest endings with pawns [`Tables::build`] builds, kings
-/// included. Endings with pawns are built over full positions
-/// ([`PawnEndgame`]), about 50 times slower per index than the pawnless
-/// indexed builds; a 5-man ending with pawns would take hours.
-pub const MAX_PAWN_BUILD_PIECES: usize = 4;
+/// included: as the pawnless ones, by the indexed backward method over
+/// [`PawnEndgame`]'s index-level moves.
+pub const MAX_PAWN_BUILD_PIECES: usize = 5;
 
 /// The index scheme's name in a table's file [`Label`]: the numbering of
 /// [`Endgame`] (462 king placements, then each non-king
@@ -767,7 +766,7 @@ fn build_ending(
         if let Some(report) = report {
             generator = generator.progress(report);
         }
-        let table = generator.build(Method::Backward).map_err(failed)?;
+        let table = generator.backward_indexed().map_err(failed)?;
         return Ok(Built::Pawns(Box::new((space, table))));
     }
     let space = space_of(ending);
@@ -800,7 +799,7 @@ fn build_bytes(ending: &Signature, threads: usize) -> u64 {
         Some(space) => {
             Generator::new(&space)
                 .threads(threads)
-                .memory(Method::Backward)
+                .memory(Method::BackwardIndexed)
                 .total_bytes
         }
         None => {

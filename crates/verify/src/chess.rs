@@ -203,6 +203,20 @@ pub(crate) fn checks() -> Vec<Check> {
     rows.push(Check::new(
         "chess",
         Family::Solvers,
+        "retrograde with pawns: indexed backward method (tb build) = backward method over positions, index by index (KPvK; full: all 11 3-4-man)",
+        |ctx| {
+            let all: Vec<String> = gametree_chess_tables::pawn_endings(3)
+                .iter()
+                .chain(&gametree_chess_tables::pawn_endings(4))
+                .map(ToString::to_string)
+                .collect();
+            let all: Vec<&str> = all.iter().map(String::as_str).collect();
+            pawn_indexed_equals_backward(ctx.pick(&["KPvK"][..], &all[..]))
+        },
+    ));
+    rows.push(Check::new(
+        "chess",
+        Family::Solvers,
         "search with the tables as oracle = the tables: alpha-beta (tables 1 or 2 plies below the root, PV played to mate) and df-pn, 1,000 random positions per ending (3-4-man pawnless, KPvK; full: + all 4-man with pawns)",
         |ctx| {
             let mut endings: Vec<String> = gametree_chess_tables::pawnless_endings(3)
@@ -368,6 +382,48 @@ fn pawn_forward_equals_backward(endings: &[&str]) -> Tally {
                             Err(e) => format!("{e:?}"),
                         }
                     }
+                    (None, _) => "no table".to_string(),
+                    (_, Err(e)) => e.to_string(),
+                }
+            }
+        };
+        t.compare(ending, None, expected, got);
+    }
+    t
+}
+
+/// Builds each ending with pawns by the indexed backward method
+/// (`Tables::build`, with its sub-endings) and by the backward method over
+/// positions on the same sub-tables, and compares the two tables index by
+/// index: one comparison per ending.
+fn pawn_indexed_equals_backward(endings: &[&str]) -> Tally {
+    use gametree_chess_tables::{BuildOptions, PawnEndgame, Signature, Tables, label};
+    use gametree_game::IndexSpace;
+    use gametree_retrograde::{Generator, Method};
+    let mut t = Tally::default();
+    let mut tables = Tables::new();
+    for &ending in endings {
+        let (sig, space) = match (ending.parse::<Signature>(), PawnEndgame::new(ending)) {
+            (Ok(sig), Ok(space)) => (sig, space),
+            (_, Err(e)) | (Err(e), _) => {
+                t.compare(ending, None, "an ending".to_string(), e.to_string());
+                continue;
+            }
+        };
+        let expected = format!("equal on {} indices", space.size());
+        let got = match tables.build(std::slice::from_ref(&sig), &BuildOptions::default()) {
+            Err(e) => e.to_string(),
+            Ok(_) => {
+                let built = tables.table(&sig).cloned();
+                let slow = Generator::new(&space)
+                    .resolver(&tables)
+                    .label(label(&sig))
+                    .build(Method::Backward);
+                match (built, slow) {
+                    (Some(built), Ok(slow)) => match gametree_retrograde::compare(&built, &slow) {
+                        Ok(n) => format!("equal on {n} indices"),
+                        Err(e) => format!("{e:?}"),
+                    },
                     (None, _) => "no table".to_string(),
                     (_, Err(e)) => e.to_string(),
                 }

@@ -96,10 +96,16 @@ impl PawnEndgame {
     /// ([`valid_board`](Self::valid_board) does).
     #[inline]
     pub(super) fn decode(&self, index: u64) -> Option<Board> {
-        let region = self
-            .regions
-            .iter()
-            .find(|r| index >= r.offset && index - r.offset < r.size)?;
+        // The two regions without an en-passant capture come first, of
+        // one size.
+        let plain = self.regions[0].size;
+        let region = if index < 2 * plain {
+            &self.regions[usize::from(index >= plain)]
+        } else {
+            self.regions
+                .iter()
+                .find(|r| index >= r.offset && index - r.offset < r.size)?
+        };
         let mut rest = index - region.offset;
         let n = self.pieces.len();
         let mut sq = [0u8; MAX_PIECES];
@@ -130,7 +136,9 @@ impl PawnEndgame {
             if b.occupied() & bit != 0 {
                 return None;
             }
-            if slot >= 3 && self.pieces[slot - 2] == self.pieces[slot - 3] && sq[slot - 1] > sq[slot]
+            if slot >= 3
+                && self.pieces[slot - 2] == self.pieces[slot - 3]
+                && sq[slot - 1] > sq[slot]
             {
                 return None;
             }
@@ -205,8 +213,7 @@ impl PawnEndgame {
     /// Does a piece of `by` attack `sq` on `b` with occupancy `occ`?
     #[inline]
     pub(super) fn attacked(&self, b: &Board, sq: usize, by: usize, occ: u64) -> bool {
-        pawn_attacks(by ^ 1, 1u64 << sq) & b.pawns[by] != 0
-            || self.attackers(b, by).hit(sq, occ)
+        pawn_attacks(by ^ 1, 1u64 << sq) & b.pawns[by] != 0 || self.attackers(b, by).hit(sq, occ)
     }
 
     /// Can the side to move take the pawn on `e` (which has just moved two
@@ -367,10 +374,11 @@ impl PawnEndgame {
     ) -> Option<u64> {
         let us = b.side;
         let from = usize::from(b.sq[slot]);
-        if !double && b.ep.is_none() {
-            if let Some(j) = self.moved_index(index, us, slot, from, to) {
-                return Some(j);
-            }
+        if !double
+            && b.ep.is_none()
+            && let Some(j) = self.moved_index(index, us, slot, from, to)
+        {
+            return Some(j);
         }
         let mut child = *b;
         child.sq[slot] = to as u8;
@@ -441,11 +449,7 @@ impl PawnEndgame {
             None
         };
         let promotes = pawn && (to / 8 == 0 || to / 8 == 7);
-        let roles: &[Role] = if promotes {
-            &PROMOTIONS
-        } else {
-            &[Role::Pawn]
-        };
+        let roles: &[Role] = if promotes { &PROMOTIONS } else { &[Role::Pawn] };
         for &role in roles {
             let mut pieces: ArrayVec<_, MAX_PIECES> = ArrayVec::new();
             for s in 0..self.slots() {
@@ -472,7 +476,12 @@ impl PawnEndgame {
     /// sorted. `None` when no reflection puts the leading pawn on the files
     /// a–d.
     #[inline]
-    pub(super) fn encode_squares(&self, side: usize, sq: &[u8; MAX_PIECES], ep: Option<u8>) -> Option<u64> {
+    pub(super) fn encode_squares(
+        &self,
+        side: usize,
+        sq: &[u8; MAX_PIECES],
+        ep: Option<u8>,
+    ) -> Option<u64> {
         if self.lead_run == 1 {
             let mirror = sq[2 + self.lead] % 8 >= 4;
             return self.encode_oriented(side, sq, ep, mirror);
@@ -498,8 +507,8 @@ impl PawnEndgame {
         let flip = if mirror { 7 } else { 0 };
         let n = self.pieces.len();
         let mut s = [0u8; MAX_PIECES];
-        for k in 0..n {
-            s[k] = sq[2 + k] ^ flip;
+        for (k, x) in s[..n].iter_mut().enumerate() {
+            *x = sq[2 + k] ^ flip;
         }
         for a in 1..n {
             let mut b = a;
@@ -514,9 +523,8 @@ impl PawnEndgame {
         };
         let region = &self.regions[usize::from(self.region_of[side][ep_slot])];
         let mut index = u64::from(sq[0] ^ flip) * 64 + u64::from(sq[1] ^ flip);
-        for k in 0..n {
-            let domain = region.domains[k];
-            index = index * domain.radix() + value(domain, usize::from(s[k]), self.pieces[k] / 6)?;
+        for ((&domain, &x), &number) in region.domains.iter().zip(&s[..n]).zip(&self.pieces) {
+            index = index * domain.radix() + value(domain, usize::from(x), number / 6)?;
         }
         Some(region.offset + index)
     }

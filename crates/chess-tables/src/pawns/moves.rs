@@ -5,8 +5,8 @@
 
 use arrayvec::ArrayVec;
 use gametree_game::{IndexMoves, Outcome};
-use gametree_games_chess::attacks::{KING, KNIGHT};
 use gametree_games_chess::Position;
+use gametree_games_chess::attacks::{KING, KNIGHT};
 
 use super::board::{Board, Kind, pawn_attacks};
 use super::{PawnEndgame, pawn_origins};
@@ -206,8 +206,7 @@ impl PawnEndgame {
             } else {
                 (e + 8, e + 16)
             };
-            if occ & ((1u64 << over) | (1u64 << origin)) != 0 || !self.can_take_en_passant(q, e)
-            {
+            if occ & ((1u64 << over) | (1u64 << origin)) != 0 || !self.can_take_en_passant(q, e) {
                 continue;
             }
             if let Some(j) = self.encode_squares(q.side, &q.sq, Some(e as u8)) {

@@ -141,22 +141,34 @@ fn index_moves_agree_with_the_position_moves_on_sampled_indices() {
 /// table, index by index.
 fn builds_agree(tables: &Tables, ending: &str) {
     let space = PawnEndgame::new(ending).unwrap();
-    let fast = Generator::new(&space).resolver(tables).backward_indexed().unwrap();
-    let slow = Generator::new(&space).resolver(tables).build(Method::Backward).unwrap();
+    let fast = Generator::new(&space)
+        .resolver(tables)
+        .backward_indexed()
+        .unwrap();
+    let slow = Generator::new(&space)
+        .resolver(tables)
+        .build(Method::Backward)
+        .unwrap();
     assert_eq!(fast.len(), slow.len());
-    let differ = (0..space.size()).filter(|&i| fast.get(i) != slow.get(i)).count();
+    let differ = (0..space.size())
+        .filter(|&i| fast.get(i) != slow.get(i))
+        .count();
     assert_eq!(differ, 0, "{ending}: {differ} indices differ");
 }
 
 #[test]
 fn the_indexed_build_equals_the_position_build_on_kpvk_and_kppvk() {
     let mut tables = Tables::new();
-    let endings: Vec<Signature> = ["KQvK", "KRvK", "KBvK", "KNvK", "KQQvK", "KQRvK", "KQBvK", "KQNvK"]
-        .iter()
-        .map(|s| s.parse().unwrap())
-        .collect();
+    let endings: Vec<Signature> = [
+        "KQvK", "KRvK", "KBvK", "KNvK", "KQQvK", "KQRvK", "KQBvK", "KQNvK",
+    ]
+    .iter()
+    .map(|s| s.parse().unwrap())
+    .collect();
     tables.build(&endings, &BuildOptions::default()).unwrap();
     builds_agree(&tables, "KPvK");
-    tables.build(&["KPvK".parse().unwrap()], &BuildOptions::default()).unwrap();
+    tables
+        .build(&["KPvK".parse().unwrap()], &BuildOptions::default())
+        .unwrap();
     builds_agree(&tables, "KQPvK");
 }
