@@ -181,7 +181,7 @@ pub(crate) trait CliGame: Send + 'static + Game<Move: Send + Sync> {
     fn retrograde(&self, threads: usize) -> Result<crate::tb::Probe<Self::Move>> {
         let _ = threads;
         Err(CliError::unavailable(
-            "retrograde analysis is not available for this game yet (tictactoe, connect4:WxH up to 5x4 or 4x5, and chess endings with up to 5 pieces without pawns or 4 with have databases)",
+            "retrograde analysis is not available for this game yet (tictactoe, connect4:WxH up to 5x4 or 4x5, and chess endings with up to 5 pieces have databases)",
         ))
     }
     /// The endgame databases in `dir`, for searches to probe below their

@@ -227,10 +227,10 @@ struct PerftArgs {
 enum TbCommand {
     /// Build a database: chess material such as KQvKR, chess:N (every ending of N pieces), tictactoe, or connect4:WxH.
     #[command(after_help = concat!(
-        "Chess databases cover pawnless material with up to 5 pieces and material with pawns with up\n",
-        "to 4; the smaller databases they capture or promote into are built (or loaded from DIR) first;\n",
-        "chess:N builds every ending of N pieces (3 to 5: 4, 20 and 60 pawnless endings; with pawns,\n",
-        "1 of 3 pieces and 10 of 4) and prints one file per ending. Connect Four databases cover every\n",
+        "Chess databases cover material with up to 5 pieces, pawns included; the smaller databases\n",
+        "they capture or promote into are built (or loaded from DIR) first; chess:N builds every\n",
+        "ending of N pieces (3 to 5: 4, 20 and 60 pawnless endings; with pawns, 1 of 3 pieces, 10 of 4\n",
+        "and 50 of 5) and prints one file per ending. Connect Four databases cover every\n",
         "reachable position of a small board (4x4, 5x4, 4x5, ...; at most 2^25 indices), a position\n",
         "and its mirror image once; the file is DIR/connect4-WxH.gtb.\n\n",
         "Before building, the bound on the memory the build may take is printed on standard error\n",
@@ -289,7 +289,7 @@ enum TbCommand {
     },
     /// The value and distance of a position from its database.
     #[command(after_help = concat!(
-        "POSITION is a chess FEN (at most 5 pieces without pawns, 4 with) or a tic-tac-toe board; with\n",
+        "POSITION is a chess FEN (at most 5 pieces, pawns included) or a tic-tac-toe board; with\n",
         "--game connect4:WxH, a Connect Four move string (\"\" for the empty board).\n\n",
         "Examples:\n",
         "  gametree tb probe \"8/8/8/8/8/2k5/8/K6Q b - - 0 1\"\n",

@@ -162,7 +162,7 @@ fn bad_inputs_are_one_line_errors_with_exit_code_2() {
         &["solve", "connect4", "", "--algo", "retrograde"],
         &["analyse", "ataxx", "xyz", "--depth", "2"],
         &["perft", "chess", "startpos", "deep"],
-        &["tb", "stats", "KRPvKR"],
+        &["tb", "stats", "KRPPvKR"],
         &["tb", "build", "connect4:9x9"],
         &["tb", "build", "connect4:0x4"],
         &["tb", "build", "connect4:6x4"],

@@ -1,5 +1,5 @@
-//! Chess databases: pawnless endings of up to 5 pieces and endings with
-//! pawns of up to 4, each with the endings its captures and promotions
+//! Chess databases: endings of up to 5 pieces, with and without pawns,
+//! each with the endings its captures and promotions
 //! lead to (`gametree_chess_tables`).
 
 use std::path::Path;
@@ -168,7 +168,7 @@ pub(super) fn build_chess(
 }
 
 /// Builds the table of an ending with pawns (whose sub-endings are in
-/// `tables`) by the backward method over full positions.
+/// `tables`) by the indexed backward method over `PawnEndgame`.
 fn build_pawns(
     sig: &Signature,
     tables: &Tables,

@@ -1,7 +1,7 @@
 //! `gametree tb`: endgame databases by retrograde analysis — tic-tac-toe
 //! (every reachable position), Connect Four on small boards (every
 //! reachable position, mirror images merged) and chess endings (pawnless
-//! up to 5 pieces, with pawns up to 4).
+//! and with pawns, up to 5 pieces).
 //!
 //! `build.rs`, `stats.rs` and `probe.rs` are the subcommands;
 //! `tictactoe.rs`, `connect4.rs` and `chess.rs` hold each game's
