@@ -9,10 +9,13 @@ use gametree_games_chess::{Move, Position};
 use gametree_retrograde::{Event, Generator, Label, Method, Resolve, Table, Value};
 
 use crate::exits::{flipped, reachable_endings, successor_endings};
+
+mod build;
 use crate::{
-    Endgame, Error, FastEndgame, PawnEndgame, Placement, Signature, Statistics, flip_position,
+    Error, FastEndgame, PawnEndgame, Placement, Signature, Statistics, flip_position,
     pawn_statistics, statistics,
 };
+use build::{build_bytes, build_ending, check_buildable, pawn_space_of, space_of, space_size};
 
 /// The largest endings [`Tables::build`] builds, kings included: building
 /// a 5-man table takes about 2.25 bytes per index (KQRvKR: 520 MiB, as
@@ -26,7 +29,7 @@ pub const MAX_BUILD_PIECES: usize = 5;
 pub const MAX_PAWN_BUILD_PIECES: usize = 5;
 
 /// The index scheme's name in a table's file [`Label`]: the numbering of
-/// [`Endgame`] (462 king placements, then each non-king
+/// [`Endgame`](crate::Endgame) (462 king placements, then each non-king
 /// piece's square).
 pub const SCHEME: &str = "pawnless-462-v1";
 
@@ -717,105 +720,5 @@ impl Resolve<Position> for Tables {
     /// Tables hold the exact value of terminal positions too.
     fn knows_terminals(&self) -> bool {
         true
-    }
-}
-
-/// [`Error::TooManyPieces`] when `ending` is larger than
-/// [`MAX_BUILD_PIECES`] (or [`MAX_PAWN_BUILD_PIECES`] with pawns).
-fn check_buildable(ending: &Signature) -> Result<(), Error> {
-    let most = if ending.has_pawns() {
-        MAX_PAWN_BUILD_PIECES
-    } else {
-        MAX_BUILD_PIECES
-    };
-    if ending.piece_count() > most {
-        return Err(Error::TooManyPieces {
-            ending: ending.clone(),
-            pieces: ending.piece_count(),
-        });
-    }
-    Ok(())
-}
-
-/// Builds one ending's table, its exits valued in `pawnless` and `pawns`:
-/// the indexed backward method without pawns, the backward method over
-/// positions with them.
-fn build_ending(
-    ending: &Signature,
-    pawnless: Vec<&Entry>,
-    pawns: Vec<&PawnEntry>,
-    threads: usize,
-    progress: Option<&Progress<'_>>,
-) -> Result<Built, Error> {
-    let report = |e: &Event| {
-        if let Some(p) = progress {
-            p(ending, e);
-        }
-    };
-    let report: Option<&(dyn Fn(&Event) + Sync)> = progress.is_some().then_some(&report);
-    let failed = |source| Error::Build {
-        ending: ending.clone(),
-        source,
-    };
-    if let Some(space) = pawn_space_of(ending) {
-        let resolver = MixedTables { pawnless, pawns };
-        let mut generator = Generator::new(&space)
-            .label(label(ending))
-            .resolver(&resolver)
-            .threads(threads);
-        if let Some(report) = report {
-            generator = generator.progress(report);
-        }
-        let table = generator.backward_indexed().map_err(failed)?;
-        return Ok(Built::Pawns(Box::new((space, table))));
-    }
-    let space = space_of(ending);
-    let resolver = SubTables::new(pawnless);
-    let mut generator = Generator::new(&space)
-        .label(label(ending))
-        .resolver(&resolver)
-        .threads(threads);
-    if let Some(report) = report {
-        generator = generator.progress(report);
-    }
-    let table = generator.backward_indexed().map_err(failed)?;
-    Ok(Built::Pawnless(Box::new((space, table))))
-}
-
-/// The index space of a pawnless ending.
-fn space_of(signature: &Signature) -> FastEndgame {
-    FastEndgame::from_endgame(Endgame::from_signature(signature.clone()))
-}
-
-/// The index space of an ending with pawns, or `None` for a pawnless one.
-fn pawn_space_of(signature: &Signature) -> Option<PawnEndgame> {
-    PawnEndgame::from_signature(signature.clone()).ok()
-}
-
-/// The memory a build of `ending` on `threads` threads takes, its table
-/// included: [`Generator::memory`] of its method.
-fn build_bytes(ending: &Signature, threads: usize) -> u64 {
-    match pawn_space_of(ending) {
-        Some(space) => {
-            Generator::new(&space)
-                .threads(threads)
-                .memory(Method::BackwardIndexed)
-                .total_bytes
-        }
-        None => {
-            let space = space_of(ending);
-            Generator::new(&space)
-                .threads(threads)
-                .memory(Method::BackwardIndexed)
-                .total_bytes
-        }
-    }
-}
-
-/// The size of an ending's index space.
-fn space_size(signature: &Signature) -> u64 {
-    match pawn_space_of(signature) {
-        Some(space) => space.size(),
-        None => space_of(signature).size(),
     }
 }
