@@ -150,7 +150,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
             tt_move = hit
                 .entry
                 .best_move
-                .and_then(|code| move_of_code::<G>(&moves, code));
+                .and_then(|code| move_of_code(&*game, &moves, code));
             if ply > 0
                 && self.config.tt == TtUse::Cutoffs
                 && let Some(v) = hit.cutoff(alpha.get(), beta.get())
@@ -188,7 +188,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
                         key,
                         ply,
                         Entry {
-                            best_move: Some(move_code::<G>(m)),
+                            best_move: Some(move_code(&*game, m)),
                             value: v.get(),
                             depth: tt_depth,
                             bound: Bound::Lower,
@@ -218,7 +218,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
                         key,
                         ply,
                         Entry {
-                            best_move: Some(move_code::<G>(win.first)),
+                            best_move: Some(move_code(&*game, win.first)),
                             value: lower.get(),
                             depth: TO_END_DEPTH,
                             bound: Bound::Lower,
@@ -374,7 +374,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
                     best_move: if bound == Bound::Upper {
                         None
                     } else {
-                        best_move.map(move_code::<G>)
+                        best_move.map(|m| move_code(&*game, m))
                     },
                     value: value.get(),
                     // Proving: a subtree searched to the end is solved.

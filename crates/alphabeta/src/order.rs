@@ -124,19 +124,21 @@ impl LeanOrder {
     }
 }
 
-/// The 16-bit code a table keeps for a move: its number.
+/// The 16-bit code a table keeps for a move of `game`: the number of its
+/// [`Game::table_move`].
 #[inline]
-pub(crate) fn move_code<G: Game>(m: G::Move) -> u16 {
-    (G::move_number(m) % usize::from(u16::MAX)) as u16
+pub(crate) fn move_code<G: Game>(game: &G, m: G::Move) -> u16 {
+    (G::move_number(game.table_move(m)) % usize::from(u16::MAX)) as u16
 }
 
-/// The move of `moves` whose code is `code` (the first, if numbers are
-/// shared), if any: a table move is only ever a move of the list.
+/// The move of `moves` whose code (as `game` stores it, see
+/// [`Game::table_move`]) is `code` (the first, if numbers are shared), if
+/// any: a table move is only ever a move of the list.
 #[inline]
-pub(crate) fn move_of_code<G: Game>(moves: &G::Moves, code: u16) -> Option<G::Move> {
+pub(crate) fn move_of_code<G: Game>(game: &G, moves: &G::Moves, code: u16) -> Option<G::Move> {
     moves
         .as_slice()
         .iter()
         .copied()
-        .find(|&m| move_code::<G>(m) == code)
+        .find(|&m| move_code(game, m) == code)
 }

@@ -229,7 +229,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
                 let tt_depth = self.tt_depth(depth);
                 self.probe(game.table_key(), tt_depth, ply)
                     .and_then(|h| h.entry.best_move)
-                    .and_then(|code| move_of_code::<G>(&moves, code))
+                    .and_then(|code| move_of_code(&*game, &moves, code))
             };
             let candidates = hint.into_iter().chain(stored).chain(
                 moves

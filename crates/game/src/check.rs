@@ -36,6 +36,8 @@ pub enum FailureKind {
     /// [`Game::cannot_win`] claims a player cannot win where an exhaustive
     /// search finds a win for it.
     WinBoundMismatch,
+    /// [`Game::table_move`] is not its own inverse.
+    TableMoveMismatch,
 }
 
 /// A broken invariant: what, where (ply of the playout) and details.
@@ -74,7 +76,8 @@ impl core::error::Error for Failure {}
 
 /// Checks one position: its hash, its batched move hints
 /// ([`Game::quiet_hints`] = [`Game::move_hint`]), and for every generated
-/// move that it is unique, legal, and that make/unmake restores the
+/// move that it is unique, legal, that [`Game::table_move`] maps it back
+/// to itself when applied twice, and that make/unmake restores the
 /// position, hash and table key.
 ///
 /// # Errors
@@ -113,6 +116,17 @@ where
                 FailureKind::LegalityMismatch,
                 ply,
                 format!("generated move {m} refused by is_legal in {game:?}"),
+            ));
+        }
+        let stored = game.table_move(m);
+        if game.table_move(stored) != m {
+            return Err(Failure::new(
+                FailureKind::TableMoveMismatch,
+                ply,
+                format!(
+                    "table_move({m}) = {stored}, table_move({stored}) = {} in {game:?}",
+                    game.table_move(stored)
+                ),
             ));
         }
         let undo = scratch.make(m);

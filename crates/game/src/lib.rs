@@ -333,15 +333,35 @@ pub trait Game: Clone {
     /// (Connect Four: a position and its mirror image), so that one entry
     /// serves them all; it must then be shared only by positions whose
     /// values are equal under every search (same side to move, same
-    /// distances to the end). A move stored under such a key is only an
-    /// ordering hint for the other images (searchers check that a stored
-    /// move is legal before trying it, and never trust it without
-    /// searching it). Used by `gametree-alphabeta`'s table; the
-    /// proof-number solvers, whose proofs name moves, key on
-    /// [`hash`](Game::hash).
+    /// distances to the end). Such a game also overrides
+    /// [`table_move`](Game::table_move), so that a best move stored by one
+    /// image orders the moves of the others; a stored move is in any case
+    /// only an ordering hint (searchers check that it is legal before
+    /// trying it, and never trust it without searching it). Used by
+    /// `gametree-alphabeta`'s table; the proof-number solvers, whose proofs
+    /// name moves, key on [`hash`](Game::hash).
     #[inline]
     fn table_key(&self) -> u64 {
         self.hash()
+    }
+
+    /// The move `m` of this position as the table keeps it under
+    /// [`table_key`](Game::table_key): carried to the image of the position
+    /// that the key stands for. The default returns `m`, right for every
+    /// game whose table key is its own. A game whose key is shared by a
+    /// position and its images returns the corresponding move of the image
+    /// the key is computed from (Connect Four: the mirrored column when the
+    /// mirror image has the smaller key), so that two images storing and
+    /// reading one entry agree on which move it names. The result is a
+    /// move of that image, which need not be legal here; the map must be
+    /// its own inverse (`table_move(table_move(m)) == m`), as a mirror or
+    /// any other reflection is.
+    ///
+    /// Connect Four's `Board` is an example.
+    ///
+    #[inline]
+    fn table_move(&self, m: Self::Move) -> Self::Move {
+        m
     }
 
     /// Whether a position can occur twice in one game (the game graph has

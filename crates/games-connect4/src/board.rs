@@ -539,6 +539,22 @@ impl Game for Board {
         }
     }
 
+    /// The column as the table keeps it: mirrored when the table key is
+    /// the mirror image's (at most [`SYMMETRIC_TABLE_PLIES`] stones, the
+    /// mirror's [`Board::key`] the smaller), so that a best move stored by
+    /// one image names the same move for the other.
+    #[inline]
+    fn table_move(&self, m: Column) -> Column {
+        if self.plies <= SYMMETRIC_TABLE_PLIES && self.mirror_key() < self.key() {
+            let last = self.size.width() - 1;
+            last.checked_sub(m.index())
+                .and_then(Column::new)
+                .unwrap_or(m)
+        } else {
+            m
+        }
+    }
+
     /// The same from scratch: the recorded moves replayed on an empty board.
     fn recompute_hash(&self) -> u64 {
         let mut b = Board::new(self.size);

@@ -203,6 +203,25 @@ fn random_playouts_agree_with_naive() {
                 // The table key: shared with the mirror image up to
                 // SYMMETRIC_TABLE_PLIES stones, the hash deeper, and shared
                 // with no other position (of any size: the size salt).
+                // The table move: a bijection on the columns, its own
+                // inverse, and the two images name the same stored move
+                // for mirrored columns (the identity where the key is the
+                // position's own; a position that is its own mirror image
+                // keeps its columns).
+                for c in 0..w {
+                    let col = Column::new(c).unwrap();
+                    let mirrored = Column::new(w - 1 - c).unwrap();
+                    let t = b.table_move(col);
+                    assert!(t.index() < w, "{b:?} {col}");
+                    assert_eq!(b.table_move(t), col, "{b:?} {col}");
+                    if b.key() == b.mirror_key() {
+                        assert_eq!(t, col, "{b:?} {col}");
+                    } else if b.plies() <= usize::from(SYMMETRIC_TABLE_PLIES) {
+                        assert_eq!(t, m.table_move(mirrored), "{b:?} {col}");
+                    } else {
+                        assert_eq!(t, col, "{b:?} {col}");
+                    }
+                }
                 let identity = if b.plies() <= usize::from(SYMMETRIC_TABLE_PLIES) {
                     assert_eq!(b.table_key(), m.table_key(), "{b:?}");
                     b.symmetric_key()
