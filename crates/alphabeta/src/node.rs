@@ -35,7 +35,14 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
             return Score::DRAW;
         }
         self.pv.clear(ply as usize);
-        if let Some(o) = game.outcome() {
+        // A node whose parent had no immediate win (`safe`, see below) was
+        // not reached by a winning move: the game's cheaper test.
+        let outcome = if safe {
+            game.outcome_unless_won()
+        } else {
+            game.outcome()
+        };
+        if let Some(o) = outcome {
             return self.terminal(game, o, ply);
         }
         // An oracle's value is exact (not at the root, which must find a

@@ -352,6 +352,18 @@ where
     for &m in moves.as_slice() {
         let mut child = game.clone();
         child.make(m);
+        // No move wins here, so `outcome_unless_won` applies to every child.
+        if child.outcome_unless_won() != child.outcome() {
+            return Err(Failure::new(
+                FailureKind::ForcingMismatch,
+                0,
+                format!(
+                    "after {m}, which does not win, outcome_unless_won is {:?} and outcome {:?} in {game:?}",
+                    child.outcome_unless_won(),
+                    child.outcome()
+                ),
+            ));
+        }
         let loses = child.outcome().is_none() && {
             child.generate(&mut replies);
             replies.as_slice().iter().any(|&r| wins_at_once(&child, r))

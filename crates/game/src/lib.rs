@@ -384,6 +384,21 @@ pub trait Game: Clone {
         false
     }
 
+    /// [`outcome`](Game::outcome), on a position whose last move is known
+    /// not to have won: its mover had no winning move
+    /// ([`winning_move`](Game::winning_move) was `None` there, or the
+    /// mover's position was itself reached by a move of a
+    /// [`non_losing_moves`](Game::non_losing_moves) list, which leaves the
+    /// opponent no immediate win). Searchers with forcing knowledge call it there instead of
+    /// `outcome`; a game whose win test costs time overrides it to skip the
+    /// test (Connect Four: only a full board can end the game then). It
+    /// must equal `outcome()` on every such position ([`check::forcing`]
+    /// verifies it). The default returns `outcome()`.
+    #[inline]
+    fn outcome_unless_won(&self) -> Option<Outcome> {
+        self.outcome()
+    }
+
     /// Is `m` legal here? The default generates the moves and looks.
     fn is_legal(&self, m: Self::Move) -> bool {
         let mut moves = Self::Moves::default();

@@ -517,6 +517,17 @@ impl Game for Board {
         }
     }
 
+    /// After a move that did not connect four, only a full board ends the
+    /// game: the four test is skipped.
+    #[inline]
+    fn outcome_unless_won(&self) -> Option<Outcome> {
+        if self.mask == self.full {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
     /// The mixed unique key xored with the size's salt (see [`Board`]).
     #[inline]
     fn hash(&self) -> u64 {
