@@ -2,8 +2,8 @@
 //! backward method, over [`FastEndgame`] without pawns and [`PawnEndgame`]
 //! with them), and the memory a build takes.
 
-use gametree_game::IndexSpace;
-use gametree_retrograde::{Event, Generator, Method};
+use gametree_game::{IndexMoves, IndexSpace};
+use gametree_retrograde::{Event, Generator, Method, Resolve, Table};
 
 use super::{
     Built, Entry, MAX_BUILD_PIECES, MAX_PAWN_BUILD_PIECES, MixedTables, PawnEntry, Progress,
@@ -29,8 +29,8 @@ pub(super) fn check_buildable(ending: &Signature) -> Result<(), Error> {
 }
 
 /// Builds one ending's table, its exits valued in `pawnless` and `pawns`:
-/// the indexed backward method without pawns, the backward method over
-/// positions with them.
+/// the indexed backward method, over [`PawnEndgame`] with pawns and
+/// [`FastEndgame`] without.
 pub(super) fn build_ending(
     ending: &Signature,
     pawnless: Vec<&Entry>,
@@ -44,33 +44,37 @@ pub(super) fn build_ending(
         }
     };
     let report: Option<&(dyn Fn(&Event) + Sync)> = progress.is_some().then_some(&report);
-    let failed = |source| Error::Build {
-        ending: ending.clone(),
-        source,
-    };
     if let Some(space) = pawn_space_of(ending) {
         let resolver = MixedTables { pawnless, pawns };
-        let mut generator = Generator::new(&space)
-            .label(label(ending))
-            .resolver(&resolver)
-            .threads(threads);
-        if let Some(report) = report {
-            generator = generator.progress(report);
-        }
-        let table = generator.backward_indexed().map_err(failed)?;
+        let table = indexed(ending, &space, &resolver, threads, report)?;
         return Ok(Built::Pawns(Box::new((space, table))));
     }
     let space = space_of(ending);
     let resolver = SubTables::new(pawnless);
-    let mut generator = Generator::new(&space)
+    let table = indexed(ending, &space, &resolver, threads, report)?;
+    Ok(Built::Pawnless(Box::new((space, table))))
+}
+
+/// One space's table by the indexed backward method, its exits valued by
+/// `resolver`.
+fn indexed<S: IndexMoves + Sync>(
+    ending: &Signature,
+    space: &S,
+    resolver: &(dyn Resolve<S::Game> + Sync),
+    threads: usize,
+    report: Option<&(dyn Fn(&Event) + Sync)>,
+) -> Result<Table, Error> {
+    let mut generator = Generator::new(space)
         .label(label(ending))
-        .resolver(&resolver)
+        .resolver(resolver)
         .threads(threads);
     if let Some(report) = report {
         generator = generator.progress(report);
     }
-    let table = generator.backward_indexed().map_err(failed)?;
-    Ok(Built::Pawnless(Box::new((space, table))))
+    generator.backward_indexed().map_err(|source| Error::Build {
+        ending: ending.clone(),
+        source,
+    })
 }
 
 /// The index space of a pawnless ending.
