@@ -234,7 +234,7 @@ enum TbCommand {
         "reachable position of a small board (4x4, 5x4, 4x5, ...; at most 2^25 indices), a position\n",
         "and its mirror image once; the file is DIR/connect4-WxH.gtb.\n\n",
         "Before building, the bound on the memory the build may take is printed on standard error\n",
-        "(--max-memory refuses a build over a budget). Each file is written whole under a temporary\n",
+        "(a build over the machine's memory is refused; --max-memory sets another budget). Each file is written whole under a temporary\n",
         "name, then renamed: a build stopped at any point (Ctrl-C, a crash) leaves only finished\n",
         "files under their names, and the same command run again loads them and builds the rest\n",
         "(standard error says which). Temporary files NAME.gtb.tmpPID it may leave are never read.\n\n",
@@ -258,7 +258,8 @@ enum TbCommand {
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Refuse to build (exit code 2, nothing built) when the stated memory bound is above
-        /// this size, e.g. 8G or 512M.
+        /// this size, e.g. 8G or 512M (default: the machine's physical memory, where the system
+        /// tells it).
         #[arg(long, value_name = "SIZE")]
         max_memory: Option<String>,
     },

@@ -41,3 +41,37 @@ fn sizes_beyond_the_parser_say_the_maximum() {
         .code(2)
         .stderr(contains("more than 1T"));
 }
+
+/// The machine's physical memory in bytes, where the system tells it.
+fn physical_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+#[test]
+fn a_build_over_the_machines_memory_is_refused_before_it_starts() {
+    // `chess:5` states a bound of about 50 GiB on two threads: any machine
+    // of less than 40 GiB must refuse it without --max-memory. (On a larger
+    // machine the build would start: nothing to check there.)
+    let Some(total) = physical_memory() else {
+        eprintln!("no /proc/meminfo: the default budget does not apply");
+        return;
+    };
+    if total >= 40 << 30 {
+        eprintln!("{total} bytes of memory: chess:5 fits, not run");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("gametree-membound-{}", std::process::id()));
+    Command::cargo_bin("gametree")
+        .expect("the binary is built")
+        .args(["tb", "build", "chess:5", "--threads", "2", "--out"])
+        .arg(&dir)
+        .assert()
+        .code(2)
+        .stderr(contains("memory bound:"))
+        .stderr(contains("more than this machine has"));
+    // Nothing built: the directory was not even created.
+    assert!(!dir.exists(), "{} was written", dir.display());
+}

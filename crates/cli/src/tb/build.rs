@@ -127,7 +127,10 @@ const PROGRAM_BYTES: u64 = 32 << 20;
 
 /// States the memory bound of the build on standard error (`data`, the
 /// tables' and the builds' arrays, plus [`PROGRAM_BYTES`]), and refuses
-/// it (nothing built) when it is over `max_memory`.
+/// it (nothing built) when it is over `max_memory`, or, without
+/// `--max-memory`, over the machine's physical memory (where the system
+/// tells it): a build that cannot fit is refused at once rather than
+/// killed hours later.
 fn check_memory(data: u64, threads: usize, max_memory: Option<u64>) -> Result<()> {
     let bound = data.saturating_add(PROGRAM_BYTES);
     eprintln!(
@@ -136,15 +139,36 @@ fn check_memory(data: u64, threads: usize, max_memory: Option<u64>) -> Result<()
         human(data),
         human(PROGRAM_BYTES)
     );
-    match max_memory {
-        Some(max) if bound > max => Err(CliError::input(format!(
+    match (max_memory, physical_memory()) {
+        (Some(max), _) if bound > max => Err(CliError::input(format!(
             "the build may take up to {} of memory, more than --max-memory ({}); nothing built \
              (fewer --threads take less)",
             human(bound),
             human(max)
         ))),
+        (None, Some(total)) if bound > total => Err(CliError::input(format!(
+            "the build may take up to {} of memory, more than this machine has ({}); nothing \
+             built (build fewer endings at once, use fewer --threads, or pass --max-memory to \
+             allow it anyway)",
+            human(bound),
+            human(total)
+        ))),
         _ => Ok(()),
     }
+}
+
+/// The machine's physical memory in bytes (`MemTotal` of
+/// `/proc/meminfo`), or `None` where the system does not tell.
+fn physical_memory() -> Option<u64> {
+    mem_total(&std::fs::read_to_string("/proc/meminfo").ok()?)
+}
+
+/// `MemTotal` of a `/proc/meminfo` text, in bytes.
+fn mem_total(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let mut words = line["MemTotal:".len()..].split_whitespace();
+    let kib: u64 = words.next()?.parse().ok()?;
+    (words.next() == Some("kB")).then(|| kib.saturating_mul(1024))
 }
 
 /// Files `NAME.gtb.tmpPID` in `dir`: what a build interrupted while
@@ -246,6 +270,15 @@ pub(crate) fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mem_total_reads_meminfo() {
+        let text = "MemTotal:       24568312 kB\nMemFree:         1000 kB\n";
+        assert_eq!(mem_total(text), Some(24_568_312 * 1024));
+        assert_eq!(mem_total("MemFree: 1000 kB\n"), None);
+        assert_eq!(mem_total("MemTotal: lots kB\n"), None);
+        assert_eq!(mem_total("MemTotal: 1000 MB\n"), None);
+    }
 
     #[test]
     fn sizes_for_people() {
