@@ -292,7 +292,17 @@ mod tests {
         assert_eq!(e.exit_code(), 2);
         assert!(e.to_string().contains("--max-memory"), "{e}");
         assert!(check_memory(1 << 20, 1, Some(PROGRAM_BYTES + (1 << 20))).is_ok());
-        assert!(check_memory(1 << 40, 1, None).is_ok());
+        // Without --max-memory the budget is the machine's memory.
+        match physical_memory() {
+            Some(total) if total < 1 << 40 => {
+                let e = check_memory(1 << 40, 1, None).unwrap_err();
+                assert_eq!(e.exit_code(), 2);
+                assert!(e.to_string().contains("more than this machine has"), "{e}");
+            }
+            _ => assert!(check_memory(1 << 40, 1, None).is_ok()),
+        }
+        // An explicit budget replaces it.
+        assert!(check_memory(1 << 40, 1, Some(u64::MAX)).is_ok());
     }
 
     #[test]
