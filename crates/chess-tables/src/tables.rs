@@ -11,11 +11,13 @@ use gametree_retrograde::{Event, Generator, Label, Method, Resolve, Table, Value
 use crate::exits::{flipped, reachable_endings, successor_endings};
 
 mod build;
+mod written;
 use crate::{
     Error, FastEndgame, PawnEndgame, Placement, Signature, Statistics, flip_position,
     pawn_statistics, statistics,
 };
-use build::{build_bytes, build_ending, check_buildable, pawn_space_of, space_of, space_size};
+use build::{build_ending, check_buildable, pawn_space_of, space_of, space_size};
+pub use written::{Written, table_file};
 
 /// The largest endings [`Tables::build`] builds, kings included: building
 /// a 5-man table takes about 2.25 bytes per index (KQRvKR: 520 MiB, as
@@ -347,19 +349,22 @@ impl Tables {
     /// pieces written with the colours exchanged (`KvKP` as `KPvK`);
     /// fewest pieces first, then fewest pawns, then biggest space first
     /// (which [`build`](Self::build) starts first when it can), then in
-    /// the order met.
+    /// the order met: `endings` first, so that each keeps its colours
+    /// even when another leads to it with the colours exchanged.
     #[must_use]
     pub fn plan(&self, endings: &[Signature]) -> Vec<Signature> {
         let mut out: Vec<Signature> = Vec::new();
-        for ending in endings {
-            let all = std::iter::once(ending.clone())
-                .chain(reachable_endings(ending))
-                .filter(|s| s.piece_count() > 2);
-            for s in all {
-                let flip = flipped(&s);
-                if !self.covers(&s) && !out.contains(&s) && !out.contains(&flip) {
-                    out.push(s);
-                }
+        // The endings asked for first, so that each keeps its colours
+        // when another leads to it with the colours exchanged.
+        let all = endings
+            .iter()
+            .cloned()
+            .chain(endings.iter().flat_map(reachable_endings))
+            .filter(|s| s.piece_count() > 2);
+        for s in all {
+            let flip = flipped(&s);
+            if !self.covers(&s) && !out.contains(&s) && !out.contains(&flip) {
+                out.push(s);
             }
         }
         let mut keyed: Vec<(usize, usize, u64, Signature)> = out
@@ -424,67 +429,6 @@ impl Tables {
             n => n,
         };
         held + tables + extra.iter().take(at_once).sum::<u64>()
-    }
-
-    /// An upper bound, in bytes, on the memory of building `endings` with
-    /// each table written to a file and dropped as soon as it is built
-    /// (as `gametree tb build` does), on `threads` threads (0: every
-    /// core). The endings `endings` lead to (by captures and promotions,
-    /// down to three pieces) are built first, one at a time or several
-    /// at a time ([`build`](Self::build)), and kept, for the builds of
-    /// `endings` to probe; then `endings` themselves, at most `threads`
-    /// at once. The bound is the larger of the two stages: the tables
-    /// here and the tables kept, plus the builds that may run at once,
-    /// each its table and its working memory ([`Generator::memory`]) on
-    /// `threads` threads. Loading an ending's file instead of building it
-    /// takes its table's size, which a build's figure covers. An ending of
-    /// `endings` that another leads to is kept too.
-    ///
-    /// ```
-    /// use gametree_chess_tables::{Tables, pawnless_endings};
-    ///
-    /// // All 60 5-man pawnless endings on two threads: the 24 3- and 4-man
-    /// // tables kept (72 MiB), and two 5-man builds at once (520 MiB each,
-    /// // its table of 231 MiB included): about 1.1 GiB.
-    /// let bytes = Tables::new().memory_writing(&pawnless_endings(5), 2);
-    /// assert!(bytes > 1_100 << 20 && bytes < 1_120 << 20, "{bytes}");
-    /// // KQRvKR alone: one 5-man build and its five sub-endings, kept.
-    /// let one = Tables::new().memory_writing(&["KQRvKR".parse()?], 2);
-    /// assert!(one > 530 << 20 && one < 540 << 20, "{one}");
-    /// # Ok::<(), gametree_chess_tables::SignatureError>(())
-    /// ```
-    #[must_use]
-    pub fn memory_writing(&self, endings: &[Signature], threads: usize) -> u64 {
-        let at_once = match threads {
-            0 => std::thread::available_parallelism().map_or(1, usize::from),
-            n => n,
-        };
-        let exits: Vec<Signature> = endings.iter().flat_map(successor_endings).collect();
-        let kept = self.plan(&exits);
-        let held: u64 = self.tables().map(|(_, t)| t.len()).sum();
-        let kept_tables: u64 = kept.iter().map(space_size).sum();
-        // The `at_once` biggest of `builds` (table and working memory).
-        let biggest = |mut builds: Vec<u64>| {
-            builds.sort_unstable_by(|a, b| b.cmp(a));
-            builds.iter().take(at_once).sum::<u64>()
-        };
-        // Building the kept endings: their tables, and the working memory
-        // beyond its table of each build that may run at once.
-        let first = held
-            + kept_tables
-            + biggest(
-                kept.iter()
-                    .map(|s| build_bytes(s, at_once).saturating_sub(space_size(s)))
-                    .collect(),
-            );
-        // Then `endings`, each table dropped once written.
-        let rest: Vec<u64> = self
-            .plan(endings)
-            .iter()
-            .filter(|s| !kept.iter().any(|k| k == *s || *k == flipped(s)))
-            .map(|s| build_bytes(s, at_once))
-            .collect();
-        first.max(held + kept_tables + biggest(rest))
     }
 
     /// Builds the tables of `endings` and of every ending their captures
