@@ -1,7 +1,8 @@
 //! A memory request the machine cannot grant is a clear error with exit
 //! code 2, never an abort: every table goes through a fallible allocation.
 //! (200 GiB: more than the machines this runs on have, within the table's
-//! largest layout.)
+//! largest layout.) A build of tables states its memory bound before it
+//! starts, and one over `--max-memory` is refused with nothing written.
 
 use assert_cmd::Command;
 use predicates::str::contains;
@@ -42,36 +43,59 @@ fn sizes_beyond_the_parser_say_the_maximum() {
         .stderr(contains("more than 1T"));
 }
 
-/// The machine's physical memory in bytes, where the system tells it.
-fn physical_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
-#[test]
-fn a_build_over_the_machines_memory_is_refused_before_it_starts() {
-    // `chess:5` states a bound of about 50 GiB on two threads: any machine
-    // of less than 40 GiB must refuse it without --max-memory. (On a larger
-    // machine the build would start: nothing to check there.)
-    let Some(total) = physical_memory() else {
-        eprintln!("no /proc/meminfo: the default budget does not apply");
-        return;
-    };
-    if total >= 40 << 30 {
-        eprintln!("{total} bytes of memory: chess:5 fits, not run");
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("gametree-membound-{}", std::process::id()));
-    Command::cargo_bin("gametree")
+/// The bound `tb build MATERIAL` states (the bytes of its `memory bound:`
+/// line), refused by `--max-memory 1M` before anything is built: nothing
+/// is written, the directory is not even created.
+fn stated_bound(material: &str, threads: &str) -> u64 {
+    let dir = std::env::temp_dir().join(format!(
+        "gametree-membound-{material}-{threads}-{}",
+        std::process::id()
+    ));
+    let out = Command::cargo_bin("gametree")
         .expect("the binary is built")
-        .args(["tb", "build", "chess:5", "--threads", "2", "--out"])
+        .args([
+            "tb",
+            "build",
+            material,
+            "--threads",
+            threads,
+            "--max-memory",
+            "1M",
+            "--out",
+        ])
         .arg(&dir)
         .assert()
         .code(2)
-        .stderr(contains("memory bound:"))
-        .stderr(contains("more than this machine has"));
-    // Nothing built: the directory was not even created.
+        .stderr(contains("more than --max-memory"))
+        .get_output()
+        .clone();
     assert!(!dir.exists(), "{} was written", dir.display());
+    let err = String::from_utf8(out.stderr).expect("UTF-8");
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("memory bound:"))
+        .unwrap_or_else(|| panic!("no bound stated: {err}"));
+    let bytes = line
+        .split_once('(')
+        .and_then(|(_, rest)| rest.split_once(" bytes)"))
+        .and_then(|(n, _)| n.parse().ok());
+    bytes.unwrap_or_else(|| panic!("no bytes in {line:?}"))
+}
+
+#[test]
+fn every_five_man_ending_fits_in_a_stated_bound() {
+    // Each build holds only the tables it probes, never every table its
+    // ending leads to (35 GiB for KPPvKP, 49 GiB for chess:5): chess:5
+    // states 7.5 GiB on one thread and 14.3 GiB on two, at least two
+    // 5-man builds with pawns (1.7 GiB each) and their tables.
+    const GIB: u64 = 1 << 30;
+    let one = stated_bound("chess:5", "1");
+    let two = stated_bound("chess:5", "2");
+    assert!(one > 5 * GIB && one < 10 * GIB, "{one}");
+    assert!(two > one && two < 20 * GIB, "{two}");
+    let kppkp = stated_bound("KPPvKP", "2");
+    assert!(kppkp > 2 * GIB && kppkp <= two, "{kppkp}");
+    // A pawnless 5-man ending: its build and the 4-man tables it probes.
+    let kqrkr = stated_bound("KQRvKR", "2");
+    assert!(kqrkr > 500 << 20 && kqrkr < GIB, "{kqrkr}");
 }

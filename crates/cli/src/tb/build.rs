@@ -3,38 +3,32 @@
 //! against `--max-memory`) before anything is built.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::sync::{Mutex, PoisonError};
 
 use gametree_chess_tables::{
-    MAX_PAWN_BUILD_PIECES, Signature, Tables, pawn_endings, pawnless_endings, successor_endings,
+    BuildOptions, MAX_PAWN_BUILD_PIECES, Signature, Tables, Written, pawn_endings,
+    pawnless_endings, table_file,
 };
 use gametree_games_tictactoe::index::BoardIndex;
-use gametree_retrograde::{Generator, Method, Table};
+use gametree_retrograde::{Event, Generator, Method};
 
-use super::chess::{ChessTables, build_chess, check_size};
+use super::chess::check_size;
 use super::connect4::{build_connect4, connect4_name, connect4_space};
 use super::tictactoe::build_tictactoe;
-use super::{Material, parse_all_chess, parse_material, table_path};
+use super::{Material, parse_all_chess, parse_material, report_event, table_path};
 use crate::error::{CliError, Result};
 use crate::progress;
 
-/// Builds `endings` (which do not lead to each other) into `dir`, each
-/// written and dropped once built, and prints their files in order.
+/// Builds `endings` and every ending they lead to (captures, promotions)
+/// into `dir` (`Tables::build_into`), and prints the files of `endings`
+/// in order.
 ///
-/// The endings they lead to (captures, promotions) come first, one at a
-/// time on `threads` threads, and are kept: the builds probe them. Then
-/// `endings` are built several at a time (`gametree_retrograde::schedule`,
-/// one thread each while others wait), so memory holds the smaller
-/// endings and one build per thread, as `Tables::memory_writing` counts.
-/// An ending whose file is in `dir` is loaded (checked) instead of built.
+/// Each table is written once built and held only while a running build
+/// probes it, read back from its file when a later build needs it; at
+/// most `threads` endings are built at once, so memory holds what
+/// `Tables::memory_writing` counts. An ending whose file is in `dir` is
+/// read (checked) instead of built.
 fn build_written(endings: &[Signature], dir: &Path, threads: usize) -> Result<()> {
-    let mut tables = ChessTables::logged();
-    for sig in endings {
-        for sub in successor_endings(sig) {
-            tables.ensure_covered(&sub, Some(dir), threads, progress::enabled())?;
-        }
-    }
-    std::fs::create_dir_all(dir).map_err(|e| CliError::input(format!("{}: {e}", dir.display())))?;
     let bars = indicatif::MultiProgress::new();
     let note = |line: String| {
         if progress::enabled() {
@@ -43,69 +37,83 @@ fn build_written(endings: &[Signature], dir: &Path, threads: usize) -> Result<()
             eprintln!("{line}");
         }
     };
-    let tables = &tables;
-    let needs = vec![Vec::new(); endings.len()];
-    let paths = gametree_retrograde::schedule(&needs, threads, |job| {
-        let sig = &endings[job.index()];
-        let name = sig.to_string();
-        let path = table_path(dir, &name);
-        if tables.tables.table(sig).is_some() {
-            // Another ending leads to it: loaded or built (and written)
-            // with those.
-            return Ok(path);
+    // A bar per ending being built, from its first event to its end.
+    let running: Mutex<Vec<(Signature, indicatif::ProgressBar)>> = Mutex::new(Vec::new());
+    let report = |sig: &Signature, e: &Event| {
+        let mut running = running.lock().unwrap_or_else(PoisonError::into_inner);
+        let at = match running.iter().position(|(s, _)| s == sig) {
+            Some(at) => at,
+            None => {
+                let pb = bars.add(progress::bar(0, format!("building {sig}")));
+                running.push((sig.clone(), pb));
+                running.len() - 1
+            }
+        };
+        report_event(Some(&running[at].1), e);
+    };
+    let files: Mutex<Vec<(Signature, PathBuf)>> = Mutex::new(Vec::new());
+    let done = |sig: &Signature, path: &Path, what: Written| {
+        {
+            let mut running = running.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(at) = running.iter().position(|(s, _)| s == sig) {
+                running.remove(at).1.finish_and_clear();
+            }
         }
-        if path.exists() {
-            // Loaded as `ensure` would: a bad file is an error.
-            Table::read(&path, &gametree_chess_tables::label(sig))
-                .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
-            note(format!("loaded {}", path.display()));
-            return Ok(path);
+        match what {
+            Written::Loaded => note(format!("loaded {}", path.display())),
+            Written::Built(time) => note(format!(
+                "built {} in {:.1} s",
+                path.display(),
+                time.as_secs_f64()
+            )),
         }
-        let start = Instant::now();
-        let pb =
-            progress::enabled().then(|| bars.add(progress::bar(0, format!("building {name}"))));
-        let table = build_chess(sig, &tables.tables, job.threads(), pb.as_ref())?;
-        table
-            .write(&path)
-            .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
-        note(format!(
-            "built {} in {:.1} s",
-            path.display(),
-            start.elapsed().as_secs_f64()
-        ));
-        Ok(path)
-    })
-    .map_err(|e| match e {
-        gametree_retrograde::ScheduleError::Build { error, .. } => error,
-        other => CliError::input(other.to_string()),
-    })?;
-    for path in paths {
+        files
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((sig.clone(), path.to_path_buf()));
+    };
+    let options = BuildOptions {
+        threads,
+        progress: progress::enabled().then_some(&report as &gametree_chess_tables::Progress<'_>),
+    };
+    Tables::new()
+        .build_into(endings, dir, &options, &done)
+        .map_err(|e| CliError::input(e.to_string()))?;
+    let files = files.into_inner().unwrap_or_else(PoisonError::into_inner);
+    for sig in endings {
+        // The plan names each ending asked for as given (or, with only
+        // Black's pieces, with the colours exchanged).
+        let flip = sig.flipped();
+        let path = files
+            .iter()
+            .find(|(s, _)| s == sig || *s == flip)
+            .map_or_else(|| table_file(dir, sig), |(_, p)| p.clone());
         println!("{}", path.display());
     }
     Ok(())
 }
 
-/// `tb build chess:N`: every pawnless ending of `men` pieces (once up to
-/// colour exchange), then, up to `MAX_PAWN_BUILD_PIECES` pieces, every
-/// ending with pawns (`pawn_endings`), each stage by `build_written` (the
-/// first stage's tables are dropped before the second).
-fn build_all_chess(men: usize, dir: &Path, threads: usize) -> Result<()> {
-    build_written(&pawnless_endings(men), dir, threads)?;
+/// The endings of `tb build chess:N`: every pawnless ending of `men`
+/// pieces (once up to colour exchange), then, up to
+/// `MAX_PAWN_BUILD_PIECES` pieces, every ending with pawns
+/// (`pawn_endings`).
+fn all_chess(men: usize) -> Vec<Signature> {
+    let mut all = pawnless_endings(men);
     if men <= MAX_PAWN_BUILD_PIECES {
-        build_written(&pawn_endings(men), dir, threads)?;
+        all.extend(pawn_endings(men));
     }
-    Ok(())
+    all
 }
 
-/// An upper bound on the memory of `tb build chess:N`: the larger of its
-/// two stages.
+/// `tb build chess:N`: the endings of `all_chess`, and the smaller ones
+/// they lead to, in one plan (pawnless first, then by number of pawns).
+fn build_all_chess(men: usize, dir: &Path, threads: usize) -> Result<()> {
+    build_written(&all_chess(men), dir, threads)
+}
+
+/// An upper bound on the memory of `tb build chess:N`.
 fn all_chess_memory(men: usize, threads: usize) -> u64 {
-    let pawnless = Tables::new().memory_writing(&pawnless_endings(men), threads);
-    if men <= MAX_PAWN_BUILD_PIECES {
-        pawnless.max(Tables::new().memory_writing(&pawn_endings(men), threads))
-    } else {
-        pawnless
-    }
+    Tables::new().memory_writing(&all_chess(men), threads)
 }
 
 /// `bytes` for people: MiB below a GiB, else GiB.
@@ -254,14 +262,19 @@ pub(crate) fn build(
         }
         Material::Chess(sig) => {
             check_size(&sig)?;
+            // An ending with only Black's pieces is built (and named) with
+            // the colours exchanged, as `tb build chess:N` names it.
+            let sig = if sig.to_string().starts_with("Kv") && sig.piece_count() > 2 {
+                sig.flipped()
+            } else {
+                sig
+            };
             check_memory(
                 Tables::new().memory_writing(std::slice::from_ref(&sig), threads),
                 threads,
                 max_memory,
             )?;
-            let mut tables = ChessTables::logged();
-            tables.ensure(&sig, Some(dir), threads, progress::enabled())?;
-            println!("{}", table_path(dir, &sig.to_string()).display());
+            build_written(std::slice::from_ref(&sig), dir, threads)?;
         }
     }
     Ok(())

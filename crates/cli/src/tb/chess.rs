@@ -4,7 +4,6 @@
 
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
-use std::time::Instant;
 
 use gametree_chess_tables::{
     BuildOptions, Endgame, FastEndgame, MAX_PAWN_BUILD_PIECES, Signature, Tables, successor_endings,
@@ -26,21 +25,9 @@ use crate::progress;
 #[derive(Debug, Default)]
 pub(super) struct ChessTables {
     pub(super) tables: Tables,
-    /// Whether `ensure` says on standard error which tables it loads from
-    /// files and which it builds.
-    log: bool,
 }
 
 impl ChessTables {
-    /// No tables; `ensure` says which tables it loads and which it builds
-    /// (`tb build`).
-    pub(super) fn logged() -> Self {
-        ChessTables {
-            tables: Tables::new(),
-            log: true,
-        }
-    }
-
     /// The value of a chess position from the tables (or from the rules
     /// when the game is over).
     fn value(&self, p: &Chess) -> Option<Value> {
@@ -86,13 +73,9 @@ impl ChessTables {
                 let table = Table::read(&path, &gametree_chess_tables::label(sig))
                     .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
                 self.keep(table)?;
-                if self.log {
-                    eprintln!("loaded {}", path.display());
-                }
                 return Ok(());
             }
         }
-        let start = Instant::now();
         let pb = verbose.then(|| progress::bar(0, format!("building {name}")));
         let table = build_chess(sig, &self.tables, threads, pb.as_ref())?;
         if let Some(dir) = dir {
@@ -102,13 +85,6 @@ impl ChessTables {
             table
                 .write(&path)
                 .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
-            if self.log {
-                eprintln!(
-                    "built {} in {:.1} s",
-                    path.display(),
-                    start.elapsed().as_secs_f64()
-                );
-            }
         }
         self.keep(table)
     }
