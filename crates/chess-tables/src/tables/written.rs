@@ -41,7 +41,7 @@ fn existing_file(dir: &Path, ending: &Signature) -> Option<(Signature, PathBuf)>
             let path = table_file(dir, &s);
             (s, path)
         })
-        .find(|(_, p)| p.is_file())
+        .find(|(_, p)| p.exists())
 }
 
 /// The jobs of a build into a directory: the [`plan`](Tables::plan), in
