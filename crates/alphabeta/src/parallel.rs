@@ -1,7 +1,10 @@
-//! Lazy SMP: helper threads search the same root with their own move
-//! ordering tables and share one lockless table; the main thread reports.
-//! Half of the helpers start each iteration one ply deeper, so that the
-//! threads desynchronise and fill the table with different subtrees.
+//! Lazy SMP: helper threads search the same root as the main thread with
+//! their own move ordering tables and share its lockless table. Searching
+//! to a depth, half of the helpers start each iteration one ply deeper, so
+//! that the threads desynchronise and fill the table with different
+//! subtrees. Solving (to the end), every thread's completed value is
+//! exact: the first thread to finish stops the others and gives the
+//! result. The main thread reports progress and completes the line.
 
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
@@ -35,6 +38,9 @@ where
     let helpers = config.threads - 1;
     let oracle = searcher.oracle.clone();
     let oracle = oracle.as_deref();
+    // Solving, every thread's completed search is exact: the first to
+    // finish stops the others and its value is the result.
+    let solving = mode == Mode::ToEnd;
     std::thread::scope(|scope| {
         let mut handles = Vec::with_capacity(helpers);
         for i in 0..helpers {
@@ -54,7 +60,10 @@ where
                 w.helper = Some(i + 1);
                 w.oracle = oracle;
                 let r = w.iterate(&mut g, mode);
-                r.stats.nodes
+                if solving && r.completed && r.stopped.is_none() {
+                    stop.store(true, AtomicOrdering::Relaxed);
+                }
+                r
             }));
         }
         let mut main: Worker<'_, G, TranspositionTable> = Worker::new(
@@ -69,11 +78,46 @@ where
         );
         main.progress = Some(progress);
         main.oracle = oracle;
+        // The line is completed below, once the threads are done.
+        let complete_line = config.complete_line;
+        main.config.complete_line = false;
         let mut report = main.iterate(game, mode);
         stop.store(true, AtomicOrdering::Relaxed);
-        let helper_nodes: u64 = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
-        report.stats.nodes += helper_nodes;
+        let mut found = None;
+        for h in handles {
+            let Ok(r) = h.join() else { continue };
+            report.stats.nodes += r.stats.nodes;
+            if found.is_none() && r.completed && r.stopped.is_none() {
+                found = Some(r);
+            }
+        }
         report.nodes = report.stats.nodes;
+        let main_done = report.completed && report.stopped.is_none();
+        if solving
+            && !main_done
+            && let Some(r) = found
+        {
+            // A helper solved it first (the main thread was stopped by it).
+            report.value = r.value;
+            report.best = r.best;
+            report.pv = r.pv;
+            report.outcome = r.outcome;
+            report.depth = r.depth;
+            report.completed = true;
+            report.stopped = None;
+        }
+        if complete_line && report.completed && report.stopped.is_none() {
+            stop.store(false, AtomicOrdering::Relaxed);
+            main.stopped = false;
+            main.stop_reason = None;
+            let before = main.stats.nodes;
+            main.complete_line(game, report.value, &mut report.pv);
+            if report.best.is_none() {
+                report.best = report.pv.first().copied();
+            }
+            report.stats.nodes += main.stats.nodes - before;
+            report.nodes = report.stats.nodes;
+        }
         report
     })
 }

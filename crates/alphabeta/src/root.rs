@@ -194,7 +194,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
     /// first). Needs an exact value searched to the end (solving), or a
     /// decisive one (proving), whose distance bounds the depth; a draw in a
     /// game that can repeat keeps its line. Stops quietly at a limit.
-    fn complete_line(&mut self, game: &mut G, value: Score, line: &mut Vec<G::Move>) {
+    pub(crate) fn complete_line(&mut self, game: &mut G, value: Score, line: &mut Vec<G::Move>) {
         if !self.to_end && !value.is_decisive() {
             return;
         }
