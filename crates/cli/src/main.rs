@@ -246,7 +246,7 @@ enum TbCommand {
         "  gametree tb build KRvKN --out tables --threads 2\n",
         "  gametree tb build KPvK --out tables\n",
         "  gametree tb build chess:3 --out tables\n",
-        "  gametree tb build KQvKR --out tables --max-memory 64M"
+        "  gametree tb build KQvKR --out tables --max-memory 256M"
     ))]
     Build {
         /// The material (e.g. KQvKR, or chess:N for every ending of N pieces) or game (tictactoe, connect4:WxH).

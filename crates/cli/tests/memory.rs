@@ -86,7 +86,7 @@ fn stated_bound(material: &str, threads: &str) -> u64 {
 fn every_five_man_ending_fits_in_a_stated_bound() {
     // Each build holds only the tables it probes, never every table its
     // ending leads to (35 GiB for KPPvKP, 49 GiB for chess:5): chess:5
-    // states 7.5 GiB on one thread and 14.3 GiB on two, at least two
+    // states 7.6 GiB on one thread and 14.4 GiB on two, at least two
     // 5-man builds with pawns (1.7 GiB each) and their tables.
     const GIB: u64 = 1 << 30;
     let one = stated_bound("chess:5", "1");

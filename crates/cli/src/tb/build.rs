@@ -130,8 +130,9 @@ fn human(bytes: u64) -> String {
 /// What the program itself takes beyond the tables and the builds'
 /// arrays: code, thread stacks, and memory the allocator keeps after the
 /// builds of smaller tables (measured: 6 MiB for a 3-man build, 15 MiB
-/// for KQRvKR with its sub-endings).
-const PROGRAM_BYTES: u64 = 32 << 20;
+/// for KQRvKR with its sub-endings, up to 43 MiB for 5-man endings with
+/// pawns, KRPvKR; twice that, and some, is allowed).
+const PROGRAM_BYTES: u64 = 96 << 20;
 
 /// States the memory bound of the build on standard error (`data`, the
 /// tables' and the builds' arrays, plus [`PROGRAM_BYTES`]), and refuses
