@@ -17,7 +17,7 @@ use crate::{
     pawn_statistics, statistics,
 };
 use build::{build_ending, check_buildable, pawn_space_of, space_of, space_size};
-pub use written::{Written, table_file};
+pub use written::{Written, find_table_file, table_bytes, table_file};
 
 /// The largest endings [`Tables::build`] builds, kings included: building
 /// a 5-man table takes about 2.25 bytes per index (KQRvKR: 520 MiB, as

@@ -32,6 +32,32 @@ pub fn table_file(dir: &Path, ending: &Signature) -> PathBuf {
     dir.join(format!("{ending}.gtb"))
 }
 
+/// The bytes of `ending`'s table in memory (a byte per index of its
+/// space), which is also about the size of its file: what reading it
+/// takes.
+///
+/// ```
+/// use gametree_chess_tables::table_bytes;
+///
+/// // A 5-man pawnless table: 231 MiB; a 4-man one: 3.6 MiB.
+/// let kqrkr = table_bytes(&"KQRvKR".parse()?);
+/// assert!(kqrkr > 230 << 20 && kqrkr < 232 << 20, "{kqrkr}");
+/// assert!(table_bytes(&"KQvKR".parse()?) < 4 << 20);
+/// # Ok::<(), gametree_chess_tables::SignatureError>(())
+/// ```
+#[must_use]
+pub fn table_bytes(ending: &Signature) -> u64 {
+    space_size(ending)
+}
+
+/// The file in `dir` of `ending`'s table ([`table_file`]), or else of the
+/// colours exchanged, where one exists: the ending of the file and its
+/// path. Either values `ending`'s positions.
+#[must_use]
+pub fn find_table_file(dir: &Path, ending: &Signature) -> Option<(Signature, PathBuf)> {
+    existing_file(dir, ending)
+}
+
 /// The file in `dir` of `ending`'s table, or of the colours exchanged,
 /// where one exists.
 fn existing_file(dir: &Path, ending: &Signature) -> Option<(Signature, PathBuf)> {
@@ -273,11 +299,51 @@ impl Tables {
         Ok(self.build_into_counted(endings, dir, options, done)?.0)
     }
 
+    /// Makes sure `dir` holds the table file of `ending` with its colours
+    /// as given ([`table_file`]) and returns its path: when it is not
+    /// there, builds it as [`build_into`](Self::build_into) does (with the
+    /// endings it leads to whose files are missing, in the memory
+    /// [`memory_writing`](Self::memory_writing) states), even if the file
+    /// of the colours exchanged is there. Nothing is kept here: a reader
+    /// of one table (its statistics, say) then reads that file alone.
+    ///
+    /// # Errors
+    ///
+    /// As [`build_into`](Self::build_into).
+    pub fn build_file(
+        &self,
+        ending: &Signature,
+        dir: &Path,
+        options: &BuildOptions<'_>,
+        done: &(dyn Fn(&Signature, &Path, Written) + Sync),
+    ) -> Result<PathBuf, Error> {
+        let path = table_file(dir, ending);
+        if !path.exists() {
+            let endings = std::slice::from_ref(ending);
+            self.build_into_inner(endings, endings, dir, options, done)?;
+        }
+        Ok(path)
+    }
+
     /// [`build_into`](Self::build_into), and the most bytes of tables held
     /// at once (for the tests).
     fn build_into_counted(
         &self,
         endings: &[Signature],
+        dir: &Path,
+        options: &BuildOptions<'_>,
+        done: &(dyn Fn(&Signature, &Path, Written) + Sync),
+    ) -> Result<(Vec<Signature>, u64), Error> {
+        self.build_into_inner(endings, &[], dir, options, done)
+    }
+
+    /// [`build_into_counted`](Self::build_into_counted), where the endings
+    /// of `exact` are built under their own names even when the file of
+    /// the colours exchanged is there.
+    fn build_into_inner(
+        &self,
+        endings: &[Signature],
+        exact: &[Signature],
         dir: &Path,
         options: &BuildOptions<'_>,
         done: &(dyn Fn(&Signature, &Path, Written) + Sync),
@@ -301,7 +367,13 @@ impl Tables {
         gametree_retrograde::schedule(&schedule.needs(), schedule.at_once, |job| {
             let j = job.index();
             let ending = &plan[j];
-            if let Some((file, path)) = existing_file(dir, ending) {
+            let there = if exact.contains(ending) {
+                let path = table_file(dir, ending);
+                path.exists().then(|| (ending.clone(), path))
+            } else {
+                existing_file(dir, ending)
+            };
+            if let Some((file, path)) = there {
                 drop(read_built(ending, &file, &path)?);
                 done(ending, &path, Written::Loaded);
                 return Ok(());

@@ -254,3 +254,52 @@ fn a_missing_exit_is_read_from_its_file_with_the_colours_exchanged() {
     assert!(!table_file(&dir, &sig("KRvK")).exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_file_is_built_with_its_own_colours_even_beside_the_colours_exchanged() {
+    // KQvKR and its exits are there; KRvKQ (the same ending, colours
+    // exchanged) is built under its own name, its exits read, not rebuilt.
+    let dir = std::env::temp_dir().join(format!("chess-tables-exact-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let tables = Tables::new();
+    let options = BuildOptions {
+        threads: 1,
+        progress: None,
+    };
+    let path = tables
+        .build_file(&sig("KQvKR"), &dir, &options, &|_, _, _| {})
+        .unwrap();
+    assert_eq!(path, table_file(&dir, &sig("KQvKR")));
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3);
+    let log = Mutex::new(Vec::new());
+    let done = |s: &Signature, _: &Path, w: Written| log.lock().unwrap().push((s.to_string(), w));
+    let path = tables
+        .build_file(&sig("KRvKQ"), &dir, &options, &done)
+        .unwrap();
+    assert_eq!(path, table_file(&dir, &sig("KRvKQ")));
+    let log = log.into_inner().unwrap();
+    assert_eq!(log.len(), 3, "{log:?}");
+    for (s, w) in &log {
+        assert_eq!(matches!(w, Written::Built(_)), s == "KRvKQ", "{s}: {w:?}");
+    }
+    let mut whole = Tables::new();
+    whole
+        .build(&[sig("KRvKQ")], &BuildOptions::default())
+        .unwrap();
+    let read = Table::read(&path, &label(&sig("KRvKQ"))).unwrap();
+    assert!(read == *whole.table(&sig("KRvKQ")).unwrap());
+    // There now: nothing is built or read.
+    let again = Mutex::new(0);
+    tables
+        .build_file(&sig("KRvKQ"), &dir, &options, &|_, _, _| {
+            *again.lock().unwrap() += 1;
+        })
+        .unwrap();
+    assert_eq!(*again.lock().unwrap(), 0);
+    assert_eq!(
+        find_table_file(&dir, &sig("KvKQ")),
+        Some((sig("KQvK"), table_file(&dir, &sig("KQvK"))))
+    );
+    assert_eq!(find_table_file(&dir, &sig("KBvK")), None);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
