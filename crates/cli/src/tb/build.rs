@@ -29,6 +29,37 @@ use crate::progress;
 /// `Tables::memory_writing` counts. An ending whose file is in `dir` is
 /// read (checked) instead of built.
 fn build_written(endings: &[Signature], dir: &Path, threads: usize) -> Result<()> {
+    let files = with_progress(threads, true, |options, done| {
+        Tables::new().build_into(endings, dir, options, done)
+    })?
+    .1;
+    for sig in endings {
+        // The plan names each ending asked for as given (or, with only
+        // Black's pieces, with the colours exchanged).
+        let flip = sig.flipped();
+        let path = files
+            .iter()
+            .find(|(s, _)| s == sig || *s == flip)
+            .map_or_else(|| table_file(dir, sig), |(_, p)| p.clone());
+        println!("{}", path.display());
+    }
+    Ok(())
+}
+
+/// Runs `build` (a `Tables::build_into`-like call, given its options on
+/// `threads` threads and its `done` callback) with a progress bar per
+/// ending being built (when progress is shown), and a line on standard
+/// error per ending built (and per file read, with `note_loaded`).
+/// Returns what `build` returns, and each ending's file in the order
+/// they were done.
+pub(super) fn with_progress<T>(
+    threads: usize,
+    note_loaded: bool,
+    build: impl FnOnce(
+        &BuildOptions<'_>,
+        &(dyn Fn(&Signature, &Path, Written) + Sync),
+    ) -> std::result::Result<T, gametree_chess_tables::Error>,
+) -> Result<(T, Vec<(Signature, PathBuf)>)> {
     let bars = indicatif::MultiProgress::new();
     let note = |line: String| {
         if progress::enabled() {
@@ -60,7 +91,8 @@ fn build_written(endings: &[Signature], dir: &Path, threads: usize) -> Result<()
             }
         }
         match what {
-            Written::Loaded => note(format!("loaded {}", path.display())),
+            Written::Loaded if note_loaded => note(format!("loaded {}", path.display())),
+            Written::Loaded => {}
             Written::Built(time) => note(format!(
                 "built {} in {:.1} s",
                 path.display(),
@@ -76,21 +108,9 @@ fn build_written(endings: &[Signature], dir: &Path, threads: usize) -> Result<()
         threads,
         progress: progress::enabled().then_some(&report as &gametree_chess_tables::Progress<'_>),
     };
-    Tables::new()
-        .build_into(endings, dir, &options, &done)
-        .map_err(|e| CliError::input(e.to_string()))?;
+    let out = build(&options, &done).map_err(|e| CliError::input(e.to_string()))?;
     let files = files.into_inner().unwrap_or_else(PoisonError::into_inner);
-    for sig in endings {
-        // The plan names each ending asked for as given (or, with only
-        // Black's pieces, with the colours exchanged).
-        let flip = sig.flipped();
-        let path = files
-            .iter()
-            .find(|(s, _)| s == sig || *s == flip)
-            .map_or_else(|| table_file(dir, sig), |(_, p)| p.clone());
-        println!("{}", path.display());
-    }
-    Ok(())
+    Ok((out, files))
 }
 
 /// The endings of `tb build chess:N`: every pawnless ending of `men`
@@ -117,7 +137,7 @@ fn all_chess_memory(men: usize, threads: usize) -> u64 {
 }
 
 /// `bytes` for people: MiB below a GiB, else GiB.
-fn human(bytes: u64) -> String {
+pub(super) fn human(bytes: u64) -> String {
     #[allow(clippy::cast_precision_loss)] // a display figure
     let b = bytes as f64;
     if bytes < 1 << 30 {
@@ -140,7 +160,7 @@ const PROGRAM_BYTES: u64 = 96 << 20;
 /// `--max-memory`, over the machine's physical memory (where the system
 /// tells it): a build that cannot fit is refused at once rather than
 /// killed hours later.
-fn check_memory(data: u64, threads: usize, max_memory: Option<u64>) -> Result<()> {
+pub(super) fn check_memory(data: u64, threads: usize, max_memory: Option<u64>) -> Result<()> {
     let bound = data.saturating_add(PROGRAM_BYTES);
     eprintln!(
         "memory bound: {} ({bound} bytes) on {threads} thread(s): tables and builds {}, program {}",

@@ -2,20 +2,226 @@
 //! each with the endings its captures and promotions
 //! lead to (`gametree_chess_tables`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use gametree_chess_tables::{
-    BuildOptions, Endgame, FastEndgame, MAX_PAWN_BUILD_PIECES, Signature, Tables, successor_endings,
+    BuildOptions, Endgame, FastEndgame, MAX_PAWN_BUILD_PIECES, Signature, Tables, find_table_file,
+    successor_endings, table_bytes,
 };
 use gametree_game::{Game, Outcome};
 use gametree_games_chess::Position as Chess;
 use gametree_retrograde::{Event, Generator, Table, Value};
 use indicatif::ProgressBar;
 
-use super::{MAX_CHESS_PIECES, Probe, line, report_event, table_path};
+use super::build::{check_memory, human, with_progress};
+use super::{MAX_CHESS_PIECES, Probe, line, line_visiting, report_event, table_path};
 use crate::error::{CliError, Result};
 use crate::progress;
+
+/// Reading tables of this many bytes or more is stated on standard error
+/// first (a 5-man table is 231 MiB or more; a 4-man one at most 12 MiB).
+const STATED_BYTES: u64 = 64 << 20;
+
+/// With this environment variable set (to anything), `tb stats` and `tb
+/// probe` say on standard error each table they read and drop, with the
+/// endings then in memory (what the tests count).
+pub(crate) const TRACE_VAR: &str = "GAMETREE_TB_TRACE";
+
+/// Chess tables read from a directory one ending at a time, for `tb
+/// stats` and `tb probe`: an ending's table is read from its file (or the
+/// file of the colours exchanged) when a position of it is valued, never
+/// the tables it leads to. When the file is not there, it is built into
+/// the directory first as `tb build` builds (`Tables::build_file`: the
+/// endings it leads to written and held only while a build probes them,
+/// in the memory stated on standard error before), then read.
+///
+/// A probe keeps in memory the table of the position on the line and
+/// those of its direct exits that its moves reach ([`focus`](Self::focus)
+/// drops the others): at most an ending and its direct captures and
+/// promotions, never every ending they lead to in turn.
+pub(super) struct DirTables<'a> {
+    dir: &'a Path,
+    threads: usize,
+    tables: Tables,
+    /// Positions of every table read (a probe's `positions`).
+    read: u64,
+    trace: bool,
+}
+
+impl<'a> DirTables<'a> {
+    pub(super) fn new(dir: &'a Path, threads: usize) -> Self {
+        DirTables {
+            dir,
+            threads,
+            tables: Tables::new(),
+            read: 0,
+            trace: std::env::var_os(TRACE_VAR).is_some(),
+        }
+    }
+
+    /// The tables in memory.
+    pub(super) fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
+    /// The file of `sig`'s table, built into the directory first when
+    /// missing: the file of `sig` itself when `exact`, else the file of
+    /// `sig` or of the colours exchanged (one with only Black's pieces
+    /// is built with the colours exchanged, the name `tb build` gives it).
+    fn file(&self, sig: &Signature, exact: bool) -> Result<(Signature, PathBuf)> {
+        if exact {
+            let path = gametree_chess_tables::table_file(self.dir, sig);
+            if path.exists() {
+                return Ok((sig.clone(), path));
+            }
+        } else if let Some(found) = find_table_file(self.dir, sig) {
+            return Ok(found);
+        }
+        let sig = if !exact && sig.to_string().starts_with("Kv") {
+            sig.flipped()
+        } else {
+            sig.clone()
+        };
+        check_size(&sig)?;
+        let tables = Tables::new();
+        check_memory(
+            tables.memory_writing(std::slice::from_ref(&sig), self.threads),
+            self.threads,
+            None,
+        )?;
+        let (path, _) = with_progress(self.threads, false, |options, done| {
+            tables.build_file(&sig, self.dir, options, done)
+        })?;
+        Ok((sig, path))
+    }
+
+    /// Reads the table of `file` from `path` and keeps it, stating the
+    /// memory first when it is large.
+    fn read(&mut self, file: &Signature, path: &Path) -> Result<()> {
+        let bytes = table_bytes(file);
+        if bytes >= STATED_BYTES {
+            eprintln!(
+                "memory: reading {} takes {} ({bytes} bytes)",
+                path.display(),
+                human(bytes)
+            );
+        }
+        self.tables
+            .load(file, path)
+            .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+        self.read += bytes;
+        if self.trace {
+            eprintln!("tables: read {file}; in memory: {}", self.names());
+        }
+        Ok(())
+    }
+
+    /// The endings in memory, space-separated.
+    fn names(&self) -> String {
+        let names: Vec<String> = self.tables.tables().map(|(s, _)| s.to_string()).collect();
+        names.join(" ")
+    }
+
+    /// Reads `sig`'s own table (its colours as given; for its
+    /// statistics), building its file first when missing.
+    pub(super) fn read_exact(&mut self, sig: &Signature) -> Result<()> {
+        if self.tables.table(sig).is_some() {
+            return Ok(());
+        }
+        let (file, path) = self.file(sig, true)?;
+        self.read(&file, &path)
+    }
+
+    /// Makes sure the table of `sig` (or of the colours exchanged) is in
+    /// memory.
+    fn cover(&mut self, sig: &Signature) -> Result<()> {
+        if sig.piece_count() <= 2 || self.tables.covers(sig) {
+            return Ok(());
+        }
+        let (file, path) = self.file(sig, false)?;
+        self.read(&file, &path)
+    }
+
+    /// Keeps in memory only the table of `p`'s ending and those of its
+    /// direct captures and promotions (colours exchanged or not): what
+    /// valuing `p` and the positions after its moves takes.
+    pub(super) fn focus(&mut self, p: &Chess) {
+        let Some(sig) = Signature::of(p) else { return };
+        let mut keep = successor_endings(&sig);
+        keep.push(sig);
+        let keep: Vec<Signature> = keep.iter().flat_map(|s| [s.clone(), s.flipped()]).collect();
+        let drop: Vec<Signature> = self
+            .tables
+            .tables()
+            .map(|(s, _)| s.clone())
+            .filter(|s| !keep.contains(s))
+            .collect();
+        for s in &drop {
+            self.tables.remove(s);
+        }
+        if self.trace && !drop.is_empty() {
+            let dropped: Vec<String> = drop.iter().map(ToString::to_string).collect();
+            eprintln!(
+                "tables: dropped {}; in memory: {}",
+                dropped.join(" "),
+                self.names()
+            );
+        }
+    }
+
+    /// The value of `p` (from the rules when the game is over), reading
+    /// its ending's table first when it is not in memory.
+    pub(super) fn value(&mut self, p: &Chess) -> Result<Option<Value>> {
+        match p.outcome() {
+            Some(Outcome::Loss) => return Ok(Some(Value::Loss(0))),
+            Some(Outcome::Draw) => return Ok(Some(Value::Draw)),
+            Some(Outcome::Win) => return Ok(Some(Value::Win(0))),
+            None => {}
+        }
+        if let Some(sig) = Signature::of(p) {
+            self.cover(&sig)?;
+        }
+        Ok(self.tables.probe(p))
+    }
+
+    /// `p`'s value, best move and line ([`line_visiting`]), with the
+    /// tables of the ending of each position on the line and of its
+    /// direct exits only.
+    pub(super) fn probe(&mut self, p: &Chess) -> Result<Probe<gametree_games_chess::Move>> {
+        chess_signature(p)?;
+        let this = std::cell::RefCell::new(&mut *self);
+        let mut probe = line_visiting(
+            p,
+            |q| this.borrow_mut().value(q),
+            |q| {
+                this.borrow_mut().focus(q);
+                Ok(())
+            },
+        )?;
+        probe.positions = self.read;
+        Ok(probe)
+    }
+
+    /// The value of each legal move of `p` (of the position after it):
+    /// the tables of `p`'s ending and of the direct exits its moves reach.
+    pub(super) fn move_values(
+        &mut self,
+        p: &Chess,
+    ) -> Result<Vec<(gametree_games_chess::Move, Option<Value>)>> {
+        chess_signature(p)?;
+        self.focus(p);
+        let mut moves = <Chess as Game>::Moves::default();
+        p.generate(&mut moves);
+        let mut out = Vec::with_capacity(moves.len());
+        for &m in moves.as_slice() {
+            let mut child = p.clone();
+            child.make(m);
+            out.push((m, self.value(&child)?));
+        }
+        Ok(out)
+    }
+}
 
 /// Built or loaded chess databases by material, each with its index space
 /// (`FastEndgame`: the `Endgame` numbering over piece lists, which the
@@ -187,13 +393,18 @@ fn chess_tables() -> &'static Mutex<ChessTables> {
     TABLES.get_or_init(|| Mutex::new(ChessTables::default()))
 }
 
-/// The chess databases' answer for `p`, building the tables it needs (in
-/// memory, or loaded from and kept in `dir`).
+/// The chess databases' answer for `p`: with `dir`, from the tables there
+/// ([`DirTables`]: one ending and its direct exits in memory at a time,
+/// a missing file built into `dir` first); without, from tables built in
+/// memory (every ending `p`'s leads to, kept for the next call).
 pub(crate) fn probe_chess(
     p: &Chess,
     threads: usize,
     dir: Option<&Path>,
 ) -> Result<Probe<gametree_games_chess::Move>> {
+    if let Some(dir) = dir {
+        return DirTables::new(dir, threads).probe(p);
+    }
     let sig = chess_signature(p)?;
     let mut tables = chess_tables()
         .lock()

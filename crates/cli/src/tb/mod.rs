@@ -152,18 +152,31 @@ fn parse_all_chess(text: &str) -> Option<Result<usize>> {
 
 /// Follows best moves by the values of the successors.
 fn line<G: Game>(g: &G, value: impl Fn(&G) -> Option<Value>) -> Result<Probe<G::Move>> {
+    line_visiting(g, |q| Ok(value(q)), |_| Ok(()))
+}
+
+/// [`line`], where `value` may fail (reading a table) and `visit` is
+/// called with each position of the line before the positions after its
+/// moves are valued (to drop the tables the rest of the line no longer
+/// needs: a line never comes back to an ending it has left).
+fn line_visiting<G: Game>(
+    g: &G,
+    mut value: impl FnMut(&G) -> Result<Option<Value>>,
+    mut visit: impl FnMut(&G) -> Result<()>,
+) -> Result<Probe<G::Move>> {
     let missing = || CliError::input("the position is not in the database");
-    let root = value(g).ok_or_else(missing)?;
+    let root = value(g)?.ok_or_else(missing)?;
     let mut pos = g.clone();
     let mut pv = Vec::new();
     while pos.outcome().is_none() && pv.len() < MAX_PV {
+        visit(&pos)?;
         let mut moves = G::Moves::default();
         pos.generate(&mut moves);
         let mut best: Option<(G::Move, Value)> = None;
         for &m in moves.as_slice() {
             let mut child = pos.clone();
             child.make(m);
-            let v = value(&child).ok_or_else(missing)?.parent();
+            let v = value(&child)?.ok_or_else(missing)?.parent();
             // `Score` orders faster wins first and slower losses last.
             if best.is_none_or(|(_, b)| v.to_score() > b.to_score()) {
                 best = Some((m, v));

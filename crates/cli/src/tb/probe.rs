@@ -8,7 +8,8 @@ use gametree_games_connect4::Board as Connect4;
 use gametree_games_tictactoe::TicTacToe;
 use gametree_retrograde::Value;
 
-use super::{Probe, existing_dir, parse_connect4, probe_chess, probe_connect4, probe_tictactoe};
+use super::chess::DirTables;
+use super::{Probe, existing_dir, parse_connect4, probe_connect4, probe_tictactoe};
 use crate::error::{CliError, Result};
 use crate::output::{Record, Value as Out};
 
@@ -35,7 +36,7 @@ pub(crate) fn probe(
             let probe = |q: &Connect4| probe_connect4(q, 1, Some(Path::new(dir)));
             fill_probe(&mut r, &probe(&b)?);
             if all_moves {
-                r.push("moves", moves(&b, probe)?);
+                r.push("moves", moves(&b, each_value(&b, probe)?)?);
             }
             return print_record(&r, json);
         }
@@ -57,7 +58,7 @@ pub(crate) fn probe(
         let probe = |q: &TicTacToe| probe_tictactoe(q, 1);
         fill_probe(&mut r, &probe(&g)?);
         if all_moves {
-            r.push("moves", moves(&g, probe)?);
+            r.push("moves", moves(&g, each_value(&g, probe)?)?);
         }
     } else {
         let g: Chess = if t.is_empty() || t == "startpos" {
@@ -66,31 +67,54 @@ pub(crate) fn probe(
             t.parse()
                 .map_err(|e| CliError::input(format!("bad chess FEN {t:?}: {e}")))?
         };
-        let probe = |q: &Chess| probe_chess(q, 1, Some(Path::new(dir)));
-        fill_probe(&mut r, &probe(&g)?);
-        if all_moves {
-            r.push("moves", moves(&g, probe)?);
+        // The tables of this ending and of the direct exits its moves
+        // reach, read once: the moves' values first, then the line, which
+        // starts from the same tables and drops each ending it leaves.
+        let mut tables = DirTables::new(Path::new(dir), 1);
+        let values = if all_moves {
+            Some(tables.move_values(&g)?)
+        } else {
+            None
+        };
+        fill_probe(&mut r, &tables.probe(&g)?);
+        if let Some(values) = values {
+            r.push("moves", moves(&g, values)?);
         }
     }
     print_record(&r, json)
 }
 
-/// Every legal move of `g` with its value from the databases (`probe` of
-/// the position after it, seen from the mover: the sign kept when the
-/// mover moves again, one ply further from the end), best first: faster
-/// wins, then draws, then slower losses; ties in move order.
-fn moves<G: Game>(g: &G, mut probe: impl FnMut(&G) -> Result<Probe<G::Move>>) -> Result<Out> {
+/// Each legal move of `g` with the value of the position after it
+/// (`probe`'s).
+fn each_value<G: Game>(
+    g: &G,
+    mut probe: impl FnMut(&G) -> Result<Probe<G::Move>>,
+) -> Result<Vec<(G::Move, Option<Value>)>> {
     let mut list = G::Moves::default();
     g.generate(&mut list);
-    let mover = g.side_to_move();
-    let mut valued = Vec::with_capacity(list.len());
+    let mut out = Vec::with_capacity(list.len());
     for &m in list.as_slice() {
         let mut child = g.clone();
         child.make(m);
+        out.push((m, probe(&child)?.value));
+    }
+    Ok(out)
+}
+
+/// Every legal move of `g` with its value from the databases (`values`:
+/// each move with the value of the position after it, in move order),
+/// seen from the mover: the sign kept when the mover moves again, one ply
+/// further from the end; best first: faster wins, then draws, then slower
+/// losses; ties in move order.
+fn moves<G: Game>(g: &G, values: Vec<(G::Move, Option<Value>)>) -> Result<Out> {
+    let mover = g.side_to_move();
+    let mut valued = Vec::with_capacity(values.len());
+    for (m, after) in values {
+        let mut child = g.clone();
+        child.make(m);
         let kept = child.side_to_move() == mover;
-        let after = probe(&child)?
-            .value
-            .ok_or_else(|| CliError::input(format!("move {m}: no value in the databases")))?;
+        let after =
+            after.ok_or_else(|| CliError::input(format!("move {m}: no value in the databases")))?;
         valued.push((m, after.to_score().back_up(kept)));
     }
     valued.sort_by_key(|&(_, score)| std::cmp::Reverse(score));

@@ -6,7 +6,7 @@ use gametree_game::{Game, IndexSpace, Player};
 use gametree_games_tictactoe::index::BoardIndex;
 use gametree_retrograde::{Counts, Table};
 
-use super::chess::ChessTables;
+use super::chess::DirTables;
 use super::connect4::connect4_table;
 use super::tictactoe::{build_tictactoe, tictactoe_label};
 use super::{Material, existing_dir, parse_material, table_path};
@@ -94,17 +94,21 @@ pub(crate) fn stats(material: &str, dir: &str, json: bool) -> Result<()> {
                     sig.flipped()
                 )));
             }
-            let mut tables = ChessTables::default();
-            tables.ensure(&sig, Some(dir), 1, progress::enabled())?;
+            // The statistics read this ending's table alone (built into
+            // `dir` first, as `tb build` builds it, when its file is not
+            // there), never the tables it leads to.
+            let mut tables = DirTables::new(dir, 1);
+            tables.read_exact(&sig)?;
+            let tables = tables.tables();
             let no_table = || CliError::input(format!("{sig}: no table"));
             let (s, counted, fen): (_, _, Box<dyn Fn(u64) -> Option<String>>) = if sig.has_pawns() {
-                let (space, table) = tables.tables.get_pawns(&sig).ok_or_else(no_table)?;
+                let (space, table) = tables.get_pawns(&sig).ok_or_else(no_table)?;
                 let s =
                     pawn_statistics(space, table).map_err(|e| CliError::input(e.to_string()))?;
                 let fen = |i| space.position(i).map(|p| p.to_string());
                 (s, CHESS_PAWNS_COUNTED, Box::new(fen))
             } else {
-                let (space, table) = tables.tables.get(&sig).ok_or_else(no_table)?;
+                let (space, table) = tables.get(&sig).ok_or_else(no_table)?;
                 let s = statistics(space, table).map_err(|e| CliError::input(e.to_string()))?;
                 let fen = |i| space.endgame().position(i).map(|p| p.to_string());
                 (s, CHESS_COUNTED, Box::new(fen))
