@@ -151,6 +151,7 @@ pub struct Config {
     pub(crate) tt_policy: ProbePolicy,
     pub(crate) tt_bytes: usize,
     pub(crate) tt_check_bits: u32,
+    pub(crate) tt_solved_layout: bool,
     pub(crate) killers: Setting<u8>,
     pub(crate) history: Setting<Option<Policy>>,
     pub(crate) history_malus: bool,
@@ -181,6 +182,7 @@ impl Default for Config {
             tt_policy: ProbePolicy::Normal,
             tt_bytes: 16 << 20,
             tt_check_bits: 64,
+            tt_solved_layout: true,
             killers: Setting::Auto(2),
             history: Setting::Auto(Some(Policy::Gravity)),
             history_malus: true,
@@ -230,6 +232,7 @@ impl Config {
             tt_policy: ProbePolicy::Normal,
             tt_bytes: 0,
             tt_check_bits: 64,
+            tt_solved_layout: false,
             killers: Setting::Set(0),
             history: Setting::Set(None),
             history_malus: false,
@@ -311,6 +314,25 @@ impl Config {
     #[must_use]
     pub fn tt_check_bits(mut self, bits: u32) -> Config {
         self.tt_check_bits = bits;
+        self
+    }
+
+    /// Whether the table switches to its *solved* layout
+    /// ([`gametree_ttable::Config::solved`]) while the searcher solves a
+    /// game that cannot repeat positions to its end ([`AlphaBeta::solve`],
+    /// [`AlphaBeta::solve_weak`]) on one thread, where every stored value
+    /// is exact to the end: 8-byte entries keeping 46 bits of the key, the
+    /// value and the bound, so twice the entries in the same memory, just
+    /// as exact, but no best move. Default `true`. It applies to tables of
+    /// 16 MiB or more with [`TtUse::Cutoffs`], the normal probe policy and
+    /// full-key verification (the defaults); switching layouts (a solve
+    /// after a depth-limited search, or the reverse) empties the table.
+    ///
+    /// [`AlphaBeta::solve`]: crate::AlphaBeta::solve
+    /// [`AlphaBeta::solve_weak`]: crate::AlphaBeta::solve_weak
+    #[must_use]
+    pub fn tt_solved_layout(mut self, on: bool) -> Config {
+        self.tt_solved_layout = on;
         self
     }
 
@@ -599,6 +621,12 @@ impl Config {
     pub fn get_etc(&self) -> bool {
         self.etc
     }
+    /// The solved table layout when solving ([`Config::tt_solved_layout`])?
+    #[must_use]
+    pub fn get_tt_solved_layout(&self) -> bool {
+        self.tt_solved_layout
+    }
+
     /// Table prefetch?
     #[must_use]
     pub fn get_prefetch(&self) -> bool {

@@ -6,7 +6,7 @@ use std::time::Instant;
 use std::sync::Arc;
 
 use gametree_game::{Game, Knowledge, Limits, Oracle, Outcome, Progress, Score, Solution, Solver};
-use gametree_ttable::{SharedTable, Table, TranspositionTable};
+use gametree_ttable::{ProbePolicy, SharedTable, Table, TranspositionTable};
 
 use crate::config::{Config, TtUse};
 use crate::order::Heuristics;
@@ -352,6 +352,7 @@ impl<G: Game> AlphaBeta<G> {
     pub fn solve_weak(&mut self, game: &mut G, limits: &Limits) -> Report<G::Move> {
         let start = Instant::now();
         let stop = AtomicBool::new(false);
+        self.lay_out_table(!G::CAN_REPEAT);
         self.new_search();
         let mut worker = self.worker(limits, &stop, start);
         if G::CAN_REPEAT {
@@ -393,11 +394,32 @@ impl<G: Game> AlphaBeta<G> {
     /// MTD(f) and of weak solving).
     pub fn test(&mut self, game: &mut G, depth: u32, x: Score) -> bool {
         let stop = AtomicBool::new(false);
+        self.lay_out_table(false);
         self.new_search();
         let limits = Limits::none();
         let mut worker = self.worker(&limits, &stop, Instant::now());
         let v = worker.root(game, depth, Score::new(x.get() - 1), x);
         v >= x
+    }
+
+    /// Switches the single-threaded table to the solved layout for a solve
+    /// to the end (`to_end`), or back for anything else, when the
+    /// configuration allows it ([`Config::tt_solved_layout`]). A table the
+    /// layout cannot serve (under 16 MiB) keeps the full layout.
+    fn lay_out_table(&mut self, to_end: bool) {
+        let c = &self.config;
+        let want = to_end
+            && c.tt_solved_layout
+            && c.tt == TtUse::Cutoffs
+            && c.tt_policy == ProbePolicy::Normal
+            && c.tt_check_bits == 64;
+        if let Some(t) = &mut self.table
+            && t.config().get_solved() != want
+        {
+            // Refused only for a table too small to be exact: it then
+            // keeps its layout, which is always sound.
+            let _ = t.reconfigure(t.config().solved(want));
+        }
     }
 
     fn new_search(&mut self) {
@@ -446,6 +468,7 @@ impl<G: Game> AlphaBeta<G> {
     {
         let start = Instant::now();
         let stop = AtomicBool::new(false);
+        self.lay_out_table(mode == Mode::ToEnd);
         self.new_search();
         if let Some(shared) = self.shared.take() {
             let report =

@@ -186,6 +186,7 @@ pub struct Config {
     check_bits: u32,
     score: ScoreConfig,
     memory: Memory,
+    solved: bool,
 }
 
 impl Default for Config {
@@ -207,6 +208,7 @@ impl Config {
                 max_ply: 1_000,
             },
             memory: Memory::Auto,
+            solved: false,
         }
     }
 
@@ -245,6 +247,40 @@ impl Config {
     pub const fn check_bits(mut self, k: u32) -> Config {
         self.check_bits = k;
         self
+    }
+
+    /// Chooses the *solved* layout (`true`) for a table that only ever
+    /// holds values searched to the end of the game: 8 entries of 8 bytes
+    /// per bucket, each holding 46 bits of the key, the value (`i16`) and
+    /// the bound, and no depth, move or generation. It holds twice the
+    /// entries of the default layout in the same memory and is just as
+    /// exact: the bucket index and the 46 stored bits together determine
+    /// the whole 64-bit key, so a probe never returns another key's entry.
+    ///
+    /// What it keeps:
+    /// * a store whose depth is not `u8::MAX` ([`SOLVED_DEPTH`](crate::SOLVED_DEPTH),
+    ///   the depth a solver stores for "searched to the end") is dropped
+    ///   (counted in [`Stats::rejected`](crate::Stats::rejected)); every hit
+    ///   has depth `u8::MAX`, so it is usable at any requested depth;
+    /// * hits carry no best move;
+    /// * a new key goes to the first empty slot from its home slot, else
+    ///   overwrites its home slot (there is no depth or age to compare);
+    ///   generations do not age entries, and [`Table::hashfull`](crate::Table::hashfull)
+    ///   counts every occupied slot.
+    ///
+    /// It needs at least `2^18` buckets (16 MiB), with
+    /// [`ProbePolicy::Normal`]; the check bits and replacement policy are
+    /// ignored. [`SharedTable`](crate::SharedTable) ignores this setting.
+    #[must_use]
+    pub const fn solved(mut self, on: bool) -> Config {
+        self.solved = on;
+        self
+    }
+
+    /// Whether the table uses the solved layout ([`Config::solved`]).
+    #[must_use]
+    pub const fn get_solved(&self) -> bool {
+        self.solved
     }
 
     /// Sets the decisive-score convention.
@@ -297,6 +333,15 @@ impl Config {
 
     pub(crate) fn validate(&self, bytes: usize, shared: bool) -> Result<(), TableError> {
         if shared {
+            return Ok(());
+        }
+        if self.solved {
+            if self.probe == ProbePolicy::ExactDepth {
+                return Err(TableError::new(ErrorKind::SolvedWithExactDepth, bytes));
+            }
+            if bytes / crate::BUCKET_BYTES < crate::solved::MIN_BUCKETS {
+                return Err(TableError::new(ErrorKind::SolvedTooSmall, bytes));
+            }
             return Ok(());
         }
         if self.check_bits == 0 || self.check_bits > 64 {

@@ -17,6 +17,12 @@ pub enum ErrorKind {
     /// [`crate::ProbePolicy::ExactDepth`] needs full-key verification
     /// (`check_bits == 64`).
     ExactDepthNeedsFullKey,
+    /// The solved layout ([`crate::Config::solved`]) needs at least `2^18`
+    /// buckets (16 MiB) to keep keys exact.
+    SolvedTooSmall,
+    /// The solved layout keeps no depth, so it cannot serve
+    /// [`crate::ProbePolicy::ExactDepth`].
+    SolvedWithExactDepth,
 }
 
 /// A table could not be built: bad size, bad configuration, or the memory
@@ -77,6 +83,14 @@ impl fmt::Display for TableError {
             }
             ErrorKind::ExactDepthNeedsFullKey => f.write_str(
                 "the exact-depth probe policy needs full-key verification (check_bits = 64)",
+            ),
+            ErrorKind::SolvedTooSmall => write!(
+                f,
+                "a solved-layout table needs at least {} bytes to keep keys exact; {b} bytes were asked for",
+                crate::solved::MIN_BUCKETS * crate::BUCKET_BYTES
+            ),
+            ErrorKind::SolvedWithExactDepth => f.write_str(
+                "the solved layout keeps no depth, so it cannot use the exact-depth probe policy",
             ),
         }
     }

@@ -79,6 +79,7 @@ mod error;
 mod policy;
 mod shared;
 mod single;
+mod solved;
 mod stats;
 mod storage;
 
@@ -88,6 +89,7 @@ pub use error::{ErrorKind, TableError};
 pub use policy::MAX_BUCKETS;
 pub use shared::SharedTable;
 pub use single::TranspositionTable;
+pub use solved::SOLVED_DEPTH;
 pub use stats::Stats;
 pub use storage::{HUGE_PAGE_BYTES, Memory, Storage};
 

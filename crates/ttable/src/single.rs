@@ -14,6 +14,7 @@ use crate::error::TableError;
 use crate::policy::{
     HASHFULL_SAMPLE, Indexer, SlotView, candidates, policy_code, policy_of, selector, victim,
 };
+use crate::solved::{self, SolvedKey};
 use crate::stats::Stats;
 use crate::storage::{Storage, map_zeroed};
 use crate::{BUCKET_BYTES, Table, alloc_buckets, bucket_count};
@@ -176,7 +177,11 @@ pub struct TranspositionTable {
     check_shift: u32,
     /// Wide layout: `(stored_key ^ key) & check_mask == 0` is a match.
     check_mask: u64,
+    /// Solved layout: how keys become check bits.
+    solved: Option<SolvedKey>,
     generation: u8,
+    /// Has anything been stored since the table was built or cleared?
+    dirty: bool,
     counters: Counters,
 }
 
@@ -221,23 +226,78 @@ impl TranspositionTable {
         let n = bucket_count(bytes)?;
         let mapped = config.get_memory().wants_mapping(n * BUCKET_BYTES);
         let buckets = Buckets::new(n, bytes, mapped)?;
-        let k = config.get_check_bits();
-        let wide = k > 64 - DATA_BITS;
-        Ok(TranspositionTable {
+        let mut table = TranspositionTable {
             buckets,
             index: Indexer::new(n),
             config,
-            wide,
-            fast: match (wide, config.get_replacement()) {
-                (false, Replacement::DepthMinusAge) => Fast::Compact,
-                (true, Replacement::DepthMinusAge) => Fast::Wide,
-                _ => Fast::No,
-            },
-            check_shift: 64 - k,
-            check_mask: if wide { u64::MAX << (64 - k) } else { 0 },
+            wide: false,
+            fast: Fast::No,
+            check_shift: 0,
+            check_mask: 0,
+            solved: None,
             generation: 0,
+            dirty: false,
             counters: Counters::default(),
-        })
+        };
+        table.lay_out(config, bytes)?;
+        Ok(table)
+    }
+
+    /// Sets the fields that follow from `config` (validated for `bytes`).
+    fn lay_out(&mut self, config: Config, bytes: usize) -> Result<(), TableError> {
+        let k = config.get_check_bits();
+        let wide = k > 64 - DATA_BITS && !config.get_solved();
+        let solved = if config.get_solved() {
+            Some(
+                SolvedKey::new(self.buckets.len())
+                    .ok_or(TableError::new(crate::ErrorKind::SolvedTooSmall, bytes))?,
+            )
+        } else {
+            None
+        };
+        self.config = config;
+        self.wide = wide;
+        self.solved = solved;
+        self.fast = match (solved.is_some(), wide, config.get_replacement()) {
+            (true, _, _) => Fast::Solved,
+            (false, false, Replacement::DepthMinusAge) => Fast::Compact,
+            (false, true, Replacement::DepthMinusAge) => Fast::Wide,
+            _ => Fast::No,
+        };
+        self.check_shift = 64 - k;
+        self.check_mask = if wide { u64::MAX << (64 - k) } else { 0 };
+        Ok(())
+    }
+
+    /// Rebuilds the table with `config` over the memory it already has
+    /// (same buckets; [`Config::memory`] is not consulted again): every
+    /// entry is removed and the generation reset, statistics are kept. A
+    /// searcher uses this to switch to the [solved layout](Config::solved)
+    /// for a solve and back for a depth-limited search without allocating.
+    ///
+    /// # Errors
+    ///
+    /// As [`TranspositionTable::with_config`] for a bad configuration (the
+    /// table is then unchanged).
+    ///
+    /// ```
+    /// use gametree_ttable::{Config, TranspositionTable};
+    ///
+    /// let mut tt = TranspositionTable::new(16 << 20)?;
+    /// assert_eq!(tt.capacity(), 1 << 20); // 4 entries per 64-byte bucket
+    /// tt.reconfigure(Config::new().solved(true))?;
+    /// assert_eq!(tt.capacity(), 2 << 20); // 8 per bucket
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reconfigure(&mut self, config: Config) -> Result<(), TableError> {
+        let bytes = self.size_bytes();
+        config.validate(bytes, false)?;
+        self.lay_out(config, bytes)?;
+        if self.dirty {
+            self.clear();
+        }
+        self.generation = 0;
+        Ok(())
     }
 
     /// The configuration the table was built with.
@@ -274,6 +334,73 @@ impl TranspositionTable {
     #[inline]
     fn slots(&self) -> usize {
         if self.wide { WIDE_SLOTS } else { COMPACT_SLOTS }
+    }
+
+    /// `probe_slot` in the solved layout: linear probing from the key's
+    /// home slot, stopping at the first empty slot (slots are never
+    /// emptied but by `clear`, and a new key takes the first empty slot on
+    /// its path).
+    #[inline(always)]
+    fn probe_solved(&self, sk: SolvedKey, key: u64, ply: u32) -> (Option<Hit>, Slot) {
+        let check = sk.check(key);
+        if let Some(b) = self.buckets.get(self.index.bucket(key)) {
+            let home = selector(key);
+            for j in 0..COMPACT_SLOTS {
+                let i = (home + j) % COMPACT_SLOTS;
+                let w = b[i];
+                if w == 0 {
+                    break;
+                }
+                if solved::holds(w, check) {
+                    bump(&self.counters.hits);
+                    let entry = solved::unpack(w, ply, &self.config.get_score());
+                    return (
+                        Some(Hit {
+                            entry,
+                            usable: true,
+                        }),
+                        Slot::at(key, i),
+                    );
+                }
+            }
+        }
+        bump(&self.counters.misses);
+        (None, Slot::new(key))
+    }
+
+    /// `store_slot` in the solved layout: the key's slot, else the first
+    /// empty slot from its home slot, else its home slot. Entries not
+    /// searched to the end are dropped.
+    #[inline(always)]
+    fn store_solved(&mut self, sk: SolvedKey, slot: Slot, ply: u32, entry: Entry) {
+        let counters = &self.counters;
+        bump(&counters.stores);
+        if entry.depth != solved::SOLVED_DEPTH {
+            bump(&counters.rejected);
+            return;
+        }
+        let key = slot.key();
+        let check = sk.check(key);
+        let word = solved::pack(check, &entry, ply, &self.config.get_score());
+        let Some(b) = self.buckets.get_mut(self.index.bucket(key)) else {
+            return;
+        };
+        let hint = slot.index();
+        if hint < COMPACT_SLOTS && b[hint] != 0 && solved::holds(b[hint], check) {
+            b[hint] = word;
+            return;
+        }
+        let home = selector(key);
+        for j in 0..COMPACT_SLOTS {
+            let i = (home + j) % COMPACT_SLOTS;
+            if b[i] == 0 || solved::holds(b[i], check) {
+                b[i] = word;
+                return;
+            }
+        }
+        let i = home % COMPACT_SLOTS;
+        bump(&counters.replacements);
+        b[i] = word;
     }
 
     #[inline]
@@ -518,6 +645,8 @@ enum Fast {
     Compact,
     /// Wide layout (the whole key checked), `DepthMinusAge`.
     Wide,
+    /// The solved layout.
+    Solved,
     /// Any other configuration: one out-of-line dispatch.
     No,
 }
@@ -538,15 +667,25 @@ impl Table for TranspositionTable {
         match self.fast {
             Fast::Wide => self.probe_impl::<true, FAST>(key, depth, ply),
             Fast::Compact => self.probe_impl::<false, FAST>(key, depth, ply),
+            Fast::Solved => match self.solved {
+                Some(sk) => self.probe_solved(sk, key, ply),
+                None => (None, Slot::new(key)),
+            },
             Fast::No => self.probe_any(key, depth, ply),
         }
     }
 
     #[inline]
     fn store_slot(&mut self, slot: Slot, ply: u32, entry: Entry) {
+        self.dirty = true;
         match self.fast {
             Fast::Wide => self.store_impl::<true, FAST>(slot, ply, entry),
             Fast::Compact => self.store_impl::<false, FAST>(slot, ply, entry),
+            Fast::Solved => {
+                if let Some(sk) = self.solved {
+                    self.store_solved(sk, slot, ply, entry);
+                }
+            }
             Fast::No => self.store_any(slot, ply, entry),
         }
     }
@@ -564,6 +703,7 @@ impl Table for TranspositionTable {
 
     fn clear(&mut self) {
         self.buckets.clear();
+        self.dirty = false;
         self.generation = 0;
     }
 
@@ -595,7 +735,10 @@ impl Table for TranspositionTable {
             } else {
                 Self::data::<false>(b, s % slots)
             };
-            if d != 0 && data_generation(d) == self.generation {
+            if self.solved.is_some() {
+                // No generations: every occupied slot counts.
+                used += usize::from(b[s % slots] != 0);
+            } else if d != 0 && data_generation(d) == self.generation {
                 used += 1;
             }
         }

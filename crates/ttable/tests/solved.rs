@@ -1,0 +1,238 @@
+//! The solved layout (`Config::solved`) against a `HashMap` model: every
+//! hit is the last entry stored for its key (never another key's, although
+//! the keys are chosen to crowd a few buckets and to differ only in the
+//! bits the index compresses), stores not searched to the end are dropped,
+//! and the counters add up.
+
+use std::collections::HashMap;
+
+use gametree_game::Score;
+use gametree_ttable::{
+    Bound, Config, Entry, ErrorKind, ProbePolicy, SOLVED_DEPTH, Table, TranspositionTable,
+};
+use proptest::prelude::*;
+
+const MIB: usize = 1 << 20;
+
+#[derive(Clone, Debug)]
+enum Op {
+    Store { key: usize, ply: u32, entry: Entry },
+    Probe { key: usize, depth: u8, ply: u32 },
+    NewGeneration,
+}
+
+fn bound() -> impl Strategy<Value = Bound> {
+    prop_oneof![Just(Bound::Upper), Just(Bound::Lower), Just(Bound::Exact)]
+}
+
+fn value(ply: u32) -> impl Strategy<Value = i32> {
+    prop_oneof![
+        (-Score::MAX_HEURISTIC..=Score::MAX_HEURISTIC),
+        (0..100u32).prop_map(move |d| Score::win_in(ply + d).get()),
+        (0..100u32).prop_map(move |d| Score::loss_in(ply + d).get()),
+    ]
+}
+
+fn op(keys: usize) -> impl Strategy<Value = Op> {
+    prop_oneof![
+        6 => (0..keys, 0..100u32, prop_oneof![4 => Just(SOLVED_DEPTH), 1 => 0..8u8], bound(), prop::option::of(0..8u16))
+            .prop_flat_map(|(key, ply, depth, bound, best_move)| value(ply).prop_map(move |value| Op::Store {
+                key,
+                ply,
+                entry: Entry { best_move, value, depth, bound },
+            })),
+        6 => (0..keys, any::<u8>(), 0..100u32).prop_map(|(key, depth, ply)| Op::Probe { key, depth, ply }),
+        1 => Just(Op::NewGeneration),
+    ]
+}
+
+/// Distinct keys crowding few buckets: a few low halves (each shared by
+/// many keys), or low halves a multiple of `2^12` apart (neighbours for the
+/// multiply-shift index, equal in their low 12 bits), with random high
+/// halves.
+fn keys(n: usize) -> impl Strategy<Value = Vec<u64>> {
+    prop::collection::vec((0..4u64, 0..64u64, 0..8u32, any::<u32>()), n).prop_map(|v| {
+        let mut seen = std::collections::HashSet::new();
+        v.into_iter()
+            .map(|(kind, j, high_pick, high)| {
+                let low = if kind == 0 {
+                    j << 12
+                } else {
+                    0x1234_5678 + (j % 3)
+                };
+                // Few distinct high halves too, so that keys share them.
+                let high = if high_pick < 4 {
+                    u64::from(high_pick)
+                } else {
+                    u64::from(high)
+                };
+                high << 32 | low
+            })
+            .filter(|k| seen.insert(*k))
+            .collect()
+    })
+}
+
+fn run(bytes: usize, keys: &[u64], ops: &[Op]) {
+    let mut table = TranspositionTable::with_config(bytes, Config::new().solved(true)).unwrap();
+    let mut model: HashMap<u64, (Bound, i32)> = HashMap::new();
+    let (mut probes, mut hits, mut stores, mut rejected) = (0u64, 0u64, 0u64, 0u64);
+    for op in ops {
+        match *op {
+            Op::Store { key, ply, entry } => {
+                let key = keys[key % keys.len()];
+                table.store(key, ply, entry);
+                stores += 1;
+                if entry.depth == SOLVED_DEPTH {
+                    model.insert(
+                        key,
+                        (
+                            entry.bound,
+                            Score::new(entry.value).to_node_relative(ply).get(),
+                        ),
+                    );
+                    let hit = table.probe(key, 0, ply).expect("just stored");
+                    probes += 1;
+                    hits += 1;
+                    assert_eq!(hit.entry.value, entry.value);
+                    assert_eq!(hit.entry.bound, entry.bound);
+                } else {
+                    rejected += 1;
+                }
+            }
+            Op::Probe { key, depth, ply } => {
+                let key = keys[key % keys.len()];
+                table.prefetch(key);
+                probes += 1;
+                if let Some(hit) = table.probe(key, depth, ply) {
+                    hits += 1;
+                    let &(bound, node_value) =
+                        model.get(&key).expect("a hit for a key never stored");
+                    assert_eq!(
+                        hit.entry.value,
+                        Score::new(node_value).to_root_relative(ply).get()
+                    );
+                    assert_eq!(hit.entry.bound, bound);
+                    assert_eq!(hit.entry.depth, SOLVED_DEPTH);
+                    assert_eq!(hit.entry.best_move, None);
+                    assert!(hit.usable);
+                }
+            }
+            Op::NewGeneration => table.new_generation(),
+        }
+    }
+    let s = table.stats();
+    assert_eq!(
+        (s.probes, s.hits, s.stores, s.rejected),
+        (probes, hits, stores, rejected)
+    );
+    table.clear();
+    for &k in keys {
+        assert!(table.probe(k, 0, 0).is_none());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// 16 MiB: `2^18` buckets, the index is the low 18 bits.
+    #[test]
+    fn power_of_two_table_matches_model(keys in keys(40), ops in prop::collection::vec(op(40), 1..300)) {
+        prop_assume!(!keys.is_empty());
+        run(16 * MIB, &keys, &ops);
+    }
+
+    /// Not a power of two: the multiply-shift index of the low 32 bits.
+    #[test]
+    fn any_size_table_matches_model(keys in keys(40), ops in prop::collection::vec(op(40), 1..300), extra in 1..5000usize) {
+        prop_assume!(!keys.is_empty());
+        run(16 * MIB + 64 * extra, &keys, &ops);
+    }
+}
+
+#[test]
+fn twice_the_entries_of_the_default_layout() {
+    let wide = TranspositionTable::new(16 * MIB).unwrap();
+    let solved = TranspositionTable::with_config(16 * MIB, Config::new().solved(true)).unwrap();
+    assert_eq!(solved.capacity(), 2 * wide.capacity());
+}
+
+#[test]
+fn too_small_or_exact_depth_is_refused() {
+    let err =
+        TranspositionTable::with_config(16 * MIB - 64, Config::new().solved(true)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::SolvedTooSmall);
+    assert!(err.to_string().contains("16777216"), "{err}");
+    let c = Config::new()
+        .solved(true)
+        .probe_policy(ProbePolicy::ExactDepth);
+    let err = TranspositionTable::with_config(16 * MIB, c).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::SolvedWithExactDepth);
+}
+
+#[test]
+fn reconfigure_switches_layout_and_clears() {
+    let e = Entry {
+        best_move: Some(2),
+        value: 5,
+        depth: SOLVED_DEPTH,
+        bound: Bound::Exact,
+    };
+    let mut tt = TranspositionTable::new(16 * MIB).unwrap();
+    tt.store(42, 0, e);
+    tt.reconfigure(Config::new().solved(true)).unwrap();
+    assert!(tt.probe(42, 0, 0).is_none());
+    tt.store(42, 0, e);
+    assert_eq!(
+        tt.probe(42, 0, 0).unwrap().entry,
+        Entry {
+            best_move: None,
+            ..e
+        }
+    );
+    // Refused: the table keeps its layout and entries.
+    let err = tt.reconfigure(
+        Config::new()
+            .solved(true)
+            .probe_policy(ProbePolicy::ExactDepth),
+    );
+    assert_eq!(err.unwrap_err().kind(), ErrorKind::SolvedWithExactDepth);
+    assert!(tt.probe(42, 0, 0).is_some());
+    tt.reconfigure(Config::new()).unwrap();
+    assert!(tt.probe(42, 0, 0).is_none());
+    tt.store(42, 0, e);
+    assert_eq!(tt.probe(42, 0, 0).unwrap().entry, e);
+    let mut small = TranspositionTable::new(MIB).unwrap();
+    let err = small.reconfigure(Config::new().solved(true)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::SolvedTooSmall);
+}
+
+/// A full bucket: a new key replaces its home slot, and the hashfull
+/// sample counts occupied slots.
+#[test]
+fn full_bucket_replaces_the_home_slot() {
+    let mut tt = TranspositionTable::with_config(16 * MIB, Config::new().solved(true)).unwrap();
+    let e = |v| Entry {
+        best_move: None,
+        value: v,
+        depth: SOLVED_DEPTH,
+        bound: Bound::Exact,
+    };
+    // Nine keys of bucket 0 (low 18 bits zero), homes 0..8 (bits 32..36).
+    let key = |i: u64| i << 32 | 7 << 50;
+    for i in 0..8 {
+        tt.store(key(i), 0, e(i as i32));
+    }
+    for i in 0..8 {
+        assert_eq!(tt.probe(key(i), 0, 0).unwrap().entry.value, i as i32);
+    }
+    assert_eq!(tt.stats().replacements, 0);
+    tt.store(key(8 + 3), 0, e(99)); // home slot 3
+    assert_eq!(tt.stats().replacements, 1);
+    assert!(tt.probe(key(3), 0, 0).is_none());
+    assert_eq!(tt.probe(key(11), 0, 0).unwrap().entry.value, 99);
+    for i in (0..8).filter(|&i| i != 3) {
+        assert_eq!(tt.probe(key(i), 0, 0).unwrap().entry.value, i as i32);
+    }
+    assert_eq!(tt.hashfull(), 8);
+}
