@@ -1,27 +1,49 @@
 //! `--tables DIR`: endgame databases that `solve` and `analyse` probe at
 //! the leaves of their searches.
 
-use std::path::Path;
-use std::sync::Arc;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, PoisonError, RwLock};
 
-use gametree_chess_tables::{Signature, Tables};
-use gametree_game::Oracle;
+use gametree_chess_tables::{Signature, Tables, table_bytes};
+use gametree_game::{Oracle, Score};
 use gametree_games_chess::Position;
+use gametree_retrograde::Value;
+use gametree_retrograde::format::{FORMAT_VERSION, MAGIC};
 
 use crate::error::{CliError, Result};
 
-/// Every chess table in `dir` (the `ENDING.gtb` files that
-/// `gametree tb build ... --out DIR` writes), loaded and checked.
+/// Without a figure of the machine's memory, the tables kept in memory at
+/// once take at most this much.
+const DEFAULT_BUDGET: u64 = 4 << 30;
+
+/// The chess tables in `dir` (the `ENDING.gtb` files that `gametree tb
+/// build ... --out DIR` writes), each read when a probe first needs it.
+///
+/// Memory stays bounded: the tables read are kept while they fit in a
+/// budget, half the machine's physical memory (4 GiB where the system
+/// does not tell it), and at least the largest table of the directory;
+/// reading one more beyond it first drops the tables probed least
+/// recently. A search that stays in a few endings reads each once; one
+/// that wanders through more endings than fit reads some again. The
+/// budget and the largest table are stated on standard error; with
+/// `GAMETREE_TB_TRACE` set, each table read too.
+///
+/// The files are checked when the oracle is made (their header: the
+/// format, the number of positions of their ending), and each whole file
+/// (its checksums) when it is read. A file refused then (changed since)
+/// is an error the search cannot return: it is said on standard error
+/// and the program exits with status 2.
 ///
 /// # Errors
 ///
 /// `dir` is not a readable directory, holds no table, or a table file is
-/// refused (truncated, corrupt, another version or ending).
+/// refused (not a table, another format version or another ending's size).
 pub(crate) fn chess_tables(dir: &Path) -> Result<Arc<dyn Oracle<Position>>> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| CliError::input(format!("--tables {}: {e}", dir.display())))?;
-    let mut tables = Tables::new();
-    let mut names = Vec::new();
+    let mut files = Vec::new();
     for entry in entries {
         let path = entry
             .map_err(|e| CliError::input(format!("--tables {}: {e}", dir.display())))?
@@ -36,24 +58,232 @@ pub(crate) fn chess_tables(dir: &Path) -> Result<Arc<dyn Oracle<Position>>> {
         else {
             continue;
         };
-        tables
-            .load(&signature, &path)
+        check_header(&signature, &path)
             .map_err(|e| CliError::input(format!("--tables: {}: {e}", path.display())))?;
-        names.push(signature.to_string());
+        files.push((signature, path));
     }
-    if names.is_empty() {
+    if files.is_empty() {
         return Err(CliError::input(format!(
             "--tables {}: no chess table (ENDING.gtb) in this directory; build some with `gametree tb build chess:4 --out {}`",
             dir.display(),
             dir.display()
         )));
     }
-    names.sort();
+    files.sort_by_key(|(s, _)| s.to_string());
+    let largest = files.iter().map(|(s, _)| table_bytes(s)).max().unwrap_or(0);
+    let budget = crate::tb::physical_memory()
+        .map_or(DEFAULT_BUDGET, |total| total / 2)
+        .max(largest);
+    let names: Vec<String> = files.iter().map(|(s, _)| s.to_string()).collect();
     eprintln!(
-        "tables: {} loaded from {} ({})",
+        "tables: {} in {} ({}), each read when first probed; at most {} MiB kept in memory \
+         (the largest table: {} MiB)",
         names.len(),
         dir.display(),
-        names.join(" ")
+        names.join(" "),
+        budget >> 20,
+        largest.div_ceil(1 << 20)
     );
-    Ok(Arc::new(tables))
+    Ok(Arc::new(LazyTables::new(files, budget)))
+}
+
+/// Checks the header of `path` as the table of `signature`: the format's
+/// magic bytes and version, a byte per position, and the number of
+/// positions of the ending (the rest is checked when it is read).
+fn check_header(signature: &Signature, path: &Path) -> std::result::Result<(), String> {
+    let mut header = [0u8; 20];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut header))
+        .map_err(|e| format!("not a table ({e})"))?;
+    if header[..8] != MAGIC {
+        return Err("not a table (bad magic bytes)".into());
+    }
+    let version = u16::from_le_bytes([header[8], header[9]]);
+    if version != FORMAT_VERSION {
+        return Err(format!(
+            "format version {version}, this program reads {FORMAT_VERSION}"
+        ));
+    }
+    if header[10] != 1 {
+        return Err(format!(
+            "value encoding {}, not a byte per position",
+            header[10]
+        ));
+    }
+    let mut count = [0u8; 8];
+    count.copy_from_slice(&header[12..20]);
+    let count = u64::from_le_bytes(count);
+    let expected = table_bytes(signature);
+    if count != expected {
+        return Err(format!(
+            "{count} positions, where {signature} has {expected}"
+        ));
+    }
+    Ok(())
+}
+
+/// The tables of a directory read on demand, within a memory budget.
+struct LazyTables {
+    /// Each file's ending and path, in name order.
+    files: Vec<(Signature, PathBuf)>,
+    /// The most bytes of tables kept at once.
+    budget: u64,
+    /// When each table was last probed (a count of reads).
+    used: Vec<AtomicU64>,
+    /// How many tables have been read.
+    reads: AtomicU64,
+    loaded: RwLock<Loaded>,
+    /// Say each table read on standard error (`GAMETREE_TB_TRACE`).
+    trace: bool,
+}
+
+/// The tables in memory.
+struct Loaded {
+    /// Each file's table, when read (a `Tables` of that ending alone).
+    tables: Vec<Option<Tables>>,
+    /// Their bytes.
+    bytes: u64,
+}
+
+impl LazyTables {
+    fn new(files: Vec<(Signature, PathBuf)>, budget: u64) -> Self {
+        let n = files.len();
+        LazyTables {
+            files,
+            budget,
+            used: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            reads: AtomicU64::new(0),
+            loaded: RwLock::new(Loaded {
+                tables: (0..n).map(|_| None).collect(),
+                bytes: 0,
+            }),
+            trace: std::env::var_os(crate::tb::TRACE_VAR).is_some(),
+        }
+    }
+
+    /// The file holding `signature`'s positions: its own or the colours
+    /// exchanged's.
+    fn file_of(&self, signature: &Signature) -> Option<usize> {
+        self.files
+            .iter()
+            .position(|(s, _)| s == signature)
+            .or_else(|| {
+                let flipped = signature.flipped();
+                self.files.iter().position(|(s, _)| *s == flipped)
+            })
+    }
+
+    /// Reads table `at`, first dropping the least recently probed tables
+    /// until it fits in the budget (or none is left), and probes
+    /// `position` in it (before another thread may drop it).
+    fn read(&self, at: usize, position: &Position) -> Option<Score> {
+        let mut loaded = self.loaded.write().unwrap_or_else(PoisonError::into_inner);
+        if let Some(tables) = &loaded.tables[at] {
+            return tables.probe(position).map(Value::to_score);
+        }
+        let (signature, path) = &self.files[at];
+        let bytes = table_bytes(signature);
+        while loaded.bytes + bytes > self.budget {
+            let oldest = (0..self.files.len())
+                .filter(|&i| loaded.tables[i].is_some())
+                .min_by_key(|&i| self.used[i].load(Ordering::Relaxed));
+            let Some(oldest) = oldest else { break };
+            loaded.tables[oldest] = None;
+            loaded.bytes -= table_bytes(&self.files[oldest].0);
+        }
+        let mut tables = Tables::new();
+        if let Err(e) = tables.load(signature, path) {
+            eprintln!("error: --tables: {}: {e}", path.display());
+            std::process::exit(2);
+        }
+        let value = tables.probe(position).map(Value::to_score);
+        loaded.tables[at] = Some(tables);
+        loaded.bytes += bytes;
+        self.reads.fetch_add(1, Ordering::Relaxed);
+        if self.trace {
+            let names: Vec<String> = (0..self.files.len())
+                .filter(|&i| loaded.tables[i].is_some())
+                .map(|i| self.files[i].0.to_string())
+                .collect();
+            eprintln!("tables: read {signature}; in memory: {}", names.join(" "));
+        }
+        value
+    }
+}
+
+impl Oracle<Position> for LazyTables {
+    fn probe(&self, position: &Position) -> Option<Score> {
+        if position.castling_rights() != 0 {
+            return None;
+        }
+        let signature = Signature::of(position)?;
+        if signature.piece_count() <= 2 {
+            return Some(Value::Draw.to_score());
+        }
+        let at = self.file_of(&signature)?;
+        let now = self.reads.load(Ordering::Relaxed);
+        if self.used[at].load(Ordering::Relaxed) != now {
+            self.used[at].store(now, Ordering::Relaxed);
+        }
+        {
+            let loaded = self.loaded.read().unwrap_or_else(PoisonError::into_inner);
+            if let Some(tables) = &loaded.tables[at] {
+                return tables.probe(position).map(Value::to_score);
+            }
+        }
+        self.read(at, position)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gametree_chess_tables::{BuildOptions, table_file};
+
+    #[test]
+    fn tables_are_read_when_probed_and_dropped_beyond_the_budget() {
+        let dir = std::env::temp_dir().join(format!("gametree-lazy-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut whole = Tables::new();
+        let endings: Vec<Signature> = ["KQvK", "KRvK"].map(|s| s.parse().unwrap()).into();
+        whole.build(&endings, &BuildOptions::default()).unwrap();
+        let mut files = Vec::new();
+        for s in &endings {
+            let path = table_file(&dir, s);
+            assert!(whole.save(s, &path).unwrap());
+            check_header(s, &path).unwrap();
+            files.push((s.clone(), path));
+        }
+        // Another ending's file under this name is refused.
+        assert!(check_header(&"KQvKR".parse().unwrap(), &files[0].1).is_err());
+        // Room for one table at a time.
+        let lazy = LazyTables::new(files, table_bytes(&endings[0]));
+        let held = |l: &LazyTables| {
+            let loaded = l.loaded.read().unwrap();
+            loaded
+                .tables
+                .iter()
+                .map(Option::is_some)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(held(&lazy), [false, false]);
+        let kqk: Position = "8/8/8/4k3/8/8/8/KQ6 w - - 0 1".parse().unwrap();
+        let krk: Position = "8/8/8/4k3/8/8/8/KR6 b - - 0 1".parse().unwrap();
+        // Black's rook: the colours exchanged, in KRvK's file.
+        let kkr: Position = "kr6/8/8/8/3K4/8/8/8 w - - 0 1".parse().unwrap();
+        for p in [&kqk, &krk, &kkr, &kqk] {
+            let expected = whole.probe(p).map(Value::to_score);
+            assert!(expected.is_some());
+            assert_eq!(lazy.probe(p), expected, "{p}");
+        }
+        assert_eq!(held(&lazy), [true, false]);
+        assert_eq!(lazy.reads.load(Ordering::Relaxed), 3);
+        // Two bare kings: a draw without a table; no table: unknown.
+        let kk: Position = "8/8/8/4k3/8/8/8/K7 w - - 0 1".parse().unwrap();
+        assert_eq!(lazy.probe(&kk), Some(Value::Draw.to_score()));
+        let kbk: Position = "8/8/8/4k3/8/8/8/KB6 w - - 0 1".parse().unwrap();
+        assert_eq!(lazy.probe(&kbk), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

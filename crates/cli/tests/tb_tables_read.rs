@@ -200,3 +200,45 @@ fn probes_hold_an_ending_and_its_direct_exits_only() {
     assert_eq!(files(&dir), ["KPvKP.gtb"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn solve_with_tables_reads_the_tables_its_probes_need() {
+    let dir = fresh_dir("tb-solve-lazy");
+    let d = dir.to_str().unwrap();
+    for ending in ["KQvKR", "KRvKN", "KPvK"] {
+        gametree()
+            .args(["tb", "build", ending, "--out", d, "--threads", "2"])
+            .assert()
+            .success();
+    }
+    assert_eq!(files(&dir).len(), 7);
+    // KRvK below the root: its own table only (the rook taken, two bare
+    // kings are a draw without one).
+    let (out, err) = traced(&[
+        "solve",
+        "chess",
+        "8/8/8/4k3/8/8/8/R6K w - - 0 1",
+        "--tables",
+        d,
+    ]);
+    assert!(out.contains("value: win"), "{out}");
+    assert!(err.contains("each read when first probed"), "{err}");
+    assert_eq!(reads(&err), ["KRvK"], "{err}");
+    // KRvKN: its table and those of the captures the search meets.
+    let (_, err) = traced(&[
+        "solve",
+        "chess",
+        "8/8/8/4k3/8/2n5/8/KR6 w - - 0 1",
+        "--tables",
+        d,
+    ]);
+    let read = reads(&err);
+    assert!(read.contains(&"KRvKN".to_owned()), "{err}");
+    for ending in &read {
+        assert!(
+            ["KRvKN", "KRvK", "KNvK"].contains(&ending.as_str()),
+            "{err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

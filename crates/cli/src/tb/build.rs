@@ -188,7 +188,7 @@ pub(super) fn check_memory(data: u64, threads: usize, max_memory: Option<u64>) -
 
 /// The machine's physical memory in bytes (`MemTotal` of
 /// `/proc/meminfo`), or `None` where the system does not tell.
-fn physical_memory() -> Option<u64> {
+pub(crate) fn physical_memory() -> Option<u64> {
     mem_total(&std::fs::read_to_string("/proc/meminfo").ok()?)
 }
 

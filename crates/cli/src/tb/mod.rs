@@ -24,8 +24,8 @@ mod probe;
 mod stats;
 mod tictactoe;
 
-pub(crate) use build::build;
-pub(crate) use chess::probe_chess;
+pub(crate) use build::{build, physical_memory};
+pub(crate) use chess::{TRACE_VAR, probe_chess};
 pub(crate) use connect4::probe_connect4;
 pub(crate) use probe::probe;
 pub(crate) use stats::stats;
