@@ -11,6 +11,8 @@
 //!   default: a value is never given back for another key), or 8 entries
 //!   of 8 bytes with 16 verification bits (twice the entries, rare false
 //!   hits; for heuristic play only).
+//!   With [`Config::solved`], 8 entries of 8 bytes keeping 46 key bits, the
+//!   value and the bound: twice the entries and still exact, for solvers.
 //! * [`SharedTable`]: the same behind `&self`, for parallel search: pairs of
 //!   `AtomicU64` with the Hyatt–Mann XOR check, in safe Rust.
 //! * [`Table`]: the trait both implement, which searchers are generic over.
