@@ -17,11 +17,9 @@ use crate::{Algo, check_threads, progress};
 
 /// Default memory bound of the best-first searches (PNS, PN², CNS).
 const TREE_BYTES: usize = 1 << 30;
-/// Default table of alpha-beta and df-pn: 64 MiB, the size the Connect
-/// Four bench measures with (Pons's deep set, Test_L1_R2, solved on
-/// standard input with the table kept: 1,174,084 mean nodes against
-/// 1,382,630 with 16 MiB).
-const TABLE_BYTES: usize = 64 << 20;
+/// Default table of alpha-beta and df-pn: 64 MiB (a game may choose
+/// another size, [`CliGame::solve_table_bytes`]).
+pub(crate) const TABLE_BYTES: usize = 64 << 20;
 
 /// The longest line the proof-number searches extend, move by move, in a
 /// game without a bound on its length (a winner without distances could go
@@ -103,9 +101,9 @@ enum Engine<G: CliGame> {
 
 impl<G: CliGame> Engine<G> {
     /// The solver `opts` asks for.
-    fn new(opts: &Options) -> Result<Engine<G>> {
+    fn new(opts: &Options, default_table: usize) -> Result<Engine<G>> {
         let tree_bytes = opts.tt.unwrap_or(TREE_BYTES);
-        let table_bytes = opts.tt.unwrap_or(TABLE_BYTES);
+        let table_bytes = opts.tt.unwrap_or(default_table);
         let memory = |e: gametree_pns_conspiracy::Error| CliError::input(format!("--tt: {e}"));
         let oracle = match &opts.tables {
             Some(dir) => {
@@ -177,7 +175,7 @@ pub(crate) fn run<S: Spec>(spec: &S, kind: GameKind, arg: &str, opts: &Options) 
     for_each_position(spec, arg, |mut g, text, source| {
         let start = Instant::now();
         if engine.is_none() {
-            engine = Some(Engine::new(opts)?);
+            engine = Some(Engine::new(opts, g.solve_table_bytes())?);
         }
         let engine = engine.as_mut().expect("just built");
         let pb = progress::spinner(format!("solving {} {text}", kind.name()));
