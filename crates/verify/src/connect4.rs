@@ -13,18 +13,20 @@ use super::data::pons::TestSet;
 use super::{Check, Ctx, Family, Skip, Tally};
 
 /// The Connect Four solver users get: the default searcher (the game's
-/// knowledge switches on what fits it) with a table of `tt_bytes`.
-fn solver(tt_bytes: usize) -> AlphaBeta<Board> {
-    AlphaBeta::new(Config::default().tt_bytes(tt_bytes)).expect("table")
+/// knowledge switches on what fits it) with a table of `tt_bytes`, on
+/// `threads` threads.
+fn solver(tt_bytes: usize, threads: usize) -> AlphaBeta<Board> {
+    AlphaBeta::new(Config::default().tt_bytes(tt_bytes).threads(threads)).expect("table")
 }
 
 /// Pons's set `set`: its first `quick`, `full` or `deep` lines by the mode
-/// (0: not in that mode).
+/// (0: not in that mode), solved on `threads` threads.
 fn pons_row(
     ctx: &Ctx,
     set: TestSet,
     (quick, full, deep): (usize, usize, usize),
     weak: bool,
+    threads: usize,
 ) -> Tally {
     let n = ctx.pick3(quick, full, deep);
     if n == 0 {
@@ -49,11 +51,14 @@ fn pons_row(
             return t;
         }
     };
-    let mut s = solver(if mean_nodes < 1000.0 {
-        1 << 20
-    } else {
-        64 << 20
-    });
+    let mut s = solver(
+        if mean_nodes < 1000.0 {
+            1 << 20
+        } else {
+            64 << 20
+        },
+        threads,
+    );
     let mut t = Tally::default();
     for p in &positions[..n] {
         s.clear();
@@ -124,37 +129,43 @@ pub(crate) fn checks() -> Vec<Check> {
             "connect4",
             Family::Published,
             "Test_L3_R1 exact Pons scores",
-            |ctx| pons_row(ctx, TestSet::L3_R1, (1000, 1000, 1000), false),
+            |ctx| pons_row(ctx, TestSet::L3_R1, (1000, 1000, 1000), false, 1),
         ),
         Check::new(
             "connect4",
             Family::Published,
             "Test_L2_R1 exact Pons scores",
-            |ctx| pons_row(ctx, TestSet::L2_R1, (300, 1000, 1000), false),
+            |ctx| pons_row(ctx, TestSet::L2_R1, (300, 1000, 1000), false, 1),
         ),
         Check::new(
             "connect4",
             Family::Published,
             "Test_L2_R2 exact Pons scores",
-            |ctx| pons_row(ctx, TestSet::L2_R2, (10, 1000, 1000), false),
+            |ctx| pons_row(ctx, TestSet::L2_R2, (10, 1000, 1000), false, 1),
         ),
         Check::new(
             "connect4",
             Family::Published,
             "Test_L1_R1 exact Pons scores",
-            |ctx| pons_row(ctx, TestSet::L1_R1, (10, 1000, 1000), false),
+            |ctx| pons_row(ctx, TestSet::L1_R1, (10, 1000, 1000), false, 1),
+        ),
+        Check::new(
+            "connect4",
+            Family::Published,
+            "Test_L2_R2 exact Pons scores, 2 threads",
+            |ctx| pons_row(ctx, TestSet::L2_R2, (10, 200, 1000), false, 2),
         ),
         Check::new(
             "connect4",
             Family::Published,
             "Test_L1_R2 win/draw/loss (full: first 200; deep: all)",
-            |ctx| pons_row(ctx, TestSet::L1_R2, (2, 200, 1000), true),
+            |ctx| pons_row(ctx, TestSet::L1_R2, (2, 200, 1000), true, 1),
         ),
         Check::new(
             "connect4",
             Family::Published,
             "Test_L1_R3 win/draw/loss (deep: first 100)",
-            |ctx| pons_row(ctx, TestSet::L1_R3, (0, 0, 100), true),
+            |ctx| pons_row(ctx, TestSet::L1_R3, (0, 0, 100), true, 1),
         ),
         Check::new(
             "connect4",
@@ -182,7 +193,7 @@ pub(crate) fn checks() -> Vec<Check> {
                         continue;
                     };
                     let b = Board::new(size);
-                    let r = solver(64 << 20).solve_weak(&mut b.clone(), &Limits::none());
+                    let r = solver(64 << 20, 1).solve_weak(&mut b.clone(), &Limits::none());
                     let got = r.outcome.map_or("unknown".into(), |o| o.to_string());
                     t.compare(format!("{w}x{h}"), None, v.value.to_string(), got);
                 }
@@ -196,7 +207,7 @@ pub(crate) fn checks() -> Vec<Check> {
             |ctx| {
                 let start = Board::new(Size::new(4, 4).expect("size"));
                 let ps = random_positions(&start, &mut rng(ctx.seed), ctx.pick(30, 300), 10);
-                let mut s = solver(16 << 20);
+                let mut s = solver(16 << 20, 1);
                 solvers_agree(
                     &ps,
                     |g| alpha_beta_solve(g).value,
