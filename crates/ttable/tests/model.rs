@@ -5,31 +5,13 @@ use std::collections::{HashMap, HashSet};
 
 use gametree_game::Score;
 use gametree_ttable::{
-    Bound, Config, Entry, Hit, Memory, ProbePolicy, Replacement, SharedTable, Storage, Table,
+    Config, Entry, Hit, Memory, ProbePolicy, Replacement, SharedTable, Storage, Table,
     TranspositionTable,
 };
 use proptest::prelude::*;
 
-#[derive(Clone, Debug)]
-enum Op {
-    Store { key: usize, ply: u32, entry: Entry },
-    Probe { key: usize, depth: u8, ply: u32 },
-    NewGeneration,
-}
-
-fn bound() -> impl Strategy<Value = Bound> {
-    prop_oneof![Just(Bound::Upper), Just(Bound::Lower), Just(Bound::Exact)]
-}
-
-/// A root-relative value that a search at `ply` can produce: heuristic, or
-/// decisive at a distance of at least `ply`.
-fn value(ply: u32) -> impl Strategy<Value = i32> {
-    prop_oneof![
-        (-Score::MAX_HEURISTIC..=Score::MAX_HEURISTIC),
-        (0..100u32).prop_map(move |d| Score::win_in(ply + d).get()),
-        (0..100u32).prop_map(move |d| Score::loss_in(ply + d).get()),
-    ]
-}
+mod common;
+use common::{Op, bound, value};
 
 fn op(keys: usize) -> impl Strategy<Value = Op> {
     prop_oneof![

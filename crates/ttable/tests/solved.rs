@@ -12,26 +12,10 @@ use gametree_ttable::{
 };
 use proptest::prelude::*;
 
+mod common;
+use common::{Op, bound, value};
+
 const MIB: usize = 1 << 20;
-
-#[derive(Clone, Debug)]
-enum Op {
-    Store { key: usize, ply: u32, entry: Entry },
-    Probe { key: usize, depth: u8, ply: u32 },
-    NewGeneration,
-}
-
-fn bound() -> impl Strategy<Value = Bound> {
-    prop_oneof![Just(Bound::Upper), Just(Bound::Lower), Just(Bound::Exact)]
-}
-
-fn value(ply: u32) -> impl Strategy<Value = i32> {
-    prop_oneof![
-        (-Score::MAX_HEURISTIC..=Score::MAX_HEURISTIC),
-        (0..100u32).prop_map(move |d| Score::win_in(ply + d).get()),
-        (0..100u32).prop_map(move |d| Score::loss_in(ply + d).get()),
-    ]
-}
 
 fn op(keys: usize) -> impl Strategy<Value = Op> {
     prop_oneof![
