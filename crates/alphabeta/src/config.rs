@@ -321,9 +321,11 @@ impl Config {
     /// ([`gametree_ttable::Config::solved`]) while the searcher solves a
     /// game that cannot repeat positions to its end ([`AlphaBeta::solve`],
     /// [`AlphaBeta::solve_weak`]) on one thread, where every stored value
-    /// is exact to the end: 8-byte entries keeping 46 bits of the key, the
-    /// value and the bound, so twice the entries in the same memory, just
-    /// as exact, but no best move. Default `true`. It applies to tables of
+    /// is exact to the end: 8-byte entries keeping the key bits the index
+    /// does not determine, the value and the bound, so twice the entries in
+    /// the same memory, just as exact, and the best move only where the
+    /// free bits hold its code (from 128 MiB for Connect Four's 7 columns).
+    /// Default `true`. It applies to tables of
     /// 16 MiB or more with [`TtUse::Cutoffs`], the normal probe policy and
     /// full-key verification (the defaults); switching layouts (a solve
     /// after a depth-limited search, or the reverse) empties the table.

@@ -251,18 +251,24 @@ impl Config {
 
     /// Chooses the *solved* layout (`true`) for a table that only ever
     /// holds values searched to the end of the game: 8 entries of 8 bytes
-    /// per bucket, each holding 46 bits of the key, the value (`i16`) and
-    /// the bound, and no depth, move or generation. It holds twice the
-    /// entries of the default layout in the same memory and is just as
-    /// exact: the bucket index and the 46 stored bits together determine
-    /// the whole 64-bit key, so a probe never returns another key's entry.
+    /// per bucket, each holding the key bits the bucket index does not
+    /// determine (46 at 16 MiB, one fewer per doubling of the table), the
+    /// value (`i16`), the bound and, in the bits the key leaves free, the
+    /// best move; no depth or generation. It holds twice the entries of the
+    /// default layout in the same memory and is just as exact: the bucket
+    /// index and the stored bits together determine the whole 64-bit key,
+    /// so a probe never returns another key's entry.
     ///
     /// What it keeps:
     /// * a store whose depth is not `u8::MAX` ([`SOLVED_DEPTH`](crate::SOLVED_DEPTH),
     ///   the depth a solver stores for "searched to the end") is dropped
     ///   (counted in [`Stats::rejected`](crate::Stats::rejected)); every hit
     ///   has depth `u8::MAX`, so it is usable at any requested depth;
-    /// * hits carry no best move;
+    /// * a best move is kept when its code fits the free bits: none at
+    ///   16 MiB, codes below 7 from 128 MiB (`2^21` buckets, enough for
+    ///   Connect Four's columns), below 63 from 1 GiB; other codes are
+    ///   stored as no move, and a store without a move keeps the key's old
+    ///   one;
     /// * a new key goes to the first empty slot from its home slot, else
     ///   overwrites its home slot (there is no depth or age to compare);
     ///   generations do not age entries, and [`Table::hashfull`](crate::Table::hashfull)

@@ -351,9 +351,9 @@ impl TranspositionTable {
                 if w == 0 {
                     break;
                 }
-                if solved::holds(w, check) {
+                if sk.holds(w, check) {
                     bump(&self.counters.hits);
-                    let entry = solved::unpack(w, ply, &self.config.get_score());
+                    let entry = sk.unpack(w, ply, &self.config.get_score());
                     return (
                         Some(Hit {
                             entry,
@@ -381,20 +381,24 @@ impl TranspositionTable {
         }
         let key = slot.key();
         let check = sk.check(key);
-        let word = solved::pack(check, &entry, ply, &self.config.get_score());
+        let word = sk.pack(check, &entry, ply, &self.config.get_score());
         let Some(b) = self.buckets.get_mut(self.index.bucket(key)) else {
             return;
         };
         let hint = slot.index();
-        if hint < COMPACT_SLOTS && b[hint] != 0 && solved::holds(b[hint], check) {
-            b[hint] = word;
+        if hint < COMPACT_SLOTS && b[hint] != 0 && sk.holds(b[hint], check) {
+            b[hint] = sk.keep_move(word, b[hint]);
             return;
         }
         let home = selector(key);
         for j in 0..COMPACT_SLOTS {
             let i = (home + j) % COMPACT_SLOTS;
-            if b[i] == 0 || solved::holds(b[i], check) {
+            if b[i] == 0 {
                 b[i] = word;
+                return;
+            }
+            if sk.holds(b[i], check) {
+                b[i] = sk.keep_move(word, b[i]);
                 return;
             }
         }

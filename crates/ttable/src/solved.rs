@@ -1,10 +1,12 @@
 //! The solved layout ([`Config::solved`](crate::Config::solved)): 8-byte
-//! slots holding 46 bits of the key, the value and the bound, for tables
+//! slots holding the key bits the bucket index does not determine, the
+//! value, the bound and, in the bits left over, the best move, for tables
 //! that only hold values searched to the end of the game.
 //!
-//! A slot is `check << 18 | (value as u16) << 2 | bound` (bound 0 = empty,
-//! so an occupied slot is never 0). The 46 check bits and the bucket index
-//! together determine the whole 64-bit key:
+//! A slot is `check << (18 + m) | move << 18 | (value as u16) << 2 | bound`
+//! (bound 0 = empty, so an occupied slot is never 0), where `m = 46 - c`
+//! for `c` check bits. The check bits and the bucket index together
+//! determine the whole 64-bit key:
 //!
 //! * `2^b` buckets, `b >= 18`: the bucket is the low `b` bits of the key
 //!   and the check is `key >> b`, at most `64 - 18 = 46` bits;
@@ -12,7 +14,14 @@
 //!   grows with the low 32 bits of the key, so two keys in one bucket have
 //!   low halves less than `⌈2^32 / n⌉ <= 2^14` apart; their low 14 bits then
 //!   tell them apart, and the check is the high 32 bits and the low 14
-//!   (`(key >> 32) << 14 | key & 0x3FFF`).
+//!   (`(key >> 32) << 14 | key & 0x3FFF`); with `2^32 / n <= 2^j`, the low
+//!   `j` bits suffice, `32 + j` check bits.
+//!
+//! So `c <= 46` from `2^18` buckets on, and each doubling of the table
+//! frees one more bit for the move: `m` bits keep move codes below
+//! `2^m - 1` (all ones is "no move"), e.g. 3 bits from `2^21` buckets
+//! (128 MiB), enough for Connect Four's 7 columns; other codes are stored
+//! as no move.
 
 use crate::config::ScoreConfig;
 use crate::entry::{Bound, Entry};
@@ -31,12 +40,17 @@ static_assertions::const_assert_eq!(DATA_BITS, 16 + 2);
 /// Stores of any other depth are dropped.
 pub const SOLVED_DEPTH: u8 = u8::MAX;
 
-/// How a table of the solved layout turns a key into its check bits.
+/// How a table of the solved layout turns a key into its check bits, and
+/// where the move goes.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SolvedKey {
     /// `Some(b)` for `2^b` buckets (the check is `key >> b`), `None` for
     /// the multiply-shift index.
     shift: Option<u32>,
+    /// Multiply-shift index: the low bits of the key in the check.
+    low_bits: u32,
+    /// The bits of the move field (`46 - check bits`).
+    move_bits: u32,
 }
 
 impl SolvedKey {
@@ -46,45 +60,92 @@ impl SolvedKey {
         if buckets < MIN_BUCKETS {
             return None;
         }
+        if buckets.is_power_of_two() {
+            let b = buckets.trailing_zeros();
+            return Some(SolvedKey {
+                shift: Some(b),
+                low_bits: 0,
+                move_bits: CHECK_BITS - (64 - b),
+            });
+        }
+        // Keys of one bucket have low halves less than ⌈2^32 / n⌉ apart:
+        // the smallest j with 2^j >= that (at most 14 from 2^18 buckets).
+        let span = (1u64 << 32).div_ceil(buckets as u64);
+        let j = 64 - (span - 1).leading_zeros();
         Some(SolvedKey {
-            shift: buckets.is_power_of_two().then(|| buckets.trailing_zeros()),
+            shift: None,
+            low_bits: j,
+            move_bits: CHECK_BITS - 32 - j,
         })
     }
 
-    /// The check bits of `key` (below `2^46`).
+    /// The check bits of `key` (below `2^(46 - move_bits)`).
     #[inline(always)]
     pub(crate) fn check(self, key: u64) -> u64 {
         match self.shift {
             Some(b) => key >> b,
-            None => (key >> 32) << 14 | (key & 0x3FFF),
+            None => (key >> 32) << self.low_bits | (key & ((1 << self.low_bits) - 1)),
         }
     }
-}
 
-/// The slot word for `entry` stored with check bits `check` at `ply`.
-#[inline(always)]
-pub(crate) fn pack(check: u64, entry: &Entry, ply: u32, score: &ScoreConfig) -> u64 {
-    let v = score.to_node_relative(entry.value, ply);
-    let v = v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
-    check << DATA_BITS | u64::from(v as u16) << 2 | entry.bound as u64
-}
+    /// The bits of the move field.
+    #[cfg(test)]
+    pub(crate) const fn move_bits(self) -> u32 {
+        self.move_bits
+    }
 
-/// Does the occupied slot `word` hold the key with check bits `check`?
-#[inline(always)]
-pub(crate) const fn holds(word: u64, check: u64) -> bool {
-    word >> DATA_BITS == check
-}
+    /// The move field's "no move".
+    #[inline(always)]
+    const fn no_move(self) -> u64 {
+        (1 << self.move_bits) - 1
+    }
 
-/// The entry of the occupied slot `word`, its value converted to `ply`.
-#[inline(always)]
-pub(crate) fn unpack(word: u64, ply: u32, score: &ScoreConfig) -> Entry {
-    const BOUNDS: [Bound; 4] = [Bound::Exact, Bound::Upper, Bound::Lower, Bound::Exact];
-    let v = i32::from((word >> 2) as u16 as i16);
-    Entry {
-        best_move: None,
-        value: score.to_root_relative(v, ply),
-        depth: SOLVED_DEPTH,
-        bound: BOUNDS[(word & 3) as usize],
+    /// The slot word for `entry` stored with check bits `check` at `ply`
+    /// (a move whose code does not fit is stored as no move).
+    #[inline(always)]
+    pub(crate) fn pack(self, check: u64, entry: &Entry, ply: u32, score: &ScoreConfig) -> u64 {
+        let v = score.to_node_relative(entry.value, ply);
+        let v = v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+        let none = self.no_move();
+        let mv = entry.best_move.map_or(none, |m| {
+            if u64::from(m) < none {
+                u64::from(m)
+            } else {
+                none
+            }
+        });
+        (check << self.move_bits | mv) << DATA_BITS | u64::from(v as u16) << 2 | entry.bound as u64
+    }
+
+    /// Does the occupied slot `word` hold the key with check bits `check`?
+    #[inline(always)]
+    pub(crate) const fn holds(self, word: u64, check: u64) -> bool {
+        word >> (DATA_BITS + self.move_bits) == check
+    }
+
+    /// `word` with the move of `old` (same key) when `word` has none.
+    #[inline(always)]
+    pub(crate) const fn keep_move(self, word: u64, old: u64) -> u64 {
+        let field = self.no_move() << DATA_BITS;
+        if word & field == field {
+            (word & !field) | (old & field)
+        } else {
+            word
+        }
+    }
+
+    /// The entry of the occupied slot `word`, its value converted to `ply`.
+    #[inline(always)]
+    pub(crate) fn unpack(self, word: u64, ply: u32, score: &ScoreConfig) -> Entry {
+        const BOUNDS: [Bound; 4] = [Bound::Exact, Bound::Upper, Bound::Lower, Bound::Exact];
+        let v = i32::from((word >> 2) as u16 as i16);
+        let mv = (word >> DATA_BITS) & self.no_move();
+        Entry {
+            best_move: (mv != self.no_move()).then_some(mv as u16),
+            value: score.to_root_relative(v, ply),
+            depth: SOLVED_DEPTH,
+            bound: BOUNDS[(word & 3) as usize],
+        }
     }
 }
 
@@ -118,7 +179,7 @@ mod tests {
             for low in (0..1u64 << 32).step_by(4099).chain(0..50_000) {
                 let key = high | low;
                 let c = sk.check(key);
-                assert!(c < 1 << CHECK_BITS, "{n} {key:#x}");
+                assert!(c < 1 << (CHECK_BITS - sk.move_bits()), "{n} {key:#x}");
                 if let Some(other) = seen.insert((ix.bucket(key), c), key) {
                     assert_eq!(other, key, "{n}: two keys share bucket and check");
                 }
@@ -127,28 +188,58 @@ mod tests {
     }
 
     #[test]
+    fn move_bits_grow_with_the_table() {
+        let bits = |n: usize| SolvedKey::new(n).expect("enough").move_bits();
+        assert_eq!(bits(MIN_BUCKETS), 0);
+        assert_eq!(bits(MIN_BUCKETS + 1), 0);
+        assert_eq!(bits(1 << 21), 3); // 128 MiB
+        assert_eq!(bits(3 << 20), 3); // 192 MiB: span 1366, 11 low bits
+        assert_eq!(bits(1 << 24), 6); // 1 GiB
+        assert_eq!(bits(1 << 32), 14);
+    }
+
+    #[test]
     fn slots_round_trip() {
         let s = ScoreConfig::default();
-        for bound in [Bound::Upper, Bound::Lower, Bound::Exact] {
-            for value in [-32_001, -31_990, -5, 0, 7, 31_000, 32_001] {
-                let e = Entry {
-                    best_move: Some(3),
-                    value,
-                    depth: SOLVED_DEPTH,
-                    bound,
-                };
-                let check = (1 << CHECK_BITS) - 1;
-                let w = pack(check, &e, 0, &s);
-                assert_ne!(w, 0);
-                assert!(holds(w, check));
-                let back = unpack(w, 0, &s);
-                assert_eq!(
-                    back,
-                    Entry {
-                        best_move: None,
-                        ..e
+        for n in [MIN_BUCKETS, 1 << 21, 3 << 20, 1 << 24] {
+            let sk = SolvedKey::new(n).expect("enough buckets");
+            let none = (1u16 << sk.move_bits()) - 1;
+            for bound in [Bound::Upper, Bound::Lower, Bound::Exact] {
+                for value in [-32_001, -31_990, -5, 0, 7, 31_000, 32_001] {
+                    for best_move in [None, Some(0), Some(3), Some(6), Some(62), Some(1000)] {
+                        let e = Entry {
+                            best_move,
+                            value,
+                            depth: SOLVED_DEPTH,
+                            bound,
+                        };
+                        let check = (1 << (CHECK_BITS - sk.move_bits())) - 1;
+                        let w = sk.pack(check, &e, 0, &s);
+                        assert_ne!(w, 0);
+                        assert!(sk.holds(w, check));
+                        assert!(!sk.holds(w, check - 1));
+                        let kept = best_move.filter(|&m| m < none);
+                        assert_eq!(
+                            sk.unpack(w, 0, &s),
+                            Entry {
+                                best_move: kept,
+                                ..e
+                            }
+                        );
+                        // A store without a move keeps the old one.
+                        let bare = sk.pack(
+                            check,
+                            &Entry {
+                                best_move: None,
+                                ..e
+                            },
+                            0,
+                            &s,
+                        );
+                        assert_eq!(sk.unpack(sk.keep_move(bare, w), 0, &s).best_move, kept);
+                        assert_eq!(sk.keep_move(w, bare), w);
                     }
-                );
+                }
             }
         }
     }

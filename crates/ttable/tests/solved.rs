@@ -57,9 +57,22 @@ fn keys(n: usize) -> impl Strategy<Value = Vec<u64>> {
     })
 }
 
-fn run(bytes: usize, keys: &[u64], ops: &[Op]) {
+/// Runs `ops` on a solved table of `bytes` whose move field keeps codes
+/// below `fits`.
+fn run(bytes: usize, fits: u16, keys: &[u64], ops: &[Op]) {
     let mut table = TranspositionTable::with_config(bytes, Config::new().solved(true)).unwrap();
     let mut model: HashMap<u64, (Bound, i32)> = HashMap::new();
+    // The last move stored if it fits, and every move stored, per key.
+    let mut moves: HashMap<u64, (Option<u16>, Vec<u16>)> = HashMap::new();
+    let check_move = |moves: &HashMap<u64, (Option<u16>, Vec<u16>)>, key: u64, got: Option<u16>| {
+        // The last move if it fits, else none or an older one of the same
+        // key (kept by a store without a move).
+        let (last, all) = &moves[&key];
+        match last {
+            Some(m) => assert_eq!(got, Some(*m)),
+            None => assert!(got.is_none_or(|m| all.contains(&m)), "{got:?} {all:?}"),
+        }
+    };
     let (mut probes, mut hits, mut stores, mut rejected) = (0u64, 0u64, 0u64, 0u64);
     for op in ops {
         match *op {
@@ -75,11 +88,15 @@ fn run(bytes: usize, keys: &[u64], ops: &[Op]) {
                             Score::new(entry.value).to_node_relative(ply).get(),
                         ),
                     );
+                    let m = moves.entry(key).or_default();
+                    m.0 = entry.best_move.filter(|&c| c < fits);
+                    m.1.extend(m.0);
                     let hit = table.probe(key, 0, ply).expect("just stored");
                     probes += 1;
                     hits += 1;
                     assert_eq!(hit.entry.value, entry.value);
                     assert_eq!(hit.entry.bound, entry.bound);
+                    check_move(&moves, key, hit.entry.best_move);
                 } else {
                     rejected += 1;
                 }
@@ -98,7 +115,7 @@ fn run(bytes: usize, keys: &[u64], ops: &[Op]) {
                     );
                     assert_eq!(hit.entry.bound, bound);
                     assert_eq!(hit.entry.depth, SOLVED_DEPTH);
-                    assert_eq!(hit.entry.best_move, None);
+                    check_move(&moves, key, hit.entry.best_move);
                     assert!(hit.usable);
                 }
             }
@@ -123,14 +140,33 @@ proptest! {
     #[test]
     fn power_of_two_table_matches_model(keys in keys(40), ops in prop::collection::vec(op(40), 1..300)) {
         prop_assume!(!keys.is_empty());
-        run(16 * MIB, &keys, &ops);
+        run(16 * MIB, 0, &keys, &ops);
     }
 
     /// Not a power of two: the multiply-shift index of the low 32 bits.
     #[test]
     fn any_size_table_matches_model(keys in keys(40), ops in prop::collection::vec(op(40), 1..300), extra in 1..5000usize) {
         prop_assume!(!keys.is_empty());
-        run(16 * MIB + 64 * extra, &keys, &ops);
+        run(16 * MIB + 64 * extra, 0, &keys, &ops);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// 128 MiB: `2^21` buckets, 3 bits left for the move (codes 0..=6).
+    #[test]
+    fn moves_are_kept_when_they_fit(keys in keys(40), ops in prop::collection::vec(op(40), 1..300)) {
+        prop_assume!(!keys.is_empty());
+        run(128 * MIB, 7, &keys, &ops);
+    }
+
+    /// 192 MiB: multiply-shift index over `3 · 2^20` buckets, 11 low key
+    /// bits in the check, 3 bits for the move.
+    #[test]
+    fn moves_are_kept_with_any_size_index(keys in keys(40), ops in prop::collection::vec(op(40), 1..300)) {
+        prop_assume!(!keys.is_empty());
+        run(192 * MIB, 7, &keys, &ops);
     }
 }
 
