@@ -149,7 +149,7 @@ pub struct Board {
 
 /// Positions with at most this many stones share their table key
 /// ([`Game::table_key`]) with their mirror image. The empty 7 × 6 board's
-/// solve (1 GiB table) searches 1.81 G nodes with no symmetric keys, 0.99 G
+/// solve (1 GiB table, full layout) searches 1.81 G nodes with no symmetric keys, 0.99 G
 /// with them up to 12 stones, 0.95 G up to 20 and 0.89 G at every depth.
 /// The cap is there because the mirror is computed at every node that uses
 /// it (and for every child the search prefetches), while searches from
