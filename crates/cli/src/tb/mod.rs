@@ -155,7 +155,7 @@ fn line<G: Game>(g: &G, value: impl Fn(&G) -> Option<Value>) -> Result<Probe<G::
     line_visiting(g, |q| Ok(value(q)), |_| Ok(()))
 }
 
-/// [`line`], where `value` may fail (reading a table) and `visit` is
+/// [`line()`], where `value` may fail (reading a table) and `visit` is
 /// called with each position of the line before the positions after its
 /// moves are valued (to drop the tables the rest of the line no longer
 /// needs: a line never comes back to an ending it has left).
