@@ -1,13 +1,23 @@
 //! Chess table builds compared with each other: the index-level space
-//! against the position-based one, and the scheduled build of a set of
-//! endings against building them one at a time.
+//! against the position-based one, the scheduled build of a set of
+//! endings against building them one at a time, and a build into a
+//! directory of files ([`Tables::build_into`]) against the build in
+//! memory, with its resumption from finished files and its refusal of
+//! damaged ones.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use anyhow::{Result, bail};
 use gametree_chess_tables::{
-    BuildOptions, FastEndgame, Placement, Signature, SubTables, Tables, sub_endings,
+    BuildOptions, Error, FastEndgame, Placement, Signature, SubTables, Tables, Written, label,
+    pawn_endings, pawnless_endings, sub_endings, table_bytes, table_file,
 };
 use gametree_games_chess::Position;
-use gametree_retrograde::{Generator, Method, Resolve, Table};
+use gametree_retrograde::{Generator, LoadError, Method, Resolve, Table};
+
+use crate::{Check, Family, Tally};
 
 /// Builds each ending over `FastEndgame` by both
 /// methods (which must agree) and by the backward method over index-level
@@ -92,4 +102,428 @@ fn build_subs(material: &str, threads: usize, have: &mut Tables) -> Result<()> {
         },
     )?;
     Ok(())
+}
+
+/// This module's own rows (`crate::chess` lists the others of chess).
+pub(crate) fn checks() -> Vec<Check> {
+    vec![Check::new(
+        "chess",
+        Family::Solvers,
+        "retrograde: build_into (files, 2 threads) = Tables::build, index by index; a build resumes from its finished files and refuses damaged ones (KQvKR, KRvKN, KBvKP + subs; full: every 3-4-man ending; deep: + KNNvKN)",
+        |ctx| {
+            let quick = ["KQvKR", "KRvKN", "KBvKP"].map(String::from).to_vec();
+            let full: Vec<String> = [
+                pawnless_endings(3),
+                pawn_endings(3),
+                pawnless_endings(4),
+                pawn_endings(4),
+            ]
+            .concat()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+            let mut deep = full.clone();
+            deep.push("KNNvKN".to_string());
+            written_equals_in_memory(ctx.pick3(&quick, &full, &deep))
+        },
+    )]
+}
+
+/// The endings whose files the resumption check deletes: a 3-man ending
+/// that others probe and a 4-man ending asked for (in every mode's
+/// plan).
+const DELETED: [&str; 2] = ["KRvK", "KQvKR"];
+
+/// A directory of its own under the system's temporary directory,
+/// removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> std::io::Result<Scratch> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!(
+            "gametree-verify-build-into-{}-{n}",
+            std::process::id()
+        ));
+        // Left by an earlier process that had this id and was killed.
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir)?;
+        }
+        std::fs::create_dir(&dir)?;
+        Ok(Scratch(dir))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What each `done` call of a build into a directory said: the ending,
+/// the file and whether it was built or read.
+#[derive(Default)]
+struct Reports(Mutex<Vec<String>>);
+
+impl Reports {
+    fn record(&self, ending: &Signature, path: &Path, written: Written) {
+        let what = match written {
+            Written::Built(_) => "built",
+            Written::Loaded => "loaded",
+        };
+        let file = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |f| f.to_string_lossy().into_owned(),
+        );
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(format!("{ending} {what} {file}"));
+    }
+
+    /// The reports so far, sorted (the threads report in any order), and
+    /// none kept.
+    fn take(&self) -> String {
+        let mut all = std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner));
+        all.sort();
+        all.join(", ")
+    }
+}
+
+/// The reports a build of `plan` into a directory should make: each ending
+/// once, with its own file, built when `built` says so, else read.
+fn expected_reports(plan: &[Signature], built: impl Fn(&Signature) -> bool) -> String {
+    let mut all: Vec<String> = plan
+        .iter()
+        .map(|s| {
+            let what = if built(s) { "built" } else { "loaded" };
+            format!("{s} {what} {s}.gtb")
+        })
+        .collect();
+    all.sort();
+    all.join(", ")
+}
+
+/// The names of the files in `dir`, sorted.
+fn files_in(dir: &Path) -> String {
+    let names = std::fs::read_dir(dir).and_then(|entries| {
+        entries
+            .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
+            .collect::<std::io::Result<Vec<String>>>()
+    });
+    match names {
+        Ok(mut names) => {
+            names.sort();
+            names.join(", ")
+        }
+        Err(e) => format!("{}: {e}", dir.display()),
+    }
+}
+
+/// How a file is damaged.
+#[derive(Clone, Copy, Debug)]
+enum Damage {
+    /// A byte of the payload (the middle of the file) flipped.
+    Flipped,
+    /// The second half cut off.
+    Cut,
+    /// Replaced by the file of this other ending (of the same size).
+    Other(&'static str),
+}
+
+impl Damage {
+    /// The bytes of a file `original` in `dir`, damaged.
+    fn apply(self, original: &[u8], dir: &Path) -> std::io::Result<Vec<u8>> {
+        Ok(match self {
+            Damage::Flipped => {
+                let mut b = original.to_vec();
+                let middle = b.len() / 2;
+                b[middle] ^= 1;
+                b
+            }
+            Damage::Cut => original[..original.len() / 2].to_vec(),
+            Damage::Other(other) => std::fs::read(dir.join(format!("{other}.gtb")))?,
+        })
+    }
+
+    /// The fault [`outcome`] names for a file damaged so.
+    const fn kind(self) -> &'static str {
+        match self {
+            Damage::Flipped => "corrupted",
+            Damage::Cut => "truncated",
+            Damage::Other(_) => "wrong material",
+        }
+    }
+}
+
+impl std::fmt::Display for Damage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Damage::Flipped => f.write_str("a payload byte flipped"),
+            Damage::Cut => f.write_str("cut short"),
+            Damage::Other(other) => write!(f, "{other}'s file in its place"),
+        }
+    }
+}
+
+/// A build's result, as the rows compare it: the plan, or the error with
+/// the ending and the kind of a file refused.
+fn outcome(result: &Result<Vec<Signature>, Error>) -> String {
+    match result {
+        Ok(plan) => format!("accepted: {} endings", plan.len()),
+        Err(Error::Load { ending, source }) => {
+            let kind = match source {
+                LoadError::Corrupted(_) => "corrupted".to_string(),
+                LoadError::Truncated { .. } => "truncated".to_string(),
+                LoadError::WrongMaterial { .. } => "wrong material".to_string(),
+                other => format!("other: {other}"),
+            };
+            format!("refused: Error::Load, {ending}, {kind}")
+        }
+        Err(other) => format!("another error: {other}"),
+    }
+}
+
+/// Builds `endings` with [`Tables::build_into`] into a fresh directory,
+/// and compares:
+///
+/// 1. the plan, the `done` reports (each ending built once, into its own
+///    file) and the directory's files with the plan;
+/// 2. every file, read back, with the same ending built in memory by
+///    [`Tables::build`], index by index;
+/// 3. after deleting the files of [`DELETED`] (a crash before they were
+///    finished, with a stray temporary file of the crashed writer left
+///    beside them): a second build rebuilds exactly those, reads every
+///    other file, and writes the same bytes as the first;
+/// 4. a file with a payload byte flipped (`KQvK`), one cut short
+///    (`KRvKN`) and another ending's file under an ending's name (`KBvK`'s
+///    as `KNvK`'s): each is refused with [`Error::Load`] naming the
+///    ending and the fault, and left as it was (not rebuilt over);
+/// 5. the files restored, a last build reads every one and builds none.
+fn written_equals_in_memory(endings: &[String]) -> Tally {
+    let mut t = Tally::default();
+    let endings: Vec<Signature> = match endings.iter().map(|e| e.parse()).collect() {
+        Ok(e) => e,
+        Err(e) => {
+            t.compare("endings", None, "chess endings".to_string(), format!("{e}"));
+            return t;
+        }
+    };
+    let scratch = match Scratch::new() {
+        Ok(s) => s,
+        Err(e) => {
+            t.compare(
+                "temporary directory",
+                None,
+                "created".to_string(),
+                e.to_string(),
+            );
+            return t;
+        }
+    };
+    let dir = scratch.0.as_path();
+    let options = BuildOptions {
+        threads: 2,
+        progress: None,
+    };
+    let tables = Tables::new();
+    let reports = Reports::default();
+    let done = |s: &Signature, p: &Path, w: Written| reports.record(s, p, w);
+    let build = || tables.build_into(&endings, dir, &options, &done);
+
+    // 1. The first build.
+    let plan = match build() {
+        Ok(plan) => plan,
+        Err(e) => {
+            t.compare("first build", None, "built".to_string(), e.to_string());
+            return t;
+        }
+    };
+    let names = |plan: &[Signature]| {
+        plan.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    t.compare(
+        "first build: the plan",
+        None,
+        names(&tables.plan(&endings)),
+        names(&plan),
+    );
+    t.compare(
+        "first build: done reports",
+        None,
+        expected_reports(&plan, |_| true),
+        reports.take(),
+    );
+    let mut files: Vec<String> = plan.iter().map(|s| format!("{s}.gtb")).collect();
+    files.sort();
+    t.compare(
+        "first build: files in the directory",
+        None,
+        files.join(", "),
+        files_in(dir),
+    );
+
+    // 2. Every file against the build in memory.
+    let mut whole = Tables::new();
+    match whole.build(&endings, &options) {
+        Ok(in_memory) => {
+            t.compare(
+                "Tables::build: the plan",
+                None,
+                names(&plan),
+                names(&in_memory),
+            );
+        }
+        Err(e) => {
+            t.compare("Tables::build", None, "built".to_string(), e.to_string());
+            return t;
+        }
+    }
+    for ending in &plan {
+        let expected = format!("equal on {} indices", table_bytes(ending));
+        let got = match (
+            Table::read(table_file(dir, ending), &label(ending)),
+            whole.table(ending),
+        ) {
+            (Ok(read), Some(built)) => match gametree_retrograde::compare(&read, built) {
+                Ok(n) => format!("equal on {n} indices"),
+                Err(d) => format!("file and memory differ at {d}"),
+            },
+            (Err(e), _) => format!("reading the file: {e}"),
+            (_, None) => "not built in memory".to_string(),
+        };
+        t.compare(format!("{ending}: file = memory"), None, expected, got);
+    }
+    drop(whole);
+
+    // 3. Resumption: the files of DELETED are gone, a stray temporary file
+    // beside them.
+    let deleted: Vec<Signature> = DELETED.iter().filter_map(|s| s.parse().ok()).collect();
+    let mut first_bytes = Vec::new();
+    for ending in &deleted {
+        let path = table_file(dir, ending);
+        let bytes = std::fs::read(&path).and_then(|b| std::fs::remove_file(&path).map(|()| b));
+        match bytes {
+            Ok(b) => first_bytes.push((ending, b)),
+            Err(e) => {
+                t.compare(
+                    format!("{ending}: deleting its file"),
+                    None,
+                    "deleted".to_string(),
+                    e.to_string(),
+                );
+                return t;
+            }
+        }
+    }
+    let stray = dir.join(format!(
+        "{}.gtb.tmp{}",
+        deleted[0],
+        std::process::id().wrapping_add(1)
+    ));
+    if let Err(e) = std::fs::write(&stray, b"half a file, its writer killed") {
+        t.compare("stray file", None, "written".to_string(), e.to_string());
+        return t;
+    }
+    let resumed = build();
+    t.compare(
+        "resumed build",
+        None,
+        outcome(&Ok(plan.clone())),
+        outcome(&resumed),
+    );
+    t.compare(
+        "resumed build: done reports",
+        None,
+        expected_reports(&plan, |s| deleted.contains(s)),
+        reports.take(),
+    );
+    for (ending, first) in &first_bytes {
+        let got = match std::fs::read(table_file(dir, ending)) {
+            Ok(b) if b == *first => format!("the first build's {} bytes", first.len()),
+            Ok(b) => format!("{} bytes, not the first build's", b.len()),
+            Err(e) => e.to_string(),
+        };
+        t.compare(
+            format!("{ending}: rebuilt file"),
+            None,
+            format!("the first build's {} bytes", first.len()),
+            got,
+        );
+    }
+    let _ = std::fs::remove_file(&stray);
+
+    // 4. Damaged files.
+    for (name, damage) in [
+        ("KQvK", Damage::Flipped),
+        ("KRvKN", Damage::Cut),
+        ("KNvK", Damage::Other("KBvK")),
+    ] {
+        let Ok(ending) = name.parse::<Signature>() else {
+            continue;
+        };
+        let path = table_file(dir, &ending);
+        let damaged = std::fs::read(&path).and_then(|original| {
+            let damaged = damage.apply(&original, dir)?;
+            std::fs::write(&path, &damaged)?;
+            Ok((original, damaged))
+        });
+        let (original, damaged) = match damaged {
+            Ok(d) => d,
+            Err(e) => {
+                t.compare(
+                    format!("{name}.gtb: {damage}"),
+                    None,
+                    "damaged".to_string(),
+                    e.to_string(),
+                );
+                return t;
+            }
+        };
+        let result = build();
+        let kept = match std::fs::read(&path) {
+            Ok(after) if after == damaged => "left as it was",
+            Ok(_) => "changed",
+            Err(_) => "gone",
+        };
+        reports.take();
+        t.compare(
+            format!("{name}.gtb: {damage}"),
+            None,
+            format!(
+                "refused: Error::Load, {name}, {}; the file left as it was",
+                damage.kind()
+            ),
+            format!("{}; the file {kept}", outcome(&result)),
+        );
+        if let Err(e) = std::fs::write(&path, &original) {
+            t.compare(
+                format!("{name}.gtb: restored"),
+                None,
+                "written".to_string(),
+                e.to_string(),
+            );
+            return t;
+        }
+    }
+
+    // 5. Every file restored: read, none built.
+    let last = build();
+    t.compare(
+        "after the damaged files are restored",
+        None,
+        outcome(&Ok(plan.clone())),
+        outcome(&last),
+    );
+    t.compare(
+        "after the damaged files are restored: done reports",
+        None,
+        expected_reports(&plan, |_| false),
+        reports.take(),
+    );
+    t
 }

@@ -388,6 +388,7 @@ fn registry() -> Vec<Check> {
     checks.extend(ataxx::checks());
     checks.extend(connect4::checks());
     checks.extend(chess::checks());
+    checks.extend(chess_builds::checks());
     checks.extend(dots::checks());
     checks.extend(solvers::checks());
     checks.extend(pressure::checks());
