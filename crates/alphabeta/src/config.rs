@@ -320,8 +320,9 @@ impl Config {
     /// Whether the table switches to its *solved* layout
     /// ([`gametree_ttable::Config::solved`]) while the searcher solves a
     /// game that cannot repeat positions to its end ([`AlphaBeta::solve`],
-    /// [`AlphaBeta::solve_weak`]) on one thread, where every stored value
-    /// is exact to the end: 8-byte entries keeping the key bits the index
+    /// [`AlphaBeta::solve_weak`]), on one thread or several (the shared
+    /// table then keeps one atomic word per entry), where every stored
+    /// value is exact to the end: 8-byte entries keeping the key bits the index
     /// does not determine, the value and the bound, so twice the entries in
     /// the same memory, just as exact, and the best move only where the
     /// free bits hold its code (from 128 MiB for Connect Four's 7 columns).

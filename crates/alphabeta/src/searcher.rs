@@ -402,7 +402,7 @@ impl<G: Game> AlphaBeta<G> {
         v >= x
     }
 
-    /// Switches the single-threaded table to the solved layout for a solve
+    /// Switches the table (single-threaded or shared) to the solved layout for a solve
     /// to the end (`to_end`), or back for anything else, when the
     /// configuration allows it ([`Config::tt_solved_layout`]). A table the
     /// layout cannot serve (under 16 MiB) keeps the full layout.
@@ -418,6 +418,11 @@ impl<G: Game> AlphaBeta<G> {
         {
             // Refused only for a table too small to be exact: it then
             // keeps its layout, which is always sound.
+            let _ = t.reconfigure(t.config().solved(want));
+        }
+        if let Some(t) = &mut self.shared
+            && t.config().get_solved() != want
+        {
             let _ = t.reconfigure(t.config().solved(want));
         }
     }

@@ -276,7 +276,9 @@ impl Config {
     ///
     /// It needs at least `2^18` buckets (16 MiB), with
     /// [`ProbePolicy::Normal`]; the check bits and replacement policy are
-    /// ignored. [`SharedTable`](crate::SharedTable) ignores this setting.
+    /// ignored. A [`SharedTable`](crate::SharedTable) uses it too, one
+    /// atomic word per entry: a probe racing a store reads the old entry or
+    /// the new one, never a mix.
     #[must_use]
     pub const fn solved(mut self, on: bool) -> Config {
         self.solved = on;
@@ -338,9 +340,6 @@ impl Config {
     }
 
     pub(crate) fn validate(&self, bytes: usize, shared: bool) -> Result<(), TableError> {
-        if shared {
-            return Ok(());
-        }
         if self.solved {
             if self.probe == ProbePolicy::ExactDepth {
                 return Err(TableError::new(ErrorKind::SolvedWithExactDepth, bytes));
@@ -348,6 +347,9 @@ impl Config {
             if bytes / crate::BUCKET_BYTES < crate::solved::MIN_BUCKETS {
                 return Err(TableError::new(ErrorKind::SolvedTooSmall, bytes));
             }
+            return Ok(());
+        }
+        if shared {
             return Ok(());
         }
         if self.check_bits == 0 || self.check_bits > 64 {

@@ -1,7 +1,7 @@
 //! [`SharedTable`]: the lockless table for multi-threaded search.
 
 use core::fmt;
-use core::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use core::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use crate::config::Replacement;
 use crate::config::{Config, ProbePolicy};
@@ -13,10 +13,12 @@ use crate::error::TableError;
 use crate::policy::{
     HASHFULL_SAMPLE, Indexer, SlotView, candidates, policy_code, policy_of, selector, victim,
 };
+use crate::solved::{self, SolvedKey};
 use crate::stats::Stats;
 use crate::{BUCKET_BYTES, Table, alloc_buckets, bucket_count};
 
-/// One cache line: 4 slots, each the pair (`key ^ data`, `data`).
+/// One cache line: 4 slots, each the pair (`key ^ data`, `data`), or in
+/// the solved layout 8 slots of one word each.
 #[derive(Default)]
 #[repr(C, align(64))]
 struct SharedBucket([AtomicU64; 2 * SLOTS]);
@@ -84,6 +86,10 @@ const FAST: u8 = policy_code(Replacement::DepthMinusAge);
 /// [`Config::check_bits`] is ignored. Buckets are 64-byte cache lines of 4
 /// slots.
 ///
+/// With [`Config::solved`] the table uses the solved layout (8 one-word
+/// slots per bucket, twice the entries, exact by construction): a slot is
+/// one atomic word, so there are no torn writes to detect.
+///
 /// Every method takes `&self`, so threads share a `&SharedTable` (or an
 /// `Arc`). [`Table`] is implemented both for `SharedTable` and for
 /// `&SharedTable`, so each thread of a parallel search can pass its own
@@ -114,6 +120,10 @@ pub struct SharedTable {
     index: Indexer,
     config: Config,
     generation: AtomicU8,
+    /// Solved layout: how keys become check bits.
+    solved: Option<SolvedKey>,
+    /// Has anything been stored since the table was built or cleared?
+    dirty: AtomicBool,
     stripes: Box<[Stripe]>,
 }
 
@@ -155,8 +165,51 @@ impl SharedTable {
             index: Indexer::new(n),
             config: config.check_bits(64),
             generation: AtomicU8::new(0),
+            solved: Self::solved_key(config, n, bytes)?,
+            dirty: AtomicBool::new(false),
             stripes: (0..STRIPES).map(|_| Stripe::default()).collect(),
         })
+    }
+
+    fn solved_key(config: Config, n: usize, bytes: usize) -> Result<Option<SolvedKey>, TableError> {
+        if !config.get_solved() {
+            return Ok(None);
+        }
+        SolvedKey::new(n)
+            .map(Some)
+            .ok_or(TableError::new(crate::ErrorKind::SolvedTooSmall, bytes))
+    }
+
+    /// Rebuilds the table with `config` over the memory it already has, as
+    /// [`TranspositionTable::reconfigure`](crate::TranspositionTable::reconfigure):
+    /// every entry is removed (if any was stored) and the generation reset;
+    /// statistics are kept. It takes `&mut self`: no thread may be using
+    /// the table.
+    ///
+    /// # Errors
+    ///
+    /// As [`SharedTable::with_config`] for a bad configuration (the table
+    /// is then unchanged).
+    ///
+    /// ```
+    /// use gametree_ttable::{Config, SharedTable};
+    ///
+    /// let mut tt = SharedTable::new(16 << 20)?;
+    /// assert_eq!(tt.capacity(), 1 << 20);
+    /// tt.reconfigure(Config::new().solved(true))?;
+    /// assert_eq!(tt.capacity(), 2 << 20);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reconfigure(&mut self, config: Config) -> Result<(), TableError> {
+        let bytes = self.size_bytes();
+        config.validate(bytes, true)?;
+        self.solved = Self::solved_key(config, self.buckets.len(), bytes)?;
+        self.config = config.check_bits(64);
+        if *self.dirty.get_mut() {
+            self.clear();
+        }
+        self.generation.store(0, Relaxed);
+        Ok(())
     }
 
     /// The configuration the table was built with (with `check_bits` 64).
@@ -168,7 +221,11 @@ impl SharedTable {
     /// The number of entries the table can hold.
     #[must_use]
     pub fn capacity(&self) -> usize {
-        self.buckets.len() * SLOTS
+        self.buckets.len() * self.slots()
+    }
+
+    fn slots(&self) -> usize {
+        if self.solved.is_some() { 2 * SLOTS } else { SLOTS }
     }
 
     /// The memory used by the entries, in bytes (a multiple of 64).
@@ -199,7 +256,9 @@ impl SharedTable {
     /// [`Table::probe_slot`].
     #[inline]
     pub fn probe_slot(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
-        if self.config.get_replacement() == Replacement::DepthMinusAge {
+        if let Some(sk) = self.solved {
+            self.probe_solved(sk, key, ply)
+        } else if self.config.get_replacement() == Replacement::DepthMinusAge {
             self.probe_impl::<FAST>(key, depth, ply)
         } else {
             self.probe_any(key, depth, ply)
@@ -231,7 +290,12 @@ impl SharedTable {
     /// key; see [`Table::store_slot`].
     #[inline]
     pub fn store_slot(&self, slot: Slot, ply: u32, entry: Entry) {
-        if self.config.get_replacement() == Replacement::DepthMinusAge {
+        if !self.dirty.load(Relaxed) {
+            self.dirty.store(true, Relaxed);
+        }
+        if let Some(sk) = self.solved {
+            self.store_solved(sk, slot, ply, entry);
+        } else if self.config.get_replacement() == Replacement::DepthMinusAge {
             self.store_impl::<FAST>(slot, ply, entry);
         } else {
             self.store_any(slot, ply, entry);
@@ -292,6 +356,77 @@ impl SharedTable {
             }
         }
         Err(empty)
+    }
+
+    /// `probe_slot` in the solved layout: linear probing from the key's
+    /// home slot, stopping at the first empty slot (as in
+    /// [`TranspositionTable`](crate::TranspositionTable); a `clear` racing
+    /// with stores can break the order for a moment, at the price of a miss
+    /// or a key in two slots).
+    #[inline(always)]
+    fn probe_solved(&self, sk: SolvedKey, key: u64, ply: u32) -> (Option<Hit>, Slot) {
+        let stripe = self.stripe();
+        let check = sk.check(key);
+        let b = &self.buckets[self.index.bucket(key)].0;
+        let home = selector(key);
+        for j in 0..2 * SLOTS {
+            let i = (home + j) % (2 * SLOTS);
+            let w = b[i].load(Relaxed);
+            if w == 0 {
+                break;
+            }
+            if sk.holds(w, check) {
+                bump(&stripe.hits);
+                let hit = Hit {
+                    entry: sk.unpack(w, ply, &self.config.get_score()),
+                    usable: true,
+                };
+                return (Some(hit), Slot::at(key, i));
+            }
+        }
+        bump(&stripe.misses);
+        (None, Slot::new(key))
+    }
+
+    /// `store_slot` in the solved layout: the key's slot, else the first
+    /// empty slot from its home slot, else its home slot. Entries not
+    /// searched to the end are dropped. Two threads storing one new key at
+    /// once may leave it in two slots, both valid.
+    #[inline(always)]
+    fn store_solved(&self, sk: SolvedKey, slot: Slot, ply: u32, entry: Entry) {
+        let stripe = self.stripe();
+        bump(&stripe.stores);
+        if entry.depth != solved::SOLVED_DEPTH {
+            bump(&stripe.rejected);
+            return;
+        }
+        let key = slot.key();
+        let check = sk.check(key);
+        let word = sk.pack(check, &entry, ply, &self.config.get_score());
+        let b = &self.buckets[self.index.bucket(key)].0;
+        let hint = slot.index();
+        if hint < 2 * SLOTS {
+            let old = b[hint].load(Relaxed);
+            if old != 0 && sk.holds(old, check) {
+                b[hint].store(sk.keep_move(word, old), Relaxed);
+                return;
+            }
+        }
+        let home = selector(key);
+        for j in 0..2 * SLOTS {
+            let i = (home + j) % (2 * SLOTS);
+            let old = b[i].load(Relaxed);
+            if old == 0 {
+                b[i].store(word, Relaxed);
+                return;
+            }
+            if sk.holds(old, check) {
+                b[i].store(sk.keep_move(word, old), Relaxed);
+                return;
+            }
+        }
+        bump(&stripe.replacements);
+        b[home % (2 * SLOTS)].store(word, Relaxed);
     }
 
     /// See [`Table::prefetch`].
@@ -392,6 +527,7 @@ impl SharedTable {
             }
         }
         self.generation.store(0, Relaxed);
+        self.dirty.store(false, Relaxed);
     }
 
     /// The counters summed over all threads; see [`Table::stats`].
@@ -423,6 +559,12 @@ impl SharedTable {
         let sample = HASHFULL_SAMPLE.min(self.capacity());
         let mut used = 0;
         for s in 0..sample {
+            if self.solved.is_some() {
+                // No generations: every occupied slot counts.
+                let w = self.buckets[s / (2 * SLOTS)].0[s % (2 * SLOTS)].load(Relaxed);
+                used += usize::from(w != 0);
+                continue;
+            }
             let d = self.buckets[s / SLOTS].0[2 * (s % SLOTS) + 1].load(Relaxed);
             if d != 0 && data_generation(d) == generation {
                 used += 1;

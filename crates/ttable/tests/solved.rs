@@ -8,7 +8,8 @@ use std::collections::HashMap;
 
 use gametree_game::Score;
 use gametree_ttable::{
-    Bound, Config, Entry, ErrorKind, ProbePolicy, SOLVED_DEPTH, Table, TranspositionTable,
+    Bound, Config, Entry, ErrorKind, ProbePolicy, SOLVED_DEPTH, SharedTable, Table,
+    TranspositionTable,
 };
 use proptest::prelude::*;
 
@@ -57,10 +58,21 @@ fn keys(n: usize) -> impl Strategy<Value = Vec<u64>> {
     })
 }
 
-/// Runs `ops` on a solved table of `bytes` whose move field keeps codes
-/// below `fits`.
+/// Runs `ops` on a solved [`TranspositionTable`] of `bytes` whose move
+/// field keeps codes below `fits`.
 fn run(bytes: usize, fits: u16, keys: &[u64], ops: &[Op]) {
-    let mut table = TranspositionTable::with_config(bytes, Config::new().solved(true)).unwrap();
+    let table = TranspositionTable::with_config(bytes, Config::new().solved(true)).unwrap();
+    run_on(table, fits, keys, ops);
+}
+
+/// [`run`] on a [`SharedTable`] in the solved layout.
+fn run_shared(bytes: usize, fits: u16, keys: &[u64], ops: &[Op]) {
+    let table = SharedTable::with_config(bytes, Config::new().solved(true)).unwrap();
+    run_on(table, fits, keys, ops);
+}
+
+/// Runs `ops` on `table` (solved layout) beside a `HashMap` model.
+fn run_on(mut table: impl Table, fits: u16, keys: &[u64], ops: &[Op]) {
     let mut model: HashMap<u64, (Bound, i32)> = HashMap::new();
     // The last move stored if it fits, and every move stored, per key.
     let mut moves: HashMap<u64, (Option<u16>, Vec<u16>)> = HashMap::new();
@@ -154,6 +166,20 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(40))]
 
+    /// The shared table, 16 MiB: the same slots, one atomic word each.
+    #[test]
+    fn shared_table_matches_model(keys in keys(40), ops in prop::collection::vec(op(40), 1..300)) {
+        prop_assume!(!keys.is_empty());
+        run_shared(16 * MIB, 0, &keys, &ops);
+    }
+
+    /// The shared table with the multiply-shift index.
+    #[test]
+    fn shared_any_size_table_matches_model(keys in keys(40), ops in prop::collection::vec(op(40), 1..300), extra in 1..5000usize) {
+        prop_assume!(!keys.is_empty());
+        run_shared(16 * MIB + 64 * extra, 0, &keys, &ops);
+    }
+
     /// 128 MiB: `2^21` buckets, 3 bits left for the move (codes 0..=6).
     #[test]
     fn moves_are_kept_when_they_fit(keys in keys(40), ops in prop::collection::vec(op(40), 1..300)) {
@@ -167,6 +193,13 @@ proptest! {
     fn moves_are_kept_with_any_size_index(keys in keys(40), ops in prop::collection::vec(op(40), 1..300)) {
         prop_assume!(!keys.is_empty());
         run(192 * MIB, 7, &keys, &ops);
+    }
+
+    /// The shared table at 128 MiB keeps moves as the single one does.
+    #[test]
+    fn shared_table_keeps_moves(keys in keys(40), ops in prop::collection::vec(op(40), 1..300)) {
+        prop_assume!(!keys.is_empty());
+        run_shared(128 * MIB, 7, &keys, &ops);
     }
 }
 
@@ -255,4 +288,75 @@ fn full_bucket_replaces_the_home_slot() {
         assert_eq!(tt.probe(key(i), 0, 0).unwrap().entry.value, i as i32);
     }
     assert_eq!(tt.hashfull(), 8);
+}
+
+/// Two threads store and probe keys crowded into a few buckets, each key
+/// always with the same entry (its value a function of the key): every hit
+/// either thread sees is that key's entry, however the stores interleave.
+#[test]
+fn shared_table_races_never_mix_entries() {
+    let tt = SharedTable::with_config(16 * MIB, Config::new().solved(true)).unwrap();
+    // 64 keys over 4 buckets (the index is the low 18 bits): full buckets,
+    // so threads keep replacing each other's entries.
+    let key = |i: u64| (i % 4) | (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) << 18);
+    let value = |k: u64| (k >> 40) as i32 % 1000;
+    std::thread::scope(|s| {
+        for t in 0..2u64 {
+            let tt = &tt;
+            s.spawn(move || {
+                let mut hits = 0u32;
+                for round in 0..200_000u64 {
+                    let k = key((round * 7 + t * 13) % 64);
+                    if round % 3 == 0 {
+                        let e = Entry {
+                            best_move: None,
+                            value: value(k),
+                            depth: SOLVED_DEPTH,
+                            bound: Bound::Exact,
+                        };
+                        tt.store(k, 0, e);
+                    } else if let Some(h) = tt.probe(k, 0, 0) {
+                        assert_eq!(h.entry.value, value(k), "key {k:#x}");
+                        assert_eq!(h.entry.bound, Bound::Exact);
+                        hits += 1;
+                    }
+                }
+                assert!(hits > 0);
+            });
+        }
+    });
+    assert!(tt.stats().replacements > 0);
+}
+
+#[test]
+fn shared_table_reconfigures() {
+    let mut tt = SharedTable::new(16 * MIB).unwrap();
+    let e = Entry {
+        best_move: None,
+        value: 3,
+        depth: SOLVED_DEPTH,
+        bound: Bound::Lower,
+    };
+    tt.store(9, 0, e);
+    tt.reconfigure(Config::new().solved(true)).unwrap();
+    assert_eq!(tt.capacity(), 2 * (16 * MIB / 64) * 4);
+    assert!(tt.probe(9, 0, 0).is_none(), "switching layouts empties the table");
+    tt.store(9, 0, e);
+    assert_eq!(tt.probe(9, 0, 0).map(|h| h.entry.value), Some(3));
+    // A store that is not to the end is dropped.
+    tt.store(10, 0, Entry { depth: 5, ..e });
+    assert!(tt.probe(10, 0, 0).is_none());
+    assert_eq!(tt.stats().rejected, 1);
+    // Refused: too small, or exact-depth probing; the table is unchanged.
+    let mut small = SharedTable::new(MIB).unwrap();
+    let err = small.reconfigure(Config::new().solved(true)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::SolvedTooSmall);
+    let err = tt
+        .reconfigure(Config::new().solved(true).probe_policy(ProbePolicy::ExactDepth))
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::SolvedWithExactDepth);
+    assert_eq!(tt.probe(9, 0, 0).map(|h| h.entry.value), Some(3));
+    tt.reconfigure(Config::new()).unwrap();
+    assert_eq!(tt.capacity(), 16 * MIB / 64 * 4);
+    assert!(tt.probe(9, 0, 0).is_none());
 }
