@@ -29,6 +29,7 @@
 
 extern crate alloc;
 
+mod busy;
 mod config;
 mod node;
 mod order;

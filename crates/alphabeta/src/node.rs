@@ -3,10 +3,12 @@
 //! transposition cutoffs, the move loop (PVS null windows, any turn order)
 //! and the store.
 
+use arrayvec::ArrayVec;
 use gametree_game::{Game, MoveBuffer, Score};
 use gametree_ordering::{MovePicker, NoHistory};
 use gametree_ttable::{Bound, Entry, Table};
 
+use crate::busy::{DEFER_MAX, DEFER_PLY};
 use crate::config::{Algorithm, TtUse};
 use crate::order::{HintOrder, LEAN_MAX, LeanOrder, move_code, move_of_code};
 use crate::searcher::MAX_PLY;
@@ -273,6 +275,14 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         let mut best = -Score::INFINITY;
         let mut best_move = None;
         let mut searched = 0u32;
+        // Solving on several threads, near the root: moves another thread
+        // is searching (the first one too) are put off until the others are
+        // done (see `busy`).
+        let busy = self
+            .busy
+            .filter(|_| self.to_end && ply < DEFER_PLY && moves.len() > 1);
+        let mut deferred = ArrayVec::<G::Move, DEFER_MAX>::new();
+        let mut next_deferred = 0;
         let pvs = self.config.algorithm == Algorithm::Pvs;
         let hints = self.uses.hints;
         let history = self.uses.history.is_some();
@@ -294,10 +304,28 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
             } else {
                 None
             };
-            let Some(m) = next else { break };
+            let from_picker = next.is_some();
+            let Some(m) = next.or_else(|| {
+                next_deferred += 1;
+                deferred.get(next_deferred - 1).copied()
+            }) else {
+                break;
+            };
+            let undo = game.make(m);
+            let child_key = busy.map(|b| {
+                let k = game.table_key();
+                (b, k)
+            });
+            if let Some((b, k)) = child_key {
+                if from_picker && !deferred.is_full() && b.contains(k) {
+                    game.unmake(m, undo);
+                    deferred.push(m);
+                    continue;
+                }
+                b.enter(k);
+            }
             let siblings_tainted = core::mem::replace(&mut self.tainted, false);
             let siblings_horizon = core::mem::replace(&mut self.horizon, false);
-            let undo = game.make(m);
             let same = game.side_to_move() == side;
             self.next_safe = safe_children;
             let v = if searched == 0 || !pvs {
@@ -314,6 +342,9 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
                 }
             };
             game.unmake(m, undo);
+            if let Some((b, k)) = child_key {
+                b.leave(k);
+            }
             if self.stopped {
                 return Score::DRAW;
             }
@@ -341,7 +372,8 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
                 if searched == 1 {
                     self.stats.first_move_cutoffs += 1;
                 }
-                if let Some(picker) = &picker
+                if from_picker
+                    && let Some(picker) = &picker
                     && picker.last_is_quiet()
                 {
                     if self.uses.killers > 0 {

@@ -4,7 +4,10 @@
 //! that the threads desynchronise and fill the table with different
 //! subtrees. Solving (to the end), every thread's completed value is
 //! exact: the first thread to finish stops the others and gives the
-//! result. The main thread reports progress and completes the line.
+//! result; near the root a thread puts off the moves another thread is
+//! searching ([`Busy`]), so that the threads spread over siblings instead
+//! of searching one subtree side by side. The main thread reports
+//! progress and completes the line.
 
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
@@ -13,6 +16,7 @@ use gametree_game::{Game, Limits, Progress};
 use gametree_ttable::{SharedTable, TranspositionTable};
 
 use crate::Report;
+use crate::busy::Busy;
 use crate::order::Heuristics;
 use crate::searcher::AlphaBeta;
 use crate::worker::{Mode, Worker};
@@ -41,6 +45,8 @@ where
     // Solving, every thread's completed search is exact: the first to
     // finish stops the others and its value is the result.
     let solving = mode == Mode::ToEnd;
+    let busy = Busy::new();
+    let busy = &busy;
     std::thread::scope(|scope| {
         let mut handles = Vec::with_capacity(helpers);
         for i in 0..helpers {
@@ -59,6 +65,7 @@ where
                 );
                 w.helper = Some(i + 1);
                 w.oracle = oracle;
+                w.busy = Some(busy);
                 let r = w.iterate(&mut g, mode);
                 if solving && r.completed && r.stopped.is_none() {
                     stop.store(true, AtomicOrdering::Relaxed);
@@ -78,6 +85,7 @@ where
         );
         main.progress = Some(progress);
         main.oracle = oracle;
+        main.busy = Some(busy);
         // The line is completed below, once the threads are done.
         let complete_line = config.complete_line;
         main.config.complete_line = false;

@@ -8,6 +8,7 @@ use std::time::Instant;
 use gametree_game::{Game, Limits, Oracle, Outcome, Progress, Score};
 use gametree_ttable::{Entry, SharedTable, Table};
 
+use crate::busy::Busy;
 use crate::config::{Algorithm, Config, TtUse};
 use crate::order::Heuristics;
 use crate::reference::PvTable;
@@ -76,6 +77,9 @@ pub(crate) struct Worker<'a, G: Game, T: Table> {
     pub(crate) next_progress: u64,
     /// Exact values of positions below the root (an endgame database).
     pub(crate) oracle: Option<&'a dyn Oracle<G>>,
+    /// Parallel search: the positions other threads are searching, whose
+    /// moves this thread puts off near the root.
+    pub(crate) busy: Option<&'a Busy>,
 }
 
 impl<'a, G: Game, T: Table> Worker<'a, G, T> {
@@ -120,6 +124,7 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
             proving: false,
             horizon: false,
             oracle: None,
+            busy: None,
         }
     }
 

@@ -39,8 +39,14 @@ fn single(b: &Board) -> Score {
 }
 
 fn check(size: Size, stones: usize, count: usize, threads: usize) {
+    check_with(size, stones, count, threads, 1 << 20);
+}
+
+/// `check` with a shared table of `tt_bytes` (16 MiB and more: the solved
+/// layout).
+fn check_with(size: Size, stones: usize, count: usize, threads: usize, tt_bytes: usize) {
     let mut searcher =
-        AlphaBeta::<Board>::new(Config::default().tt_bytes(1 << 20).threads(threads)).unwrap();
+        AlphaBeta::<Board>::new(Config::default().tt_bytes(tt_bytes).threads(threads)).unwrap();
     for (i, p) in positions(size, stones, count, 0x9e37_79b9_7f4a_7c15 + stones as u64)
         .iter()
         .enumerate()
@@ -91,6 +97,14 @@ fn two_threads_solve_like_one_on_6x5() {
     let size = Size::new(6, 5).unwrap();
     check(size, 4, 3, 2);
     check(size, 10, 12, 2);
+}
+
+/// The shared table in the solved layout (16 MiB), one atomic word per
+/// entry, and the threads putting off each other's moves.
+#[test]
+fn two_threads_solve_like_one_in_the_solved_layout() {
+    let size = Size::new(6, 5).unwrap();
+    check_with(size, 6, 6, 2, 16 << 20);
 }
 
 #[test]

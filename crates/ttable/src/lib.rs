@@ -14,7 +14,8 @@
 //!   With [`Config::solved`], 8 entries of 8 bytes keeping 46 key bits, the
 //!   value and the bound: twice the entries and still exact, for solvers.
 //! * [`SharedTable`]: the same behind `&self`, for parallel search: pairs of
-//!   `AtomicU64` with the Hyatt–Mann XOR check, in safe Rust.
+//!   `AtomicU64` with the Hyatt–Mann XOR check, in safe Rust, or in the
+//!   solved layout one `AtomicU64` per entry.
 //! * [`Table`]: the trait both implement, which searchers are generic over.
 //! * [`Config`]: [`Replacement`] policy (always, depth-preferred, two-tier,
 //!   depth minus age), [`ProbePolicy`] (normal, exact depth), verification

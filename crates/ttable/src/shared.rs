@@ -225,7 +225,11 @@ impl SharedTable {
     }
 
     fn slots(&self) -> usize {
-        if self.solved.is_some() { 2 * SLOTS } else { SLOTS }
+        if self.solved.is_some() {
+            2 * SLOTS
+        } else {
+            SLOTS
+        }
     }
 
     /// The memory used by the entries, in bytes (a multiple of 64).

@@ -177,8 +177,6 @@ pub struct TranspositionTable {
     check_shift: u32,
     /// Wide layout: `(stored_key ^ key) & check_mask == 0` is a match.
     check_mask: u64,
-    /// Solved layout: how keys become check bits.
-    solved: Option<SolvedKey>,
     generation: u8,
     /// Has anything been stored since the table was built or cleared?
     dirty: bool,
@@ -234,7 +232,6 @@ impl TranspositionTable {
             fast: Fast::No,
             check_shift: 0,
             check_mask: 0,
-            solved: None,
             generation: 0,
             dirty: false,
             counters: Counters::default(),
@@ -257,11 +254,10 @@ impl TranspositionTable {
         };
         self.config = config;
         self.wide = wide;
-        self.solved = solved;
-        self.fast = match (solved.is_some(), wide, config.get_replacement()) {
-            (true, _, _) => Fast::Solved,
-            (false, false, Replacement::DepthMinusAge) => Fast::Compact,
-            (false, true, Replacement::DepthMinusAge) => Fast::Wide,
+        self.fast = match (solved, wide, config.get_replacement()) {
+            (Some(sk), _, _) => Fast::Solved(sk),
+            (None, false, Replacement::DepthMinusAge) => Fast::Compact,
+            (None, true, Replacement::DepthMinusAge) => Fast::Wide,
             _ => Fast::No,
         };
         self.check_shift = 64 - k;
@@ -643,14 +639,14 @@ impl TranspositionTable {
 const FAST: u8 = policy_code(Replacement::DepthMinusAge);
 
 /// Which inlined path a table takes.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 enum Fast {
     /// Compact layout, `DepthMinusAge`.
     Compact,
     /// Wide layout (the whole key checked), `DepthMinusAge`.
     Wide,
-    /// The solved layout.
-    Solved,
+    /// The solved layout, with how keys become check bits.
+    Solved(SolvedKey),
     /// Any other configuration: one out-of-line dispatch.
     No,
 }
@@ -671,10 +667,7 @@ impl Table for TranspositionTable {
         match self.fast {
             Fast::Wide => self.probe_impl::<true, FAST>(key, depth, ply),
             Fast::Compact => self.probe_impl::<false, FAST>(key, depth, ply),
-            Fast::Solved => match self.solved {
-                Some(sk) => self.probe_solved(sk, key, ply),
-                None => (None, Slot::new(key)),
-            },
+            Fast::Solved(sk) => self.probe_solved(sk, key, ply),
             Fast::No => self.probe_any(key, depth, ply),
         }
     }
@@ -685,11 +678,7 @@ impl Table for TranspositionTable {
         match self.fast {
             Fast::Wide => self.store_impl::<true, FAST>(slot, ply, entry),
             Fast::Compact => self.store_impl::<false, FAST>(slot, ply, entry),
-            Fast::Solved => {
-                if let Some(sk) = self.solved {
-                    self.store_solved(sk, slot, ply, entry);
-                }
-            }
+            Fast::Solved(sk) => self.store_solved(sk, slot, ply, entry),
             Fast::No => self.store_any(slot, ply, entry),
         }
     }
@@ -739,7 +728,7 @@ impl Table for TranspositionTable {
             } else {
                 Self::data::<false>(b, s % slots)
             };
-            if self.solved.is_some() {
+            if matches!(self.fast, Fast::Solved(_)) {
                 // No generations: every occupied slot counts.
                 used += usize::from(b[s % slots] != 0);
             } else if d != 0 && data_generation(d) == self.generation {

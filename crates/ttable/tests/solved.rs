@@ -340,7 +340,10 @@ fn shared_table_reconfigures() {
     tt.store(9, 0, e);
     tt.reconfigure(Config::new().solved(true)).unwrap();
     assert_eq!(tt.capacity(), 2 * (16 * MIB / 64) * 4);
-    assert!(tt.probe(9, 0, 0).is_none(), "switching layouts empties the table");
+    assert!(
+        tt.probe(9, 0, 0).is_none(),
+        "switching layouts empties the table"
+    );
     tt.store(9, 0, e);
     assert_eq!(tt.probe(9, 0, 0).map(|h| h.entry.value), Some(3));
     // A store that is not to the end is dropped.
@@ -352,7 +355,11 @@ fn shared_table_reconfigures() {
     let err = small.reconfigure(Config::new().solved(true)).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::SolvedTooSmall);
     let err = tt
-        .reconfigure(Config::new().solved(true).probe_policy(ProbePolicy::ExactDepth))
+        .reconfigure(
+            Config::new()
+                .solved(true)
+                .probe_policy(ProbePolicy::ExactDepth),
+        )
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::SolvedWithExactDepth);
     assert_eq!(tt.probe(9, 0, 0).map(|h| h.entry.value), Some(3));

@@ -1,0 +1,64 @@
+//! Which positions the threads of a parallel solve are searching right
+//! now, so that a thread reaching a move another thread is already
+//! searching can put it off until its other moves are done (the idea of
+//! ABDADA, Weill 1996, kept in a small table of its own). Threads that
+//! would all follow the same move order then spread over the siblings of
+//! the tree's top nodes instead of searching the same subtree side by side.
+//! Unlike ABDADA, even a node's first move is put off when busy: solving
+//! runs null windows, where the first move sets no bound the others need.
+//!
+//! Only the order changes: a put-off move is still searched, after its
+//! siblings, unless one of them already refutes the node. So values are
+//! those of the plain search, whatever the timing.
+
+use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// Slots of the busy table: a few thousand positions are in progress at
+/// the top of the tree at most.
+const SLOTS: usize = 1 << 14;
+
+/// Moves are put off only this close to the root, where a subtree is big
+/// enough to be worth another thread and the table is touched rarely
+/// (Connect Four, Test_L1_R3's first 6 lines on 2 threads: 12 plies took
+/// twice the time of 20; 24 and 30 were no better than 20).
+pub(crate) const DEFER_PLY: u32 = 20;
+
+/// The most moves one node puts off; later busy moves are searched at once.
+pub(crate) const DEFER_MAX: usize = 32;
+
+/// Keys of positions being searched, one per slot (a later key evicts an
+/// earlier one of the same slot: only the order of moves is at stake).
+pub(crate) struct Busy {
+    slots: Box<[AtomicU64]>,
+}
+
+impl Busy {
+    pub(crate) fn new() -> Busy {
+        Busy {
+            slots: (0..SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[(key >> 20) as usize % SLOTS]
+    }
+
+    /// Is another thread searching the position of `key`?
+    #[inline]
+    pub(crate) fn contains(&self, key: u64) -> bool {
+        key != 0 && self.slot(key).load(Relaxed) == key
+    }
+
+    /// This thread starts searching `key`.
+    #[inline]
+    pub(crate) fn enter(&self, key: u64) {
+        self.slot(key).store(key, Relaxed);
+    }
+
+    /// This thread is done with `key`.
+    #[inline]
+    pub(crate) fn leave(&self, key: u64) {
+        let _ = self.slot(key).compare_exchange(key, 0, Relaxed, Relaxed);
+    }
+}
