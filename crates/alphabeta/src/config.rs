@@ -506,8 +506,9 @@ impl Config {
 
     /// Lazy SMP threads sharing one lockless table (1 = single-threaded;
     /// 0 is read as 1). When solving, the first thread to finish gives the
-    /// value. Every thread count gives the same values; more threads do
-    /// not always pay (see the crate's README).
+    /// value, and near the root a thread puts off the moves another thread
+    /// is searching. Every thread count gives the same values; more
+    /// threads do not always pay (see the crate's README).
     #[must_use]
     pub fn threads(mut self, n: usize) -> Config {
         self.threads = n.max(1);
