@@ -380,14 +380,22 @@ impl CliGame for Connect4 {
     fn move_syntax(&self) -> &'static str {
         "a column number from 1 (columns after 9 are a, b, ...)"
     }
-    /// 128 MiB from 42 cells up (the standard board and larger), whose
-    /// openings search hundreds of millions of positions; 64 MiB below.
-    /// Measured on the standard board with the solved layout (16 M entries
-    /// against 8 M): the first 10 positions of Pons's Test_L1_R3 search
-    /// 217.9 M nodes in 27.8 s against 248.3 M in 36.6 s; the lighter
-    /// Test_L1_R2 and Test_L2_R2 take 1.06-1.07 times as long.
+    /// By the empty cells of the (first) position, whose tree the table
+    /// must hold: from 28 empty cells on a board of 42 cells or more (the
+    /// standard board's first 14 plies), 128 MiB; below 28 empty cells,
+    /// 16 MiB, which a smaller tree does not outgrow and which costs less
+    /// to touch; else 64 MiB. Measured on the standard board with the
+    /// solved layout, whole runs: Pons's Test_L1_R3 lines 1-10 take 27.8 s
+    /// at 128 MiB against 36.6 s at 64 MiB, Test_L1_R2 lines 1-100 15.0 s
+    /// against 19.4 s (22.6 s at 16 MiB); Test_L2_R2 (15-27 stones) 6.7 s
+    /// at 16 MiB against 7.2 s at 64 MiB and 7.5 s at 128 MiB, and
+    /// Test_L3_R1 (29-41 stones) 0.03 s at 16 MiB against 0.11 s at
+    /// 64 MiB and 0.26 s at 128 MiB.
     fn solve_table_bytes(&self) -> usize {
-        if self.size().cells() >= 42 {
+        let empty = self.empty_cells();
+        if empty < 28 {
+            16 << 20
+        } else if self.size().cells() >= 42 {
             128 << 20
         } else {
             crate::solve::TABLE_BYTES
