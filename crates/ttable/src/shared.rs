@@ -165,19 +165,10 @@ impl SharedTable {
             index: Indexer::new(n),
             config: config.check_bits(64),
             generation: AtomicU8::new(0),
-            solved: Self::solved_key(config, n, bytes)?,
+            solved: SolvedKey::for_config(&config, n, bytes)?,
             dirty: AtomicBool::new(false),
             stripes: (0..STRIPES).map(|_| Stripe::default()).collect(),
         })
-    }
-
-    fn solved_key(config: Config, n: usize, bytes: usize) -> Result<Option<SolvedKey>, TableError> {
-        if !config.get_solved() {
-            return Ok(None);
-        }
-        SolvedKey::new(n)
-            .map(Some)
-            .ok_or(TableError::new(crate::ErrorKind::SolvedTooSmall, bytes))
     }
 
     /// Rebuilds the table with `config` over the memory it already has, as
@@ -203,7 +194,7 @@ impl SharedTable {
     pub fn reconfigure(&mut self, config: Config) -> Result<(), TableError> {
         let bytes = self.size_bytes();
         config.validate(bytes, true)?;
-        self.solved = Self::solved_key(config, self.buckets.len(), bytes)?;
+        self.solved = SolvedKey::for_config(&config, self.buckets.len(), bytes)?;
         self.config = config.check_bits(64);
         if *self.dirty.get_mut() {
             self.clear();

@@ -244,14 +244,7 @@ impl TranspositionTable {
     fn lay_out(&mut self, config: Config, bytes: usize) -> Result<(), TableError> {
         let k = config.get_check_bits();
         let wide = k > 64 - DATA_BITS && !config.get_solved();
-        let solved = if config.get_solved() {
-            Some(
-                SolvedKey::new(self.buckets.len())
-                    .ok_or(TableError::new(crate::ErrorKind::SolvedTooSmall, bytes))?,
-            )
-        } else {
-            None
-        };
+        let solved = SolvedKey::for_config(&config, self.buckets.len(), bytes)?;
         self.config = config;
         self.wide = wide;
         self.fast = match (solved, wide, config.get_replacement()) {

@@ -79,6 +79,26 @@ impl SolvedKey {
         })
     }
 
+    /// The check computation a table of `buckets` buckets (`bytes` asked
+    /// for) needs under `config`: `None` without the solved layout, an
+    /// error if the table is too small for it. Both tables lay out with
+    /// this.
+    pub(crate) fn for_config(
+        config: &crate::Config,
+        buckets: usize,
+        bytes: usize,
+    ) -> Result<Option<SolvedKey>, crate::TableError> {
+        if !config.get_solved() {
+            return Ok(None);
+        }
+        SolvedKey::new(buckets)
+            .map(Some)
+            .ok_or(crate::TableError::new(
+                crate::ErrorKind::SolvedTooSmall,
+                bytes,
+            ))
+    }
+
     /// The check bits of `key` (below `2^(46 - move_bits)`).
     #[inline(always)]
     pub(crate) fn check(self, key: u64) -> u64 {
