@@ -187,6 +187,7 @@ pub struct Config {
     score: ScoreConfig,
     memory: Memory,
     solved: bool,
+    grow: bool,
 }
 
 impl Default for Config {
@@ -209,6 +210,7 @@ impl Config {
             },
             memory: Memory::Auto,
             solved: false,
+            grow: true,
         }
     }
 
@@ -283,6 +285,42 @@ impl Config {
     pub const fn solved(mut self, on: bool) -> Config {
         self.solved = on;
         self
+    }
+
+    /// In the [solved layout](Config::solved), lets a
+    /// [`TranspositionTable`](crate::TranspositionTable) start small and
+    /// grow (`true`, the default): it begins with `2^18` buckets (16 MiB)
+    /// and doubles each time half its slots are taken, moving its entries
+    /// (none is lost), up to the size it was built with; memory it has not
+    /// grown into is never written, so the operating system never hands it
+    /// out. A short solve then touches 16 MiB instead of the whole table,
+    /// and a long one still gets all of it. `false` uses the whole table
+    /// from the start. Other layouts and
+    /// [`SharedTable`](crate::SharedTable) always use the whole table.
+    ///
+    /// ```
+    /// use gametree_ttable::{Bound, Config, Entry, Table, TranspositionTable, SOLVED_DEPTH};
+    ///
+    /// let mut tt = TranspositionTable::with_config(64 << 20, Config::new().solved(true))?;
+    /// assert_eq!(tt.active_bytes(), 16 << 20);
+    /// let entry = |v| Entry { best_move: None, value: v, depth: SOLVED_DEPTH, bound: Bound::Exact };
+    /// for key in 0..(3u64 << 20) {
+    ///     tt.store(key.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0, entry(1));
+    /// }
+    /// assert_eq!(tt.active_bytes(), 64 << 20); // grew twice
+    /// assert!(tt.probe(0, SOLVED_DEPTH, 0).is_some()); // entries moved along
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub const fn grow(mut self, on: bool) -> Config {
+        self.grow = on;
+        self
+    }
+
+    /// Whether a solved-layout table starts small and grows ([`Config::grow`]).
+    #[must_use]
+    pub const fn get_grow(&self) -> bool {
+        self.grow
     }
 
     /// Whether the table uses the solved layout ([`Config::solved`]).

@@ -99,10 +99,18 @@ impl Buckets {
         }
     }
 
-    fn clear(&mut self) {
+    /// Zeroes the first `n` buckets (the rest are left untouched, so a
+    /// mapping's pages there stay unallocated).
+    fn zero_prefix(&mut self, n: usize) {
         match self {
-            Buckets::Heap(v) => v.fill(Bucket::default()),
-            Buckets::Mapped { map, .. } => map.fill(0),
+            Buckets::Heap(v) => {
+                let n = n.min(v.len());
+                v[..n].fill(Bucket::default());
+            }
+            Buckets::Mapped { map, .. } => {
+                let end = (n * BUCKET_BYTES).min(map.len());
+                map[..end].fill(0);
+            }
         }
     }
 
@@ -180,6 +188,16 @@ pub struct TranspositionTable {
     generation: u8,
     /// Has anything been stored since the table was built or cleared?
     dirty: bool,
+    /// The buckets in use: all of them, or in a growing solved table
+    /// ([`Config::grow`]) `start`, doubled as it fills. Buckets from
+    /// `active` on are always zero.
+    active: usize,
+    /// The `active` of an empty table.
+    start: usize,
+    /// Occupied slots (counted in the solved layout only).
+    filled: usize,
+    /// `filled` at which the table grows (`usize::MAX`: never).
+    grow_at: usize,
     counters: Counters,
 }
 
@@ -187,6 +205,7 @@ impl fmt::Debug for TranspositionTable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TranspositionTable")
             .field("buckets", &self.buckets.len())
+            .field("active", &self.active)
             .field("capacity", &self.capacity())
             .field("storage", &self.storage())
             .field("config", &self.config)
@@ -234,17 +253,29 @@ impl TranspositionTable {
             check_mask: 0,
             generation: 0,
             dirty: false,
+            active: n,
+            start: n,
+            filled: 0,
+            grow_at: usize::MAX,
             counters: Counters::default(),
         };
         table.lay_out(config, bytes)?;
         Ok(table)
     }
 
-    /// Sets the fields that follow from `config` (validated for `bytes`).
+    /// Sets the fields that follow from `config` (validated for `bytes`)
+    /// on an empty table.
     fn lay_out(&mut self, config: Config, bytes: usize) -> Result<(), TableError> {
         let k = config.get_check_bits();
         let wide = k > 64 - DATA_BITS && !config.get_solved();
-        let solved = SolvedKey::for_config(&config, self.buckets.len(), bytes)?;
+        let total = self.buckets.len();
+        let start = if config.get_solved() && config.get_grow() && total >= 2 * solved::MIN_BUCKETS
+        {
+            solved::MIN_BUCKETS
+        } else {
+            total
+        };
+        let solved = SolvedKey::for_config(&config, start, bytes)?;
         self.config = config;
         self.wide = wide;
         self.fast = match (solved, wide, config.get_replacement()) {
@@ -255,7 +286,103 @@ impl TranspositionTable {
         };
         self.check_shift = 64 - k;
         self.check_mask = if wide { u64::MAX << (64 - k) } else { 0 };
+        self.start = start;
+        self.filled = 0;
+        self.set_active(start);
         Ok(())
+    }
+
+    /// Uses the first `n` buckets (at least `2^18` in the solved layout),
+    /// with the index and, in the solved layout, the check bits for `n`.
+    fn set_active(&mut self, n: usize) {
+        self.active = n;
+        self.index = Indexer::new(n);
+        self.grow_at = usize::MAX;
+        if let Fast::Solved(_) = self.fast
+            && let Some(sk) = SolvedKey::new(n)
+        {
+            self.fast = Fast::Solved(sk);
+            if n < self.buckets.len() {
+                self.grow_at = n * COMPACT_SLOTS / 2;
+            }
+        }
+    }
+
+    /// Grows a solved table that is half full: twice the buckets (or all
+    /// of them, if fewer), every entry moved to its place in the new
+    /// layout. From a power of two to twice as many, bucket `i` splits
+    /// into `i` and `i + n`, in place; into any other count, the entries
+    /// are gathered first (one allocation per growth, not per node).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        let Fast::Solved(old) = self.fast else {
+            self.grow_at = usize::MAX;
+            return;
+        };
+        let (n, total) = (self.active, self.buckets.len());
+        let next = if n <= total / 2 { 2 * n } else { total };
+        if next <= n {
+            self.grow_at = usize::MAX;
+            return;
+        }
+        if next == 2 * n && n.is_power_of_two() {
+            self.set_active(next);
+            let Fast::Solved(new) = self.fast else { return };
+            self.filled = 0;
+            for i in 0..n {
+                let Some(b) = self.buckets.get_mut(i) else {
+                    break;
+                };
+                let words = *b;
+                if words == [0; COMPACT_SLOTS] {
+                    continue;
+                }
+                *b = [0; COMPACT_SLOTS];
+                for w in words.into_iter().filter(|&w| w != 0) {
+                    let key = old.key_of(w, i, n);
+                    self.put_moved(key, new.repack(w, old, key));
+                }
+            }
+        } else {
+            let mut moved = Vec::with_capacity(self.filled);
+            for i in 0..n {
+                let Some(b) = self.buckets.get_mut(i) else {
+                    break;
+                };
+                moved.extend(
+                    b.iter()
+                        .filter(|&&w| w != 0)
+                        .map(|&w| (old.key_of(w, i, n), w)),
+                );
+                *b = [0; COMPACT_SLOTS];
+            }
+            self.set_active(next);
+            let Fast::Solved(new) = self.fast else { return };
+            self.filled = 0;
+            for (key, w) in moved {
+                self.put_moved(key, new.repack(w, old, key));
+            }
+        }
+    }
+
+    /// Puts a moved entry (`word`, of `key`) in the first empty slot from
+    /// its home slot, else over its home slot (only a count that is not a
+    /// power of two can crowd more than 8 old entries into one bucket).
+    fn put_moved(&mut self, key: u64, word: u64) {
+        let Some(b) = self.buckets.get_mut(self.index.bucket(key)) else {
+            return;
+        };
+        let home = selector(key);
+        for j in 0..COMPACT_SLOTS {
+            let i = (home + j) % COMPACT_SLOTS;
+            if b[i] == 0 {
+                b[i] = word;
+                self.filled += 1;
+                return;
+            }
+        }
+        b[home % COMPACT_SLOTS] = word;
     }
 
     /// Rebuilds the table with `config` over the memory it already has
@@ -281,10 +408,10 @@ impl TranspositionTable {
     pub fn reconfigure(&mut self, config: Config) -> Result<(), TableError> {
         let bytes = self.size_bytes();
         config.validate(bytes, false)?;
-        self.lay_out(config, bytes)?;
         if self.dirty {
             self.clear();
         }
+        self.lay_out(config, bytes)?;
         self.generation = 0;
         Ok(())
     }
@@ -305,6 +432,14 @@ impl TranspositionTable {
     #[must_use]
     pub fn size_bytes(&self) -> usize {
         self.buckets.len() * BUCKET_BYTES
+    }
+
+    /// The part of [`size_bytes`](TranspositionTable::size_bytes) in use:
+    /// all of it, except in a growing solved table ([`Config::grow`]),
+    /// which starts at 16 MiB and doubles as it fills.
+    #[must_use]
+    pub fn active_bytes(&self) -> usize {
+        self.active * BUCKET_BYTES
     }
 
     /// Where the table's memory is: a mapping with huge pages (the default
@@ -384,6 +519,10 @@ impl TranspositionTable {
             let i = (home + j) % COMPACT_SLOTS;
             if b[i] == 0 {
                 b[i] = word;
+                self.filled += 1;
+                if self.filled >= self.grow_at {
+                    self.grow();
+                }
                 return;
             }
             if sk.holds(b[i], check) {
@@ -688,9 +827,11 @@ impl Table for TranspositionTable {
     }
 
     fn clear(&mut self) {
-        self.buckets.clear();
+        self.buckets.zero_prefix(self.active);
         self.dirty = false;
         self.generation = 0;
+        self.filled = 0;
+        self.set_active(self.start);
     }
 
     fn stats(&self) -> Stats {
@@ -710,7 +851,7 @@ impl Table for TranspositionTable {
 
     fn hashfull(&self) -> u32 {
         let slots = self.slots();
-        let sample = HASHFULL_SAMPLE.min(self.capacity());
+        let sample = HASHFULL_SAMPLE.min(self.active * slots);
         let mut used = 0;
         for s in 0..sample {
             let Some(b) = self.buckets.get(s / slots) else {

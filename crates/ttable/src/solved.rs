@@ -108,6 +108,39 @@ impl SolvedKey {
         }
     }
 
+    /// The whole key of the occupied slot `word` of bucket `bucket` (a table
+    /// of `buckets` buckets): the inverse of index plus check.
+    pub(crate) fn key_of(self, word: u64, bucket: usize, buckets: usize) -> u64 {
+        let check = word >> (DATA_BITS + self.move_bits);
+        match self.shift {
+            Some(b) => check << b | bucket as u64,
+            None => {
+                // The bucket holds the low halves from ⌈bucket · 2^32 / n⌉
+                // on, fewer than 2^j of them: the one with the stored low
+                // `j` bits.
+                let j = self.low_bits;
+                let mask = (1u64 << j) - 1;
+                let first = ((bucket as u64) << 32).div_ceil(buckets as u64);
+                let low = first + ((check & mask).wrapping_sub(first) & mask);
+                (check >> j) << 32 | low
+            }
+        }
+    }
+
+    /// The occupied slot `word` of a table laid out by `old`, holding `key`,
+    /// as this layout stores it: same value, bound and move (no move if its
+    /// code does not fit).
+    pub(crate) fn repack(self, word: u64, old: SolvedKey, key: u64) -> u64 {
+        let data = word & ((1 << DATA_BITS) - 1);
+        let mv = (word >> DATA_BITS) & old.no_move();
+        let mv = if mv == old.no_move() || mv >= self.no_move() {
+            self.no_move()
+        } else {
+            mv
+        };
+        (self.check(key) << self.move_bits | mv) << DATA_BITS | data
+    }
+
     /// The bits of the move field.
     #[cfg(test)]
     pub(crate) const fn move_bits(self) -> u32 {
@@ -203,6 +236,56 @@ mod tests {
                 if let Some(other) = seen.insert((ix.bucket(key), c), key) {
                     assert_eq!(other, key, "{n}: two keys share bucket and check");
                 }
+            }
+        }
+    }
+
+    /// `key_of` inverts index plus check, and `repack` keeps the entry
+    /// when the table grows (including into a count that is not a power of
+    /// two).
+    #[test]
+    fn keys_come_back_and_entries_move() {
+        let s = ScoreConfig::default();
+        let e = Entry {
+            best_move: Some(2),
+            value: -17,
+            depth: SOLVED_DEPTH,
+            bound: Bound::Lower,
+        };
+        for (from, to) in [
+            (MIN_BUCKETS, 2 * MIN_BUCKETS),
+            (1 << 20, 1 << 21),
+            (1 << 20, 3 << 19),
+            (1 << 21, (1 << 22) - 5),
+            (3 << 19, 1 << 21),
+        ] {
+            let (a, b) = (SolvedKey::new(from).unwrap(), SolvedKey::new(to).unwrap());
+            let (ia, ib) = (Indexer::new(from), Indexer::new(to));
+            let mut x = 0x0123_4567_89AB_CDEFu64;
+            for _ in 0..20_000 {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let key = x ^ (x >> 29);
+                let w = a.pack(a.check(key), &e, 0, &s);
+                assert_eq!(a.key_of(w, ia.bucket(key), from), key, "{from}: {key:#x}");
+                let moved = b.repack(w, a, key);
+                assert!(b.holds(moved, b.check(key)));
+                assert_eq!(b.key_of(moved, ib.bucket(key), to), key);
+                let kept = if e.best_move.is_some_and(|m| u64::from(m) < b.no_move())
+                    && u64::from(e.best_move.unwrap()) < a.no_move()
+                {
+                    e.best_move
+                } else {
+                    None
+                };
+                assert_eq!(
+                    b.unpack(moved, 0, &s),
+                    Entry {
+                        best_move: kept,
+                        ..e
+                    }
+                );
             }
         }
     }
