@@ -290,7 +290,7 @@ impl Config {
     /// In the [solved layout](Config::solved), lets a
     /// [`TranspositionTable`](crate::TranspositionTable) start small and
     /// grow (`true`, the default): it begins with `2^18` buckets (16 MiB)
-    /// and doubles each time half its slots are taken, moving its entries
+    /// and doubles each time three quarters of its slots are taken, moving its entries
     /// (none is lost), up to the size it was built with; memory it has not
     /// grown into is never written, so the operating system never hands it
     /// out. A short solve then touches 16 MiB instead of the whole table,
@@ -304,7 +304,7 @@ impl Config {
     /// let mut tt = TranspositionTable::with_config(64 << 20, Config::new().solved(true))?;
     /// assert_eq!(tt.active_bytes(), 16 << 20);
     /// let entry = |v| Entry { best_move: None, value: v, depth: SOLVED_DEPTH, bound: Bound::Exact };
-    /// for key in 0..(3u64 << 20) {
+    /// for key in 0..(4u64 << 20) {
     ///     tt.store(key.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0, entry(1));
     /// }
     /// assert_eq!(tt.active_bytes(), 64 << 20); // grew twice

@@ -303,12 +303,12 @@ impl TranspositionTable {
         {
             self.fast = Fast::Solved(sk);
             if n < self.buckets.len() {
-                self.grow_at = n * COMPACT_SLOTS / 2;
+                self.grow_at = n * COMPACT_SLOTS * 3 / 4;
             }
         }
     }
 
-    /// Grows a solved table that is half full: twice the buckets (or all
+    /// Grows a solved table that is three quarters full: twice the buckets (or all
     /// of them, if fewer), every entry moved to its place in the new
     /// layout. From a power of two to twice as many, bucket `i` splits
     /// into `i` and `i + n`, in place; into any other count, the entries

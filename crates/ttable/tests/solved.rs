@@ -226,18 +226,17 @@ fn spread_keys(n: usize) -> Vec<u64> {
 }
 
 /// A growing table (the default in the solved layout) starts at 16 MiB,
-/// doubles when half full, and loses no entry on the way: eight keys
-/// crowding bucket 0 (a full bucket, split by the growth) all survive two
-/// growths, every hit is the last value stored for its key, and the keys
-/// missing (lost to full buckets before a growth) are under 2.5 % of 3 M
-/// (0.9 % at 64 MiB, 1.6 % at 48 MiB, where the last growth stops at 50 %
-/// full).
-/// A 16 MiB table that never grew would have lost over a third (3 M keys,
-/// 2 M slots). Into a count that is not a power of two the last growth
-/// gathers the entries and places them again.
+/// doubles when three quarters full, and loses no entry on the way: eight
+/// keys crowding bucket 0 (a full bucket, split by the growth) all survive
+/// two growths, every hit is the last value stored for its key, and the
+/// keys missing (lost to full buckets before a growth) are under 12.5 % of
+/// 4 M (7.5 % at 64 MiB, 9.5 % at 48 MiB, where the last growth stops at
+/// 65 % full). A 16 MiB table that never grew would have lost over half
+/// (4 M keys, 2 M slots). Into a count that is not a power of two the last
+/// growth gathers the entries and places them again.
 #[test]
 fn growing_table_keeps_its_entries() {
-    let keys = spread_keys(3 << 20);
+    let keys = spread_keys(4 << 20);
     for (bytes, grown) in [
         (64 * MIB, 64 * MIB),
         (48 * MIB + 64 * 77, 48 * MIB + 64 * 77),
@@ -286,11 +285,7 @@ fn growing_table_keeps_its_entries() {
                 None => missing += 1,
             }
         }
-        assert!(
-            missing * 40 < keys.len(),
-            "{missing} of {} lost",
-            keys.len()
-        );
+        assert!(missing * 8 < keys.len(), "{missing} of {} lost", keys.len());
         // Clearing empties it and starts again from 16 MiB.
         tt.clear();
         assert_eq!(tt.active_bytes(), 16 * MIB);
