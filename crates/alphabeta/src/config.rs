@@ -330,10 +330,6 @@ impl Config {
     /// 16 MiB or more with [`TtUse::Cutoffs`], the normal probe policy and
     /// full-key verification (the defaults); switching layouts (a solve
     /// after a depth-limited search, or the reverse) empties the table.
-    /// On one thread the solved table starts at 16 MiB and doubles as it
-    /// fills, up to [`Config::tt_bytes`] ([`gametree_ttable::Config::grow`]),
-    /// so a large `tt_bytes` costs a short solve nothing: memory the table
-    /// has not grown into is never written.
     ///
     /// [`AlphaBeta::solve`]: crate::AlphaBeta::solve
     /// [`AlphaBeta::solve_weak`]: crate::AlphaBeta::solve_weak
