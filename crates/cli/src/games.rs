@@ -382,12 +382,7 @@ impl CliGame for Connect4 {
     }
     /// By the empty cells of the (first) position, whose tree the table
     /// must hold: from 28 empty cells on a board of 42 cells or more (the
-    /// standard board's first 14 plies), 512 MiB, into which the solved
-    /// table grows from 16 MiB only as far as the search fills it (Pons's
-    /// Test_L1_R3 lines 1-6: 152.7 M nodes at 128 MiB, 141.4 M at 512 MiB,
-    /// 141.2 M at 1 GiB; Test_L1_R2 lines 1-100: 113.5 M and 110.4 M at
-    /// 128 and 512 MiB; the 1,000 light openings of Test_L1_R1 stay at
-    /// 16 MiB); below 28 empty cells,
+    /// standard board's first 14 plies), 128 MiB; below 28 empty cells,
     /// 16 MiB, which a smaller tree does not outgrow and which costs less
     /// to touch; else 64 MiB. Measured on the standard board with the
     /// solved layout, whole runs: Pons's Test_L1_R3 lines 1-10 take 27.8 s
@@ -401,7 +396,7 @@ impl CliGame for Connect4 {
         if empty < 28 {
             16 << 20
         } else if self.size().cells() >= 42 {
-            512 << 20
+            128 << 20
         } else {
             crate::solve::TABLE_BYTES
         }

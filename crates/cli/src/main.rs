@@ -143,9 +143,8 @@ struct SolveArgs {
     weak: bool,
     /// Transposition table or tree memory, e.g. 64M, 1G (default: 64M for
     /// alpha-beta and df-pn; on Connect Four 16M below 28 empty cells and
-    /// 512M from 28 on boards of 42 cells or more, which the one-thread
-    /// alpha-beta table grows into from 16M as it fills, 128M for a shared
-    /// table or df-pn; a 1G bound for PNS, PN² and CNS).
+    /// 128M from 28 on boards of 42 cells or more; a 1G bound for PNS, PN²
+    /// and CNS).
     #[arg(long, value_name = "SIZE")]
     tt: Option<String>,
     /// Search threads (Lazy SMP for alpha-beta; rayon workers for retrograde).

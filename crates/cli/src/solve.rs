@@ -20,9 +20,6 @@ const TREE_BYTES: usize = 1 << 30;
 /// Default table of alpha-beta and df-pn: 64 MiB (a game may choose
 /// another size, [`CliGame::solve_table_bytes`]).
 pub(crate) const TABLE_BYTES: usize = 64 << 20;
-/// The largest default table that does not grow as it fills: a shared
-/// table, or df-pn's.
-const FIXED_TABLE_BYTES: usize = 128 << 20;
 
 /// The longest line the proof-number searches extend, move by move, in a
 /// game without a bound on its length (a winner without distances could go
@@ -106,15 +103,7 @@ impl<G: CliGame> Engine<G> {
     /// The solver `opts` asks for.
     fn new(opts: &Options, default_table: usize) -> Result<Engine<G>> {
         let tree_bytes = opts.tt.unwrap_or(TREE_BYTES);
-        // Only alpha-beta's single-threaded table grows as it fills; a
-        // shared table (several threads) or df-pn's is written whole, so
-        // by default they stay at 128 MiB.
-        let grows = matches!(opts.algo, Algo::Alphabeta) && opts.threads <= 1;
-        let table_bytes = opts.tt.unwrap_or(if grows {
-            default_table
-        } else {
-            default_table.min(FIXED_TABLE_BYTES)
-        });
+        let table_bytes = opts.tt.unwrap_or(default_table);
         let memory = |e: gametree_pns_conspiracy::Error| CliError::input(format!("--tt: {e}"));
         let oracle = match &opts.tables {
             Some(dir) => {
