@@ -225,7 +225,7 @@ fn spread_keys(n: usize) -> Vec<u64> {
     out
 }
 
-/// A growing table (the default in the solved layout) starts at 16 MiB,
+/// A growing table (`Config::grow`, solved layout) starts at 16 MiB,
 /// doubles when three quarters full, and loses no entry on the way: eight
 /// keys crowding bucket 0 (a full bucket, split by the growth) all survive
 /// two growths, every hit is the last value stored for its key, and the
@@ -241,7 +241,8 @@ fn growing_table_keeps_its_entries() {
         (64 * MIB, 64 * MIB),
         (48 * MIB + 64 * 77, 48 * MIB + 64 * 77),
     ] {
-        let mut tt = TranspositionTable::with_config(bytes, Config::new().solved(true)).unwrap();
+        let config = Config::new().solved(true).grow(true);
+        let mut tt = TranspositionTable::with_config(bytes, config).unwrap();
         assert_eq!(tt.active_bytes(), 16 * MIB);
         assert_eq!(tt.size_bytes(), bytes);
         let e = |k: u64, m: Option<u16>| Entry {
@@ -296,9 +297,8 @@ fn growing_table_keeps_its_entries() {
                 .all(|&k| tt.probe(k, 0, 0).is_none())
         );
     }
-    // Not growing: the whole table from the start.
-    let fixed = Config::new().solved(true).grow(false);
-    let tt = TranspositionTable::with_config(64 * MIB, fixed).unwrap();
+    // Not growing (the default): the whole table from the start.
+    let tt = TranspositionTable::with_config(64 * MIB, Config::new().solved(true)).unwrap();
     assert_eq!(tt.active_bytes(), 64 * MIB);
 }
 
