@@ -21,6 +21,8 @@ use crate::{BUCKET_BYTES, Table, alloc_buckets, bucket_count};
 use memmap2::MmapMut;
 use zerocopy::FromBytes;
 
+mod grow;
+
 /// One cache line: 8 compact slots (`check << 48 | data`) or 4 wide slots
 /// (`key`, `data`).
 #[derive(Clone, Copy, Default)]
@@ -189,11 +191,9 @@ pub struct TranspositionTable {
     /// Has anything been stored since the table was built or cleared?
     dirty: bool,
     /// The buckets in use: all of them, or in a growing solved table
-    /// ([`Config::grow`]) `start`, doubled as it fills. Buckets from
-    /// `active` on are always zero.
+    /// ([`Config::grow`]) `2^18` at first, doubled as it fills. Buckets
+    /// from `active` on are always zero.
     active: usize,
-    /// The `active` of an empty table.
-    start: usize,
     /// Occupied slots (counted in the solved layout only).
     filled: usize,
     /// `filled` at which the table grows (`usize::MAX`: never).
@@ -254,7 +254,6 @@ impl TranspositionTable {
             generation: 0,
             dirty: false,
             active: n,
-            start: n,
             filled: 0,
             grow_at: usize::MAX,
             counters: Counters::default(),
@@ -268,13 +267,7 @@ impl TranspositionTable {
     fn lay_out(&mut self, config: Config, bytes: usize) -> Result<(), TableError> {
         let k = config.get_check_bits();
         let wide = k > 64 - DATA_BITS && !config.get_solved();
-        let total = self.buckets.len();
-        let start = if config.get_solved() && config.get_grow() && total >= 2 * solved::MIN_BUCKETS
-        {
-            solved::MIN_BUCKETS
-        } else {
-            total
-        };
+        let start = grow::start_buckets(&config, self.buckets.len());
         let solved = SolvedKey::for_config(&config, start, bytes)?;
         self.config = config;
         self.wide = wide;
@@ -286,103 +279,9 @@ impl TranspositionTable {
         };
         self.check_shift = 64 - k;
         self.check_mask = if wide { u64::MAX << (64 - k) } else { 0 };
-        self.start = start;
         self.filled = 0;
         self.set_active(start);
         Ok(())
-    }
-
-    /// Uses the first `n` buckets (at least `2^18` in the solved layout),
-    /// with the index and, in the solved layout, the check bits for `n`.
-    fn set_active(&mut self, n: usize) {
-        self.active = n;
-        self.index = Indexer::new(n);
-        self.grow_at = usize::MAX;
-        if let Fast::Solved(_) = self.fast
-            && let Some(sk) = SolvedKey::new(n)
-        {
-            self.fast = Fast::Solved(sk);
-            if n < self.buckets.len() {
-                self.grow_at = n * COMPACT_SLOTS * 3 / 4;
-            }
-        }
-    }
-
-    /// Grows a solved table that is three quarters full: twice the buckets (or all
-    /// of them, if fewer), every entry moved to its place in the new
-    /// layout. From a power of two to twice as many, bucket `i` splits
-    /// into `i` and `i + n`, in place; into any other count, the entries
-    /// are gathered first (one allocation per growth, not per node).
-    #[cold]
-    #[inline(never)]
-    fn grow(&mut self) {
-        let Fast::Solved(old) = self.fast else {
-            self.grow_at = usize::MAX;
-            return;
-        };
-        let (n, total) = (self.active, self.buckets.len());
-        let next = if n <= total / 2 { 2 * n } else { total };
-        if next <= n {
-            self.grow_at = usize::MAX;
-            return;
-        }
-        if next == 2 * n && n.is_power_of_two() {
-            self.set_active(next);
-            let Fast::Solved(new) = self.fast else { return };
-            self.filled = 0;
-            for i in 0..n {
-                let Some(b) = self.buckets.get_mut(i) else {
-                    break;
-                };
-                let words = *b;
-                if words == [0; COMPACT_SLOTS] {
-                    continue;
-                }
-                *b = [0; COMPACT_SLOTS];
-                for w in words.into_iter().filter(|&w| w != 0) {
-                    let key = old.key_of(w, i, n);
-                    self.put_moved(key, new.repack(w, old, key));
-                }
-            }
-        } else {
-            let mut moved = Vec::with_capacity(self.filled);
-            for i in 0..n {
-                let Some(b) = self.buckets.get_mut(i) else {
-                    break;
-                };
-                moved.extend(
-                    b.iter()
-                        .filter(|&&w| w != 0)
-                        .map(|&w| (old.key_of(w, i, n), w)),
-                );
-                *b = [0; COMPACT_SLOTS];
-            }
-            self.set_active(next);
-            let Fast::Solved(new) = self.fast else { return };
-            self.filled = 0;
-            for (key, w) in moved {
-                self.put_moved(key, new.repack(w, old, key));
-            }
-        }
-    }
-
-    /// Puts a moved entry (`word`, of `key`) in the first empty slot from
-    /// its home slot, else over its home slot (only a count that is not a
-    /// power of two can crowd more than 8 old entries into one bucket).
-    fn put_moved(&mut self, key: u64, word: u64) {
-        let Some(b) = self.buckets.get_mut(self.index.bucket(key)) else {
-            return;
-        };
-        let home = selector(key);
-        for j in 0..COMPACT_SLOTS {
-            let i = (home + j) % COMPACT_SLOTS;
-            if b[i] == 0 {
-                b[i] = word;
-                self.filled += 1;
-                return;
-            }
-        }
-        b[home % COMPACT_SLOTS] = word;
     }
 
     /// Rebuilds the table with `config` over the memory it already has
@@ -831,7 +730,7 @@ impl Table for TranspositionTable {
         self.dirty = false;
         self.generation = 0;
         self.filled = 0;
-        self.set_active(self.start);
+        self.set_active(grow::start_buckets(&self.config, self.buckets.len()));
     }
 
     fn stats(&self) -> Stats {

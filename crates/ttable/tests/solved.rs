@@ -230,8 +230,8 @@ fn spread_keys(n: usize) -> Vec<u64> {
 /// keys crowding bucket 0 (a full bucket, split by the growth) all survive
 /// two growths, every hit is the last value stored for its key, and the
 /// keys missing (lost to full buckets before a growth) are under 12.5 % of
-/// 4 M (7.5 % at 64 MiB, 9.5 % at 48 MiB, where the last growth stops at
-/// 65 % full). A 16 MiB table that never grew would have lost over half
+/// 4 M (7.5 % at 64 MiB, which ends 46 % full, and 9.5 % at 48 MiB,
+/// which ends 60 % full). A 16 MiB table that never grew would have lost over half
 /// (4 M keys, 2 M slots). Into a count that is not a power of two the last
 /// growth gathers the entries and places them again.
 #[test]
