@@ -276,8 +276,8 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         let mut best_move = None;
         let mut searched = 0u32;
         // Solving on several threads, near the root: moves another thread
-        // is searching (the first one too) are put off until the others are
-        // done (see `busy`).
+        // is searching are put off until the others are done (see `busy`);
+        // the first move never is.
         let busy = self
             .busy
             .filter(|_| self.to_end && ply < DEFER_PLY && moves.len() > 1);
@@ -317,7 +317,11 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
                 (b, k)
             });
             if let Some((b, k)) = child_key {
-                if from_picker && !deferred.is_full() && b.contains(k) {
+                if from_picker
+                    && searched > 0
+                    && !deferred.is_full()
+                    && b.contains(k)
+                {
                     game.unmake(m, undo);
                     deferred.push(m);
                     continue;

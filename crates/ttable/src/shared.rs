@@ -384,7 +384,8 @@ impl SharedTable {
     }
 
     /// `store_slot` in the solved layout: the key's slot, else the first
-    /// empty slot from its home slot, else its home slot. Entries not
+    /// empty slot from its home slot, else its home slot or, if that holds
+    /// an exact value, the next that does not (`solved::victim`). Entries not
     /// searched to the end are dropped. Two threads storing one new key at
     /// once may leave it in two slots, both valid.
     #[inline(always)]
@@ -421,7 +422,7 @@ impl SharedTable {
             }
         }
         bump(&stripe.replacements);
-        b[home % (2 * SLOTS)].store(word, Relaxed);
+        b[solved::victim(home, 2 * SLOTS, |i| b[i].load(Relaxed))].store(word, Relaxed);
     }
 
     /// See [`Table::prefetch`].

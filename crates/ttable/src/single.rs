@@ -392,7 +392,8 @@ impl TranspositionTable {
     }
 
     /// `store_slot` in the solved layout: the key's slot, else the first
-    /// empty slot from its home slot, else its home slot. Entries not
+    /// empty slot from its home slot, else its home slot or, if that holds
+    /// an exact value, the next that does not (`solved::victim`). Entries not
     /// searched to the end are dropped.
     #[inline(always)]
     fn store_solved(&mut self, sk: SolvedKey, slot: Slot, ply: u32, entry: Entry) {
@@ -429,7 +430,7 @@ impl TranspositionTable {
                 return;
             }
         }
-        let i = home % COMPACT_SLOTS;
+        let i = solved::victim(home, COMPACT_SLOTS, |i| b[i]);
         bump(&counters.replacements);
         b[i] = word;
     }

@@ -26,6 +26,25 @@
 use crate::config::ScoreConfig;
 use crate::entry::{Bound, Entry};
 
+/// The slot a full bucket of `slots` slots gives up for a new entry, given
+/// the new key's home slot and a reader of the bucket's words: the home
+/// slot, unless it holds an exact value, then the first slot after it that
+/// does not (all exact: the home slot). Exact values come only from the
+/// principal variation of a search with a window wider than null, a few
+/// positions whose subtrees are the biggest of the search; keeping them
+/// lets the line be completed and the next search start from them without
+/// searching those subtrees again.
+#[inline(always)]
+pub(crate) fn victim(home: usize, slots: usize, word: impl Fn(usize) -> u64) -> usize {
+    for j in 0..slots {
+        let i = (home + j) % slots;
+        if word(i) & 3 != Bound::Exact as u64 {
+            return i;
+        }
+    }
+    home % slots
+}
+
 /// The fewest buckets for which 46 check bits keep keys exact.
 pub(crate) const MIN_BUCKETS: usize = 1 << 18;
 

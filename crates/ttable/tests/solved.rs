@@ -389,6 +389,51 @@ fn full_bucket_replaces_the_home_slot() {
     assert_eq!(tt.hashfull(), 8);
 }
 
+/// A full bucket keeps its exact values (the principal variation's
+/// positions): a new key whose home slot holds one takes the next slot that
+/// holds a bound instead, in both tables; with only exact values, the home
+/// slot goes (above).
+#[test]
+fn full_bucket_keeps_exact_values() {
+    fn check(mut tt: impl Table) {
+        let e = |v, bound| Entry {
+            best_move: None,
+            value: v,
+            depth: SOLVED_DEPTH,
+            bound,
+        };
+        // Keys of bucket 0, homes 0..8 as above; 3 and 4 exact, the others
+        // lower bounds.
+        let key = |i: u64| i << 32 | 7 << 50;
+        let exact = |i| i == 3 || i == 4;
+        for i in 0..8 {
+            let bound = if exact(i) { Bound::Exact } else { Bound::Lower };
+            tt.store(key(i), 0, e(i as i32, bound));
+        }
+        // Home slot 3: slots 3 and 4 are exact, slot 5 goes.
+        tt.store(key(8 + 3), 0, e(99, Bound::Lower));
+        assert_eq!(tt.probe(key(11), 0, 0).unwrap().entry.value, 99);
+        assert!(tt.probe(key(5), 0, 0).is_none());
+        for i in (0..8).filter(|&i| i != 5) {
+            assert_eq!(tt.probe(key(i), 0, 0).unwrap().entry.value, i as i32);
+        }
+        // Home slot 0 holds a bound: it goes.
+        tt.store(key(8), 0, e(98, Bound::Exact));
+        assert!(tt.probe(key(0), 0, 0).is_none());
+        // Slot 7 becomes exact; then home slot 7: 7 and 0 are exact, the
+        // search wraps round to slot 1.
+        tt.store(key(8 + 7), 0, e(97, Bound::Exact));
+        assert!(tt.probe(key(7), 0, 0).is_none());
+        tt.store(key(16 + 7), 0, e(96, Bound::Upper));
+        assert!(tt.probe(key(1), 0, 0).is_none());
+        for k in [2, 3, 4, 6, 8, 11, 15, 23] {
+            assert!(tt.probe(key(k), 0, 0).is_some(), "key {k}");
+        }
+    }
+    check(TranspositionTable::with_config(16 * MIB, Config::new().solved(true)).unwrap());
+    check(SharedTable::with_config(16 * MIB, Config::new().solved(true)).unwrap());
+}
+
 /// Two threads store and probe keys crowded into a few buckets, each key
 /// always with the same entry (its value a function of the key): every hit
 /// either thread sees is that key's entry, however the stores interleave.
