@@ -317,11 +317,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
                 (b, k)
             });
             if let Some((b, k)) = child_key {
-                if from_picker
-                    && searched > 0
-                    && !deferred.is_full()
-                    && b.contains(k)
-                {
+                if from_picker && searched > 0 && !deferred.is_full() && b.contains(k) {
                     game.unmake(m, undo);
                     deferred.push(m);
                     continue;
