@@ -413,12 +413,13 @@ impl<G: Game> AlphaBeta<G> {
             && c.tt == TtUse::Cutoffs
             && c.tt_policy == ProbePolicy::Normal
             && c.tt_check_bits == 64;
+        let grow = want && c.tt_grow;
         if let Some(t) = &mut self.table
-            && t.config().get_solved() != want
+            && (t.config().get_solved() != want || t.config().get_grow() != grow)
         {
             // Refused only for a table too small to be exact: it then
             // keeps its layout, which is always sound.
-            let _ = t.reconfigure(t.config().solved(want));
+            let _ = t.reconfigure(t.config().solved(want).grow(grow));
         }
         if let Some(t) = &mut self.shared
             && t.config().get_solved() != want

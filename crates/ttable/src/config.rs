@@ -293,11 +293,13 @@ impl Config {
     /// (16 MiB) and doubles each time three quarters of its slots are
     /// taken, moving its entries, up to the size it was built with; memory
     /// it has not grown into is never written, so the operating system
-    /// never hands it out. That bounds the memory of a short solve, not
-    /// its time: solving Connect Four openings with a 128 MiB table that
-    /// grows took 1.05–1.13× the time of the whole table from the start
-    /// (same node counts; the probes cost more), and the 1,000 light
-    /// openings of Pons's Test_L1_R1 gained nothing measurable. Other
+    /// never hands it out. That bounds the memory of a short solve and the
+    /// time the system takes to zero it; a long solve pays for moving the
+    /// entries at each doubling. With a 128 MiB table on Pons's Connect
+    /// Four sets (whole process, alternating pairs, medians), growing took
+    /// 0.93× the time of the whole table on the 1,000 light openings of
+    /// Test_L1_R1 (20.9 MiB touched against 132.8 MiB), 1.01× on
+    /// Test_L1_R2 lines 1-100 and 1.00× on Test_L1_R3 lines 1-6. Other
     /// layouts and [`SharedTable`](crate::SharedTable) always use the
     /// whole table.
     ///

@@ -434,6 +434,49 @@ fn full_bucket_keeps_exact_values() {
     check(SharedTable::with_config(16 * MIB, Config::new().solved(true)).unwrap());
 }
 
+/// Growing into a bucket count that is not a power of two can crowd more
+/// old entries into one new bucket than it holds: the moved entries then
+/// follow the store rule, and an exact value in the home slot stays.
+#[test]
+fn growth_into_a_crowded_bucket_keeps_exact_values() {
+    const FINAL: u64 = 3 << 18; // 48 MiB: 16, then 32, then 48 MiB
+    let mut tt =
+        TranspositionTable::with_config(48 * MIB, Config::new().solved(true).grow(true)).unwrap();
+    let e = |v, bound| Entry {
+        best_move: None,
+        value: v,
+        depth: SOLVED_DEPTH,
+        bound,
+    };
+    // Ten keys whose low 32 bits all index bucket `b` of the final table
+    // (multiply-shift), consecutive buckets of the power-of-two ones, all
+    // with home slot 5: the exact one is moved first, into slot 5, and the
+    // other nine overflow the bucket.
+    let b = 1000u64;
+    let lo = (b << 32).div_ceil(FINAL);
+    let key = |i: u64| (lo + i) | 5 << 32 | 0x1234 << 40;
+    assert!((0..10).all(|i| ((key(i) & 0xFFFF_FFFF) * FINAL) >> 32 == b));
+    tt.store(key(0), 0, e(77, Bound::Exact));
+    for i in 1..10 {
+        tt.store(key(i), 0, e(i as i32, Bound::Lower));
+    }
+    // Fill the table until it grows to its full size, with keys that stay
+    // out of the buckets above, old and new.
+    let old = |k: u64| k & ((1 << 19) - 1);
+    let mut k = 0u64;
+    while tt.active_bytes() < 48 * MIB {
+        k += 1;
+        let f = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        if ((f & 0xFFFF_FFFF) * FINAL) >> 32 == b || old(f).wrapping_sub(old(lo)) < 16 {
+            continue;
+        }
+        tt.store(f, 0, e(1, Bound::Upper));
+    }
+    assert_eq!(tt.probe(key(0), 0, 0).unwrap().entry.value, 77);
+    let kept = (1..10).filter(|&i| tt.probe(key(i), 0, 0).is_some()).count();
+    assert_eq!(kept, 7, "the bucket is full: the exact entry and 7 others");
+}
+
 /// Two threads store and probe keys crowded into a few buckets, each key
 /// always with the same entry (its value a function of the key): every hit
 /// either thread sees is that key's entry, however the stores interleave.

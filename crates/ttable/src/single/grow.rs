@@ -93,8 +93,9 @@ impl TranspositionTable {
     }
 
     /// Puts a moved entry (`word`, of `key`) in the first empty slot from
-    /// its home slot, else over its home slot (only a count that is not a
-    /// power of two can crowd more than 8 old entries into one bucket).
+    /// its home slot, else where a store would (`solved::victim`: the home
+    /// slot unless it holds an exact value). Only a count that is not a
+    /// power of two can crowd more than 8 old entries into one bucket.
     fn put_moved(&mut self, key: u64, word: u64) {
         let Some(b) = self.buckets.get_mut(self.index.bucket(key)) else {
             return;
@@ -108,6 +109,7 @@ impl TranspositionTable {
                 return;
             }
         }
-        b[home % COMPACT_SLOTS] = word;
+        let i = solved::victim(home, COMPACT_SLOTS, |i| b[i]);
+        b[i] = word;
     }
 }
