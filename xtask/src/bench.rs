@@ -81,6 +81,10 @@ pub(crate) struct Options {
     /// `c4solver` binary at PATH (whole processes, alternating rounds).
     #[arg(long)]
     pons: Option<std::path::PathBuf>,
+    /// `connect4 --pons`: how many positions of each set (its first) to
+    /// compare move by move (`--all-moves` against `c4solver -a`).
+    #[arg(long, default_value_t = 50)]
+    all_moves: usize,
     /// `tb-compress`: the chess endings, comma-separated (default
     /// KQvK,KRvK,KQvKR). `syzygy`: time these 5-man pawnless endings
     /// (comma-separated, or `five` for all 60) instead of the 3-4-man set.
@@ -355,6 +359,7 @@ fn connect4(opts: &Options) -> Result<()> {
             opts.limit,
             opts.rounds,
             generated,
+            opts.all_moves,
         );
     }
     if opts.ablate {

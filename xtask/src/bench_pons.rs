@@ -59,7 +59,8 @@ fn median(mut v: Vec<Duration>) -> Duration {
 
 /// Runs the comparison on every set of `dir` whose name contains one of the
 /// comma-separated `sets`,
-/// the first `limit` positions of each, `rounds` alternating rounds.
+/// the first `limit` positions of each, `rounds` alternating rounds; every
+/// move's score of the first `all_moves` positions of each.
 pub(crate) fn run(
     pons: &Path,
     dir: &Path,
@@ -67,6 +68,7 @@ pub(crate) fn run(
     limit: Option<usize>,
     rounds: usize,
     generated: Option<(usize, u64)>,
+    all_moves_limit: usize,
 ) -> Result<()> {
     if !pons.is_file() {
         bail!(
@@ -183,7 +185,7 @@ pub(crate) fn run(
         if ours_wrong > 0 {
             bail!("gametree got {ours_wrong} scores wrong on {name}");
         }
-        let m = ALL_MOVES.min(n);
+        let m = all_moves_limit.min(n);
         let input: String = input.lines().take(m).map(|l| format!("{l}\n")).collect();
         all_moves.push((
             name.clone(),
@@ -193,7 +195,7 @@ pub(crate) fn run(
     }
     println!();
     println!(
-        "Every move's score (`gametree solve --all-moves` against `c4solver -a`), the first {ALL_MOVES} positions of each set:"
+        "Every move's score (`gametree solve --all-moves` against `c4solver -a`), the first {all_moves_limit} positions of each set:"
     );
     println!("| set | positions | moves compared | differences |");
     println!("|---|---:|---:|---:|");
@@ -239,9 +241,6 @@ fn generate(count: usize, seed: u64) -> Vec<String> {
     }
     out
 }
-
-/// Positions per set whose every move is compared with Pons's analysis.
-const ALL_MOVES: usize = 50;
 
 /// Every move's score of each position of `input`: ours (`--all-moves`)
 /// against Pons's (`-a`, a score per column, -1000 for a full one). Returns
