@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod compressed;
 pub mod games;
 pub mod index;
 pub mod picker;

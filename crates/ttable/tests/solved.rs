@@ -473,7 +473,9 @@ fn growth_into_a_crowded_bucket_keeps_exact_values() {
         tt.store(f, 0, e(1, Bound::Upper));
     }
     assert_eq!(tt.probe(key(0), 0, 0).unwrap().entry.value, 77);
-    let kept = (1..10).filter(|&i| tt.probe(key(i), 0, 0).is_some()).count();
+    let kept = (1..10)
+        .filter(|&i| tt.probe(key(i), 0, 0).is_some())
+        .count();
     assert_eq!(kept, 7, "the bucket is full: the exact entry and 7 others");
 }
 

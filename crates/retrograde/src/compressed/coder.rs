@@ -2,6 +2,8 @@
 //! and the model that predicts each code from its neighbours 1, 8 and 64
 //! indices back; one block coded at a time.
 
+use rayon::prelude::*;
+
 use crate::LoadError;
 use crate::value::RESERVED_CODE;
 
@@ -152,51 +154,161 @@ const NEAR: usize = 1;
 const ROW: usize = 8;
 const FAR: usize = 64;
 
-/// The adaptive probabilities of one block: three "equal to a neighbour"
-/// flags per context (which neighbours agree × the nearest neighbour), and
-/// a 256-leaf tree per code of the neighbour 8 back.
+/// Probability cells of the "equal to a neighbour" flags: three per
+/// context (which neighbours agree × the nearest neighbour).
+const FLAG_CELLS: usize = 8 * 256 * 4;
+/// Every probability cell of the model: the flags, then a 256-leaf tree
+/// per code of the neighbour 8 back.
+pub(super) const CELLS: usize = FLAG_CELLS + 256 * 256;
+
+/// A prior: a cell of the model and the probability every block starts it
+/// at, in units of 1/256 (`1..=255`).
+pub(super) type Prior = (u32, u8);
+
+/// The probabilities of one block, each starting at the file's prior
+/// ([`Model::with_priors`]; one half without) and adapting as the block is
+/// coded. A cell is set to its prior the first time a block touches it, so
+/// starting a block costs nothing however large the model.
 pub(super) struct Model {
-    flags: Vec<u16>,
-    tree: Vec<u16>,
+    base: Vec<u16>,
+    probs: Vec<u16>,
+    /// The block (`generation`) that last set each cell.
+    stamp: Vec<u16>,
+    generation: u16,
+    /// While training: per cell, how often each decision was taken.
+    counts: Option<Vec<[u64; 2]>>,
 }
 
 impl Model {
+    /// Every cell starting at one half.
     pub(super) fn new() -> Model {
+        Model::with_priors(&[])
+    }
+
+    /// Every cell starting at its prior, or one half.
+    pub(super) fn with_priors(priors: &[Prior]) -> Model {
+        let mut base = vec![PROB_HALF; CELLS];
+        for &(cell, q) in priors {
+            if let Some(b) = base.get_mut(cell as usize) {
+                *b = u16::from(q) << (PROB_BITS - 8);
+            }
+        }
         Model {
-            flags: vec![PROB_HALF; 8 * 256 * 4],
-            tree: vec![PROB_HALF; 256 * 256],
+            base,
+            probs: vec![PROB_HALF; CELLS],
+            stamp: vec![0; CELLS],
+            generation: 0,
+            counts: None,
         }
     }
 
+    /// Starts a block: every cell back to its prior.
     fn reset(&mut self) {
-        self.flags.fill(PROB_HALF);
-        self.tree.fill(PROB_HALF);
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+    }
+
+    /// Codes one decision of `cell`.
+    #[inline(always)]
+    fn bit<C: Coder>(&mut self, c: &mut C, cell: usize, value: bool) -> bool {
+        if self.stamp[cell] != self.generation {
+            self.stamp[cell] = self.generation;
+            self.probs[cell] = self.base[cell];
+        }
+        let bit = c.bit(&mut self.probs[cell], value);
+        if let Some(counts) = &mut self.counts {
+            counts[cell][usize::from(bit)] = counts[cell][usize::from(bit)].saturating_add(1);
+        }
+        bit
     }
 
     /// Codes `x` (ignored when decoding) at position `i` of `block`, whose
     /// first `i` codes are known; returns the code.
+    #[inline]
     fn code<C: Coder>(&mut self, c: &mut C, block: &[u8], i: usize, x: u8) -> u8 {
         let back = |d: usize| if i >= d { block[i - d] } else { 0 };
         let (a, r, f) = (back(NEAR), back(ROW), back(FAR));
         let agree = usize::from(a == r) | usize::from(a == f) << 1 | usize::from(r == f) << 2;
         let base = (agree * 256 + usize::from(a)) * 4;
-        if c.bit(&mut self.flags[base], x == a) {
+        if self.bit(c, base, x == a) {
             return a;
         }
-        if r != a && c.bit(&mut self.flags[base + 1], x == r) {
+        if r != a && self.bit(c, base + 1, x == r) {
             return r;
         }
-        if f != a && f != r && c.bit(&mut self.flags[base + 2], x == f) {
+        if f != a && f != r && self.bit(c, base + 2, x == f) {
             return f;
         }
-        let tree = &mut self.tree[usize::from(r) * 256..][..256];
+        let tree = FLAG_CELLS + usize::from(r) * 256;
         let mut node = 1usize;
         for k in (0..8).rev() {
-            let bit = c.bit(&mut tree[node], (x >> k) & 1 == 1);
+            let bit = self.bit(c, tree + node, (x >> k) & 1 == 1);
             node = node * 2 + usize::from(bit);
         }
         (node - 256) as u8
     }
+}
+
+/// The side of the coder that codes nothing, for training.
+struct Tally;
+
+impl Coder for Tally {
+    fn bit(&mut self, _: &mut u16, value: bool) -> bool {
+        value
+    }
+}
+
+/// Decisions a cell must have been taken before it gets a prior.
+const PRIOR_MIN_COUNT: u64 = 16;
+
+/// The priors of `codes` coded in blocks of `block` codes: per cell of the
+/// model, the frequency of its decisions over the whole table, in units of
+/// 1/256, for every cell used often enough whose frequency is not one half;
+/// ordered by cell.
+pub(super) fn train(codes: &[u8], block: usize) -> Vec<Prior> {
+    let counts = codes
+        .par_chunks(block.max(1))
+        .fold(
+            || {
+                let mut m = Model::new();
+                m.counts = Some(vec![[0; 2]; CELLS]);
+                m
+            },
+            |mut m, chunk| {
+                m.reset();
+                for (i, &x) in chunk.iter().enumerate() {
+                    m.code(&mut Tally, chunk, i, x);
+                }
+                m
+            },
+        )
+        .map(|m| m.counts.unwrap_or_default())
+        .reduce(
+            || vec![[0; 2]; CELLS],
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    x[0] = x[0].saturating_add(y[0]);
+                    x[1] = x[1].saturating_add(y[1]);
+                }
+                a
+            },
+        );
+    let mut priors = Vec::new();
+    for (cell, [no, yes]) in counts.into_iter().enumerate() {
+        let n = no.saturating_add(yes);
+        if n < PRIOR_MIN_COUNT {
+            continue;
+        }
+        // P(false) in 1/256, rounded, kept inside 1..=255.
+        let q = ((u128::from(no) * 256 + u128::from(n / 2)) / u128::from(n)).clamp(1, 255) as u8;
+        if q != 128 {
+            priors.push((cell as u32, q));
+        }
+    }
+    priors
 }
 
 /// The compressed bytes of one block of codes.

@@ -1,7 +1,7 @@
 //! A compressed on-disk format for [`Table`], probed one block at a time.
 //!
 //! The indices are cut into blocks of a fixed power-of-two size
-//! ([`DEFAULT_BLOCK_LOG2`]: 16 384 indices), and each block is compressed
+//! ([`DEFAULT_BLOCK_LOG2`]: 2 048 indices), and each block is compressed
 //! on its own, so that a probe reads and decodes one block and nothing
 //! else. [`CompressedTable`] opens a file, checks its header and block
 //! index, and answers [`get`](CompressedTable::get) by a positioned read of
@@ -9,14 +9,18 @@
 //! elsewhere). The crate forbids `unsafe`, so the file is not memory
 //! mapped (`memmap2::Mmap::map` is an `unsafe fn`): the operating system's
 //! page cache keeps a file that is probed often in memory all the same, and
-//! a small cache of decoded blocks ([`CompressedTable::with_cache`]) spares
+//! an optional cache of decoded blocks ([`CompressedTable::with_cache`]) spares
 //! the decoding of a block probed again.
 //!
 //! # The coder
 //!
 //! Each block is coded with an adaptive binary range coder (probabilities
-//! of 12 bits, adapting by 1/16 of the error at each bit, reset at the
-//! start of each block) over the one-byte codes of [`Table::codes`]. The
+//! of 12 bits, adapting by 1/16 of the error at each bit) over the
+//! one-byte codes of [`Table::codes`]. Every block starts from the same
+//! probabilities, the file's *priors*: each decision's frequency over the
+//! whole table, stored in the header for the decisions taken often enough.
+//! Starting from them instead of one half is what lets blocks be small
+//! (and probes fast) without losing the compression of large ones. The
 //! model predicts a code from three neighbours in the block, the codes at
 //! distances 1, 8 and 64 (for a chess ending, the last piece one file and
 //! one rank away, and the piece before it one file away): it codes "equal
@@ -49,10 +53,15 @@
 //! | 20 | 32 | counts: invalid, wins, draws, losses (`u64` each) |
 //! | 52 | 8 | number of blocks (the number of indices over the block size, rounded up) |
 //! | 60 | … | game, material, index scheme: each a `u16` length and UTF-8 bytes |
+//! | … | 4 | number of priors (`u32`) |
+//! | … | 4 × priors | per prior, in increasing order of cell: the model cell (3 bytes) and its starting probability of a `0` decision in 1/256 (1 byte, 1 to 255) |
 //! | … | 8 | header checksum, over every header byte before it |
 //! | … | 16 × blocks | block index: per block, the end of its bytes (from the start of the first block) and the checksum of its bytes |
 //! | … | 8 | checksum of the block index |
 //! | … | … | the blocks, one after another; the file ends with the last one |
+//!
+//! Version 1 files, which have no priors (their blocks start at one half),
+//! are still read.
 //!
 //! The checksums are [`format::checksum`](crate::format::checksum). A file
 //! is written to a temporary file in the same directory and renamed into
@@ -126,16 +135,26 @@ use crate::format::{checksum, u16_at, u64_at};
 mod coder;
 
 use crate::{Counts, Label, LoadError, Table, Value};
-use coder::{Model, decode_block, encode_block};
+use coder::{CELLS, Model, Prior, decode_block, encode_block, train};
 
 /// The first eight bytes of every compressed file.
 pub const MAGIC: [u8; 8] = *b"GTRETRC\x1a";
 /// The version of the compressed format this crate writes and reads.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
+/// The earlier version this crate still reads: no priors (every block's
+/// model starts at one half).
+const VERSION_1: u16 = 1;
+/// Tables of at most this many blocks are also coded without priors, and
+/// keep whichever coding is smaller.
+const SMALL_TABLE_BLOCKS: usize = 64;
 /// `log2` of the block size [`write()`] and [`to_bytes`] use: blocks of
-/// 16 384 indices (on KQvKR 4% larger than blocks of 65 536 and 4% smaller
-/// than blocks of 8 192, each probe decoding a quarter of the former).
-pub const DEFAULT_BLOCK_LOG2: u32 = 14;
+/// 2 048 indices. With the file's priors, that is about the size of
+/// blocks of 16 384 without them, each probe decoding an eighth as much:
+/// on KQvKR 1 240 KiB and 27 600 random probes a second, against 1 256 KiB
+/// and 4 600 a second for version 1's blocks of 16 384 (and 1 207 KiB and
+/// 15 000 a second for blocks of 4 096, 1 297 KiB and 50 800 for blocks
+/// of 1 024).
+pub const DEFAULT_BLOCK_LOG2: u32 = 11;
 /// The smallest `log2` of a block size.
 pub const MIN_BLOCK_LOG2: u32 = 6;
 /// The largest `log2` of a block size.
@@ -157,16 +176,47 @@ fn check_block_log2(block_log2: u32) {
 /// The header, block index and blocks of `table` (compressed in parallel).
 fn encode(table: &Table, block_log2: u32) -> (Vec<u8>, Vec<Vec<u8>>) {
     check_block_log2(block_log2);
-    let blocks: Vec<Vec<u8>> = table
-        .codes()
-        .par_chunks(1 << block_log2)
-        .map_init(Model::new, |model, chunk| encode_block(chunk, model))
-        .collect();
+    let codes = table.codes();
+    let blocks_with = |priors: &[Prior]| -> Vec<Vec<u8>> {
+        codes
+            .par_chunks(1 << block_log2)
+            .map_init(
+                || Model::with_priors(priors),
+                |model, chunk| encode_block(chunk, model),
+            )
+            .collect()
+    };
+    let bytes = |priors: &[Prior], blocks: &[Vec<u8>]| {
+        4 * priors.len() + blocks.iter().map(Vec::len).sum::<usize>()
+    };
+    let mut priors = train(codes, 1 << block_log2);
+    let mut blocks = blocks_with(&priors);
+    // A small table may not repay its priors: it keeps the smaller coding.
+    if blocks.len() <= SMALL_TABLE_BLOCKS && !priors.is_empty() {
+        let plain = blocks_with(&[]);
+        if bytes(&[], &plain) <= bytes(&priors, &blocks) {
+            (priors, blocks) = (Vec::new(), plain);
+        }
+    }
+    let head = header(table, block_log2, VERSION, &priors, &blocks);
+    (head, blocks)
+}
+
+/// The header and block index of a file of `version` for `table` coded
+/// into `blocks` from `priors` (which version 1 cannot hold).
+fn header(
+    table: &Table,
+    block_log2: u32,
+    version: u16,
+    priors: &[Prior],
+    blocks: &[Vec<u8>],
+) -> Vec<u8> {
+    debug_assert!(version == VERSION || priors.is_empty());
     let label = table.label();
     let counts = table.counts();
     let mut head = Vec::with_capacity(FIXED + 64 + 16 * blocks.len());
     head.extend_from_slice(&MAGIC);
-    head.extend_from_slice(&VERSION.to_le_bytes());
+    head.extend_from_slice(&version.to_le_bytes());
     head.push(block_log2 as u8);
     head.push(0);
     for n in [
@@ -188,18 +238,25 @@ fn encode(table: &Table, block_log2: u32) -> (Vec<u8>, Vec<Vec<u8>>) {
         head.extend_from_slice(&(end as u16).to_le_bytes());
         head.extend_from_slice(&s.as_bytes()[..end]);
     }
+    if version == VERSION {
+        head.extend_from_slice(&(priors.len() as u32).to_le_bytes());
+        for &(cell, q) in priors {
+            head.extend_from_slice(&cell.to_le_bytes()[..3]);
+            head.push(q);
+        }
+    }
     let sum = checksum(&head);
     head.extend_from_slice(&sum.to_le_bytes());
     let index_start = head.len();
     let mut end = 0u64;
-    for b in &blocks {
+    for b in blocks {
         end += b.len() as u64;
         head.extend_from_slice(&end.to_le_bytes());
         head.extend_from_slice(&checksum(b).to_le_bytes());
     }
     let sum = checksum(&head[index_start..]);
     head.extend_from_slice(&sum.to_le_bytes());
-    (head, blocks)
+    head
 }
 
 /// The compressed file's bytes for `table`, in blocks of
@@ -314,6 +371,8 @@ struct Layout {
     size: u64,
     block_log2: u32,
     counts: Counts,
+    /// The probabilities each block's model starts from.
+    priors: Vec<Prior>,
     /// Per block: the end of its bytes (from `data`) and their checksum.
     index: Vec<(u64, u64)>,
     /// Where the first block starts.
@@ -352,7 +411,7 @@ fn parse<S: Source + ?Sized>(src: &S, expected: &Label) -> Result<Layout, LoadEr
     }
     let mut head = read_vec(src, 0, FIXED as u64)?;
     let version = u16_at(&head, 8);
-    if version != VERSION {
+    if version != VERSION && version != VERSION_1 {
         return Err(LoadError::UnsupportedVersion { found: version });
     }
     // The three names.
@@ -365,9 +424,32 @@ fn parse<S: Source + ?Sized>(src: &S, expected: &Label) -> Result<Layout, LoadEr
         head.extend_from_slice(&name);
         names.push(name);
     }
+    // The priors: a count, then per prior its cell (3 bytes) and value;
+    // the count is checked against the file's length before anything is
+    // allocated, the priors once the checksum has passed.
+    let mut prior_bytes = Vec::new();
+    if version == VERSION {
+        let at = head.len() as u64;
+        let count = read_vec(src, at, 4)?;
+        let count = u32::from_le_bytes([count[0], count[1], count[2], count[3]]);
+        prior_bytes = read_vec(src, at + 4, 4 * u64::from(count))?;
+        head.extend_from_slice(&count.to_le_bytes());
+        head.extend_from_slice(&prior_bytes);
+    }
     let sum = u64_at(&read_vec(src, head.len() as u64, 8)?, 0);
     if checksum(&head) != sum {
         return Err(LoadError::Corrupted("header checksum mismatch"));
+    }
+    if prior_bytes.len() / 4 > CELLS {
+        return Err(LoadError::Corrupted("more priors than model cells"));
+    }
+    let mut priors: Vec<Prior> = Vec::with_capacity(prior_bytes.len() / 4);
+    for p in prior_bytes.chunks_exact(4) {
+        let cell = u32::from(p[0]) | u32::from(p[1]) << 8 | u32::from(p[2]) << 16;
+        if priors.last().is_some_and(|&(c, _)| c >= cell) || cell as usize >= CELLS || p[3] == 0 {
+            return Err(LoadError::Corrupted("priors out of order or out of range"));
+        }
+        priors.push((cell, p[3]));
     }
     let text =
         |b: Vec<u8>| String::from_utf8(b).map_err(|_| LoadError::Corrupted("a name is not UTF-8"));
@@ -452,6 +534,7 @@ fn parse<S: Source + ?Sized>(src: &S, expected: &Label) -> Result<Layout, LoadEr
         size,
         block_log2,
         counts,
+        priors,
         index,
         data,
     })
@@ -514,7 +597,7 @@ impl Layout {
             .par_chunks_mut(1 << self.block_log2)
             .enumerate()
             .try_for_each_init(
-                || (Model::new(), Vec::new()),
+                || (Model::with_priors(&self.priors), Vec::new()),
                 |(model, buf), (b, chunk)| {
                     self.block(src, b, model, buf)?;
                     chunk.copy_from_slice(buf);
@@ -584,8 +667,13 @@ impl core::fmt::Debug for CompressedTable {
 }
 
 impl CompressedTable {
-    /// The number of decoded blocks a newly opened table keeps.
-    pub const DEFAULT_CACHE: usize = 4;
+    /// The number of decoded blocks a newly opened table keeps: none. A
+    /// cached block must be decoded whole, an uncached probe decodes its
+    /// block up to its index only, so a cache pays off only when probes
+    /// come back to the same few blocks. At uniformly random indices of
+    /// KQRvKR (blocks of 2 048), 41 700 probes a second without a cache
+    /// against 22 900 with 4 blocks (`cargo xtask bench tb-compress`).
+    pub const DEFAULT_CACHE: usize = 0;
 
     /// Opens the compressed table at `path`, checking its header and
     /// block index and that it holds `expected`.
@@ -600,13 +688,14 @@ impl CompressedTable {
         let len = file.metadata()?.len();
         let file = FileSource { file, len };
         let layout = parse(&file, expected)?;
+        let model = Model::with_priors(&layout.priors);
         Ok(CompressedTable {
             layout,
             file,
             cache: Mutex::new(Cache {
                 blocks: VecDeque::new(),
                 capacity: Self::DEFAULT_CACHE,
-                model: Model::new(),
+                model,
                 decoded: 0,
             }),
         })
