@@ -47,3 +47,29 @@ pub fn with_arbitrary<'a, T: arbitrary::Arbitrary<'a>>(bytes: &'a [u8], f: impl 
         f(value);
     }
 }
+
+/// `base` with `raw` appended, each `(offset, xor)` edit applied (offsets
+/// modulo the length), cut to `cut` bytes (if shorter), then, if `repair`
+/// is given, passed through it (to recompute lengths and checksums).
+pub fn edited(
+    mut base: Vec<u8>,
+    raw: &[u8],
+    edits: &[(u16, u8)],
+    cut: Option<u16>,
+    repair: Option<fn(&mut [u8])>,
+) -> Vec<u8> {
+    base.extend_from_slice(raw);
+    let len = base.len();
+    if len > 0 {
+        for &(at, x) in edits {
+            base[usize::from(at) % len] ^= x;
+        }
+    }
+    if let Some(cut) = cut {
+        base.truncate(usize::from(cut));
+    }
+    if let Some(repair) = repair {
+        repair(&mut base);
+    }
+    base
+}

@@ -149,24 +149,18 @@ pub struct Case {
 
 /// Builds the bytes of `case`.
 pub fn bytes(case: &Case) -> Vec<u8> {
-    let mut b = match case.source % 3 {
+    let base = match case.source % 3 {
         0 => Vec::new(),
         s => FILES[usize::from(s - 1)].clone(),
     };
-    b.extend_from_slice(&case.raw);
-    let len = b.len();
-    if len > 0 {
-        for &(at, x) in &case.edits {
-            b[usize::from(at) % len] ^= x;
-        }
-    }
-    if let Some(cut) = case.cut {
-        b.truncate(usize::from(cut));
-    }
-    if case.repair {
-        repair(&mut b);
-    }
-    b
+    let repair: fn(&mut [u8]) = repair;
+    crate::edited(
+        base,
+        &case.raw,
+        &case.edits,
+        case.cut,
+        case.repair.then_some(repair),
+    )
 }
 
 /// Loads `bytes` as both encodings, expecting `expected`.
