@@ -671,8 +671,8 @@ impl CompressedTable {
     /// cached block must be decoded whole, an uncached probe decodes its
     /// block up to its index only, so a cache pays off only when probes
     /// come back to the same few blocks. At uniformly random indices of
-    /// KQRvKR (blocks of 2 048), 41 700 probes a second without a cache
-    /// against 22 900 with 4 blocks (`cargo xtask bench tb-compress`).
+    /// KQRvKR (blocks of 2 048), 43 000 probes a second without a cache
+    /// against 22 800 with 4 blocks (`cargo xtask bench tb-compress`).
     pub const DEFAULT_CACHE: usize = 0;
 
     /// Opens the compressed table at `path`, checking its header and
