@@ -67,7 +67,7 @@ pub fn repair(bytes: &mut [u8]) {
         let Some(n) = bytes.get(at..at + 4) else {
             return;
         };
-        at += 4 + 4 * u32::from_le_bytes([n[0], n[1], n[2], n[3]]) as usize;
+        at += 4 + u32::from_le_bytes([n[0], n[1], n[2], n[3]]) as usize;
     }
     if bytes.len() < at + 8 {
         return;

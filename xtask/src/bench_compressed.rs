@@ -255,8 +255,14 @@ pub(crate) fn run(endings: Option<&str>, dir: Option<&Path>, seed: u64) -> Resul
         );
     }
     println!();
+    // Rayon's pool: RAYON_NUM_THREADS when set, else every processor.
+    let threads = std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
     println!(
-        "Probes at {PROBES} uniformly random indices (seed {seed}; at most 3 s each), every answer checked against the raw table. Warm: the file in the OS page cache. Cold: the first {COLD} of those indices (at most 3 s), the file dropped from the page cache before each probe (`posix_fadvise` DONTNEED), so each reads its block from the disk. Compression and whole-table decoding use every thread."
+        "Probes at {PROBES} uniformly random indices (seed {seed}; at most 3 s each), every answer checked against the raw table. Warm: the file in the OS page cache. Cold: the first {COLD} of those indices (at most 3 s), the file dropped from the page cache before each probe (`posix_fadvise` DONTNEED), so each reads its block from the disk. Compression and whole-table decoding use {threads} thread(s)."
     );
     println!();
     println!("Published compressed DTM sizes:");

@@ -38,8 +38,8 @@ const SMALL: u32 = 8;
 /// block index), and where its priors start.
 fn header_len(bytes: &[u8], l: &Label) -> (usize, usize) {
     let priors = 60 + 6 + l.game.len() + l.material.len() + l.scheme.len();
-    let count = u32::from_le_bytes(bytes[priors..priors + 4].try_into().unwrap()) as usize;
-    (priors + 4 + 4 * count + 8, priors)
+    let len = u32::from_le_bytes(bytes[priors..priors + 4].try_into().unwrap()) as usize;
+    (priors + 4 + len + 8, priors)
 }
 
 fn assert_same(probe: &CompressedTable, table: &Table) {
@@ -144,7 +144,7 @@ fn a_flipped_byte_in_the_header_or_block_index_is_refused() {
     let (header, priors) = header_len(&bytes, &label());
     assert!(header > priors + 4 + 8, "blocks of 256 indices have priors");
     let index_end = header + 16 * 77 + 8;
-    // The names and the priors' count: the checksum fails, or the header
+    // The names and the priors' length: the checksum fails, or the header
     // now seems to run past the end of the file.
     let lengths = 60..priors + 4;
     for at in 0..index_end {

@@ -311,6 +311,56 @@ pub(super) fn train(codes: &[u8], block: usize) -> Vec<Prior> {
     priors
 }
 
+/// The priors as stored: per prior, in increasing order of cell, the gap
+/// from the cell after the previous one (the first: from cell 0) as a
+/// little-endian base-128 number (7 bits a byte, the high bit set on every
+/// byte but the last), then its value.
+pub(super) fn encode_priors(priors: &[Prior]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(2 * priors.len());
+    let mut next = 0u32;
+    for &(cell, q) in priors {
+        let mut gap = cell - next;
+        while gap >= 0x80 {
+            out.push(gap as u8 | 0x80);
+            gap >>= 7;
+        }
+        out.push(gap as u8);
+        out.push(q);
+        next = cell + 1;
+    }
+    out
+}
+
+/// The priors stored in `bytes` ([`encode_priors`]), or why they are not
+/// a model's.
+pub(super) fn decode_priors(bytes: &[u8]) -> Result<Vec<Prior>, LoadError> {
+    let bad = || LoadError::Corrupted("priors out of range or cut short");
+    let mut priors = Vec::new();
+    let mut next = 0u64;
+    let mut rest = bytes.iter();
+    while let Some(&first) = rest.next() {
+        let mut gap = u64::from(first & 0x7f);
+        let mut byte = first;
+        let mut shift = 7;
+        while byte & 0x80 != 0 {
+            byte = *rest.next().ok_or_else(bad)?;
+            if shift > 21 {
+                return Err(bad());
+            }
+            gap |= u64::from(byte & 0x7f) << shift;
+            shift += 7;
+        }
+        let cell = next + gap;
+        let q = *rest.next().ok_or_else(bad)?;
+        if cell >= CELLS as u64 || q == 0 {
+            return Err(bad());
+        }
+        priors.push((cell as u32, q));
+        next = cell + 1;
+    }
+    Ok(priors)
+}
+
 /// The compressed bytes of one block of codes.
 pub(super) fn encode_block(codes: &[u8], model: &mut Model) -> Vec<u8> {
     model.reset();

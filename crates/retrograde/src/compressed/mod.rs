@@ -53,8 +53,8 @@
 //! | 20 | 32 | counts: invalid, wins, draws, losses (`u64` each) |
 //! | 52 | 8 | number of blocks (the number of indices over the block size, rounded up) |
 //! | 60 | … | game, material, index scheme: each a `u16` length and UTF-8 bytes |
-//! | … | 4 | number of priors (`u32`) |
-//! | … | 4 × priors | per prior, in increasing order of cell: the model cell (3 bytes) and its starting probability of a `0` decision in 1/256 (1 byte, 1 to 255) |
+//! | … | 4 | length of the priors in bytes (`u32`) |
+//! | … | … | per prior, in increasing order of cell: the gap from the cell after the previous prior's (the first: from cell 0) in base 128 (7 bits a byte, low first, the high bit set on all but the last), then its starting probability of a `0` decision in 1/256 (1 byte, 1 to 255) |
 //! | … | 8 | header checksum, over every header byte before it |
 //! | … | 16 × blocks | block index: per block, the end of its bytes (from the start of the first block) and the checksum of its bytes |
 //! | … | 8 | checksum of the block index |
@@ -135,7 +135,7 @@ use crate::format::{checksum, u16_at, u64_at};
 mod coder;
 
 use crate::{Counts, Label, LoadError, Table, Value};
-use coder::{CELLS, Model, Prior, decode_block, encode_block, train};
+use coder::{Model, Prior, decode_block, decode_priors, encode_block, encode_priors, train};
 
 /// The first eight bytes of every compressed file.
 pub const MAGIC: [u8; 8] = *b"GTRETRC\x1a";
@@ -150,10 +150,10 @@ const SMALL_TABLE_BLOCKS: usize = 64;
 /// `log2` of the block size [`write()`] and [`to_bytes`] use: blocks of
 /// 2 048 indices. With the file's priors, that is about the size of
 /// blocks of 16 384 without them, each probe decoding an eighth as much:
-/// on KQvKR 1 240 KiB and 27 600 random probes a second, against 1 256 KiB
-/// and 4 600 a second for version 1's blocks of 16 384 (and 1 207 KiB and
-/// 15 000 a second for blocks of 4 096, 1 297 KiB and 50 800 for blocks
-/// of 1 024).
+/// on KQvKR 1 231 KiB and 27 700 random probes a second, against 1 256 KiB
+/// and 3 100 a second for version 1's blocks of 16 384 (with priors,
+/// blocks of 4 096 come to about 1 207 KiB and 15 000 probes a second,
+/// blocks of 1 024 to 1 297 KiB and 50 800).
 pub const DEFAULT_BLOCK_LOG2: u32 = 11;
 /// The smallest `log2` of a block size.
 pub const MIN_BLOCK_LOG2: u32 = 6;
@@ -187,7 +187,7 @@ fn encode(table: &Table, block_log2: u32) -> (Vec<u8>, Vec<Vec<u8>>) {
             .collect()
     };
     let bytes = |priors: &[Prior], blocks: &[Vec<u8>]| {
-        4 * priors.len() + blocks.iter().map(Vec::len).sum::<usize>()
+        encode_priors(priors).len() + blocks.iter().map(Vec::len).sum::<usize>()
     };
     let mut priors = train(codes, 1 << block_log2);
     let mut blocks = blocks_with(&priors);
@@ -239,11 +239,9 @@ fn header(
         head.extend_from_slice(&s.as_bytes()[..end]);
     }
     if version == VERSION {
-        head.extend_from_slice(&(priors.len() as u32).to_le_bytes());
-        for &(cell, q) in priors {
-            head.extend_from_slice(&cell.to_le_bytes()[..3]);
-            head.push(q);
-        }
+        let stored = encode_priors(priors);
+        head.extend_from_slice(&(stored.len() as u32).to_le_bytes());
+        head.extend_from_slice(&stored);
     }
     let sum = checksum(&head);
     head.extend_from_slice(&sum.to_le_bytes());
@@ -424,33 +422,23 @@ fn parse<S: Source + ?Sized>(src: &S, expected: &Label) -> Result<Layout, LoadEr
         head.extend_from_slice(&name);
         names.push(name);
     }
-    // The priors: a count, then per prior its cell (3 bytes) and value;
-    // the count is checked against the file's length before anything is
-    // allocated, the priors once the checksum has passed.
+    // The priors: their length, checked against the file's before
+    // anything is allocated, then their bytes, decoded once the checksum
+    // has passed.
     let mut prior_bytes = Vec::new();
     if version == VERSION {
         let at = head.len() as u64;
-        let count = read_vec(src, at, 4)?;
-        let count = u32::from_le_bytes([count[0], count[1], count[2], count[3]]);
-        prior_bytes = read_vec(src, at + 4, 4 * u64::from(count))?;
-        head.extend_from_slice(&count.to_le_bytes());
+        let len = read_vec(src, at, 4)?;
+        let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]]);
+        prior_bytes = read_vec(src, at + 4, u64::from(len))?;
+        head.extend_from_slice(&len.to_le_bytes());
         head.extend_from_slice(&prior_bytes);
     }
     let sum = u64_at(&read_vec(src, head.len() as u64, 8)?, 0);
     if checksum(&head) != sum {
         return Err(LoadError::Corrupted("header checksum mismatch"));
     }
-    if prior_bytes.len() / 4 > CELLS {
-        return Err(LoadError::Corrupted("more priors than model cells"));
-    }
-    let mut priors: Vec<Prior> = Vec::with_capacity(prior_bytes.len() / 4);
-    for p in prior_bytes.chunks_exact(4) {
-        let cell = u32::from(p[0]) | u32::from(p[1]) << 8 | u32::from(p[2]) << 16;
-        if priors.last().is_some_and(|&(c, _)| c >= cell) || cell as usize >= CELLS || p[3] == 0 {
-            return Err(LoadError::Corrupted("priors out of order or out of range"));
-        }
-        priors.push((cell, p[3]));
-    }
+    let priors = decode_priors(&prior_bytes)?;
     let text =
         |b: Vec<u8>| String::from_utf8(b).map_err(|_| LoadError::Corrupted("a name is not UTF-8"));
     let mut names = names.into_iter().map(text);
@@ -671,8 +659,8 @@ impl CompressedTable {
     /// cached block must be decoded whole, an uncached probe decodes its
     /// block up to its index only, so a cache pays off only when probes
     /// come back to the same few blocks. At uniformly random indices of
-    /// KQRvKR (blocks of 2 048), 43 000 probes a second without a cache
-    /// against 22 800 with 4 blocks (`cargo xtask bench tb-compress`).
+    /// KQRvKR (blocks of 2 048), 42 400 probes a second without a cache
+    /// against 23 100 with 4 blocks (`cargo xtask bench tb-compress`).
     pub const DEFAULT_CACHE: usize = 0;
 
     /// Opens the compressed table at `path`, checking its header and

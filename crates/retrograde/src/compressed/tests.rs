@@ -109,3 +109,36 @@ fn version_1_files_are_read() {
     assert!(parse(&v2[..], &label()).unwrap().priors.len() > 10);
     assert!(v2.len() < v1.len(), "{} against {}", v2.len(), v1.len());
 }
+
+/// The stored priors round-trip, and bytes that are not priors are
+/// refused: a gap past the model, a value of 0, a number or a prior cut
+/// short, a number longer than any cell needs.
+#[test]
+fn priors_round_trip_and_bad_ones_are_refused() {
+    use super::coder::{CELLS, decode_priors, encode_priors};
+    let priors = vec![
+        (0, 1),
+        (1, 255),
+        (127, 128),
+        (128, 7),
+        (20_000, 9),
+        (CELLS as u32 - 1, 3),
+    ];
+    let bytes = encode_priors(&priors);
+    assert_eq!(bytes[..4], [0, 1, 0, 255]); // gaps 0 and 0
+    assert_eq!(decode_priors(&bytes).unwrap(), priors);
+    assert_eq!(decode_priors(&[]).unwrap(), vec![]);
+    assert_eq!(CELLS, 0x12000);
+    for bad in [
+        &[0x80, 0xC0, 0x04, 3][..],             // cell 0x12000, past the last
+        &[0x80, 0x80, 0x80, 0x80, 0x01, 5][..], // more than 21 bits
+        &[5, 0][..],                            // value 0
+        &[5][..],                               // no value
+        &[0x85][..],                            // number cut short
+    ] {
+        assert!(
+            matches!(decode_priors(bad), Err(LoadError::Corrupted(_))),
+            "{bad:?}"
+        );
+    }
+}
