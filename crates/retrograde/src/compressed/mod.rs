@@ -133,9 +133,11 @@ use rayon::prelude::*;
 use crate::format::{checksum, u16_at, u64_at};
 
 mod coder;
+mod source;
 
 use crate::{Counts, Label, LoadError, Table, Value};
 use coder::{Model, Prior, decode_block, decode_priors, encode_block, encode_priors, train};
+use source::{FileSource, Source};
 
 /// The first eight bytes of every compressed file.
 pub const MAGIC: [u8; 8] = *b"GTRETRC\x1a";
@@ -312,55 +314,6 @@ pub fn write_with(table: &Table, path: impl AsRef<Path>, block_log2: u32) -> std
 
 // ---------------------------------------------------------------------
 // Reading.
-
-/// Where the bytes come from: a file (positioned reads) or memory.
-trait Source {
-    fn len(&self) -> u64;
-    fn read_at(&self, at: u64, buf: &mut [u8]) -> std::io::Result<()>;
-}
-
-impl Source for [u8] {
-    fn len(&self) -> u64 {
-        self.len() as u64
-    }
-
-    fn read_at(&self, at: u64, buf: &mut [u8]) -> std::io::Result<()> {
-        let start = usize::try_from(at).map_err(|_| std::io::ErrorKind::UnexpectedEof)?;
-        let src = self
-            .get(start..)
-            .and_then(|s| s.get(..buf.len()))
-            .ok_or(std::io::ErrorKind::UnexpectedEof)?;
-        buf.copy_from_slice(src);
-        Ok(())
-    }
-}
-
-/// A file and its length, read at positions.
-#[derive(Debug)]
-struct FileSource {
-    file: File,
-    len: u64,
-}
-
-impl Source for FileSource {
-    fn len(&self) -> u64 {
-        self.len
-    }
-
-    #[cfg(unix)]
-    fn read_at(&self, at: u64, buf: &mut [u8]) -> std::io::Result<()> {
-        std::os::unix::fs::FileExt::read_exact_at(&self.file, buf, at)
-    }
-
-    #[cfg(not(unix))]
-    fn read_at(&self, at: u64, buf: &mut [u8]) -> std::io::Result<()> {
-        // Callers hold the table's lock, so the position is not shared.
-        use std::io::{Read, Seek, SeekFrom};
-        let mut f = &self.file;
-        f.seek(SeekFrom::Start(at))?;
-        f.read_exact(buf)
-    }
-}
 
 /// A checked header and block index.
 #[derive(Debug)]
