@@ -92,8 +92,9 @@ pub use signature::{
 pub use stats::{Statistics, Wdl, pawn_statistics, statistics};
 pub use symmetry::{KING_PLACEMENTS, king_pair, king_pair_index};
 pub use tables::{
-    BuildOptions, MAX_BUILD_PIECES, MAX_PAWN_BUILD_PIECES, PAWN_SCHEME, Progress, SCHEME,
-    SubTables, Tables, Written, find_table_file, label, table_bytes, table_file,
+    BuildOptions, COMPRESSED_EXTENSION, CompressedTables, MAX_BUILD_PIECES, MAX_PAWN_BUILD_PIECES,
+    PAWN_SCHEME, Progress, SCHEME, SubTables, Tables, Written, compressed_table_file,
+    find_table_file, is_compressed, label, table_bytes, table_file,
 };
 
 // The README's example runs as a doctest.

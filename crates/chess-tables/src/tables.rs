@@ -11,12 +11,16 @@ use gametree_retrograde::{Event, Generator, Label, Method, Resolve, Table, Value
 use crate::exits::{flipped, reachable_endings, successor_endings};
 
 mod build;
+mod compressed;
 mod written;
 use crate::{
     Error, FastEndgame, PawnEndgame, Placement, Signature, Statistics, flip_position,
     pawn_statistics, statistics,
 };
 use build::{build_ending, check_buildable, pawn_space_of, space_of, space_size};
+pub use compressed::{
+    COMPRESSED_EXTENSION, CompressedTables, compressed_table_file, is_compressed,
+};
 pub use written::{Written, find_table_file, table_bytes, table_file};
 
 /// The largest endings [`Tables::build`] builds, kings included: building
@@ -59,20 +63,6 @@ type Entry = (FastEndgame, Table);
 /// An ending with pawns: its index space and table.
 type PawnEntry = (PawnEndgame, Table);
 
-/// The value of `position` (with pawns) in the first of `tables` with its
-/// material, else in the first with the colours exchanged.
-fn lookup_pawns<'a>(
-    tables: impl Iterator<Item = &'a PawnEntry> + Clone,
-    position: &Position,
-) -> Option<Value> {
-    let find = |q: &Position| {
-        let signature = Signature::of(q)?;
-        let (space, table) = tables.clone().find(|(s, _)| *s.signature() == signature)?;
-        table.get(space.index_of(q)?)
-    };
-    find(position).or_else(|| find(&flip_position(position)?))
-}
-
 /// The value of any position without castling rights: pawnless ones in
 /// `pawnless` (two bare kings a draw), the others in `pawns`.
 fn lookup_any<'a>(
@@ -80,22 +70,96 @@ fn lookup_any<'a>(
     pawns: impl Iterator<Item = &'a PawnEntry> + Clone,
     position: &Position,
 ) -> Option<Value> {
-    match Placement::from_position(position) {
-        Some(p) if p.pieces().count() == 2 => Some(Value::Draw),
-        Some(p) => lookup(pawnless, &p),
-        None => lookup_pawns(pawns, position),
-    }
+    infallible(lookup_any_in(pawnless, pawns, position, raw_get))
 }
 
 /// The value of `p` in the first of `tables` with its material, else in
 /// the first with the colours exchanged.
 fn lookup<'a>(tables: impl Iterator<Item = &'a Entry> + Clone, p: &Placement) -> Option<Value> {
+    infallible(lookup_in(tables, p, raw_get))
+}
+
+/// A raw table's value at an index (reading memory cannot fail).
+#[inline]
+fn raw_get(table: &Table, index: u64) -> Result<Option<Value>, std::convert::Infallible> {
+    Ok(table.get(index))
+}
+
+#[inline]
+fn infallible<T>(r: Result<T, std::convert::Infallible>) -> T {
+    match r {
+        Ok(t) => t,
+        Err(e) => match e {},
+    }
+}
+
+/// [`lookup`] over tables of any kind `T`, read by `get` (which may fail:
+/// a compressed file's block).
+#[inline]
+fn lookup_in<'a, T: 'a, E>(
+    tables: impl Iterator<Item = &'a (FastEndgame, T)> + Clone,
+    p: &Placement,
+    get: impl Fn(&T, u64) -> Result<Option<Value>, E>,
+) -> Result<Option<Value>, E> {
     let find = |q: &Placement| {
         let material = q.material();
-        let (space, table) = tables.clone().find(|(s, _)| s.material() == material)?;
-        table.get(space.index_of(q)?)
+        match tables.clone().find(|(s, _)| s.material() == material) {
+            Some((space, table)) => match space.index_of(q) {
+                Some(index) => get(table, index),
+                None => Ok(None),
+            },
+            None => Ok(None),
+        }
     };
-    find(p).or_else(|| find(&p.flipped()))
+    match find(p)? {
+        Some(v) => Ok(Some(v)),
+        None => find(&p.flipped()),
+    }
+}
+
+/// The value of `position` (with pawns) in the first of `tables` with
+/// its material, else in the first with the colours exchanged, read by
+/// `get`.
+#[inline]
+fn lookup_pawns_in<'a, T: 'a, E>(
+    tables: impl Iterator<Item = &'a (PawnEndgame, T)> + Clone,
+    position: &Position,
+    get: impl Fn(&T, u64) -> Result<Option<Value>, E>,
+) -> Result<Option<Value>, E> {
+    let find = |q: &Position| {
+        let Some(signature) = Signature::of(q) else {
+            return Ok(None);
+        };
+        match tables.clone().find(|(s, _)| *s.signature() == signature) {
+            Some((space, table)) => match space.index_of(q) {
+                Some(index) => get(table, index),
+                None => Ok(None),
+            },
+            None => Ok(None),
+        }
+    };
+    match find(position)? {
+        Some(v) => Ok(Some(v)),
+        None => match flip_position(position) {
+            Some(flipped) => find(&flipped),
+            None => Ok(None),
+        },
+    }
+}
+
+/// [`lookup_any`] over tables of any kind, read by `get`.
+#[inline]
+fn lookup_any_in<'a, T: 'a, E>(
+    pawnless: impl Iterator<Item = &'a (FastEndgame, T)> + Clone,
+    pawns: impl Iterator<Item = &'a (PawnEndgame, T)> + Clone,
+    position: &Position,
+    get: impl Fn(&T, u64) -> Result<Option<Value>, E>,
+) -> Result<Option<Value>, E> {
+    match Placement::from_position(position) {
+        Some(p) if p.pieces().count() == 2 => Ok(Some(Value::Draw)),
+        Some(p) => lookup_in(pawnless, &p, get),
+        None => lookup_pawns_in(pawns, position, get),
+    }
 }
 
 /// Some tables, borrowed: the [`Resolve`]r of a build, which values a
@@ -540,10 +604,13 @@ impl Tables {
         })
     }
 
-    /// Reads this ending's table from `path` (written by
+    /// Reads this ending's table from `path` and adds it, replacing the
+    /// ending's table if there was one. The file is raw (written by
     /// [`save`](Self::save), or by [`Table::write`] from a table labelled
-    /// with [`label`]) and adds it, replacing the ending's table if there
-    /// was one.
+    /// with [`label`]) or, when its name ends in `.gtbz`
+    /// ([`is_compressed`]), compressed (written by
+    /// [`save_compressed`](Self::save_compressed): every block is read,
+    /// checked and decoded).
     ///
     /// # Errors
     ///
@@ -551,10 +618,7 @@ impl Tables {
     /// corrupted, of another format version or of another ending;
     /// [`Error::Size`] when its size is not the ending's.
     pub fn load(&mut self, signature: &Signature, path: &Path) -> Result<(), Error> {
-        let table = Table::read(path, &label(signature)).map_err(|source| Error::Load {
-            ending: signature.clone(),
-            source,
-        })?;
+        let table = compressed::read_table(signature, path)?;
         self.insert(table)?;
         Ok(())
     }

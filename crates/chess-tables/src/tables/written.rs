@@ -7,12 +7,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use gametree_retrograde::Table;
-
 use super::build::{
     build_bytes, build_ending, check_buildable, pawn_space_of, space_of, space_size,
 };
-use super::{BuildOptions, Built, Tables, label};
+use super::compressed::{compressed_table_file, read_table};
+use super::{BuildOptions, Built, Tables};
 use crate::exits::{flipped, successor_endings};
 use crate::{Error, Signature};
 
@@ -51,23 +50,36 @@ pub fn table_bytes(ending: &Signature) -> u64 {
 }
 
 /// The file in `dir` of `ending`'s table ([`table_file`]), or else of the
-/// colours exchanged, where one exists: the ending of the file and its
-/// path. Either values `ending`'s positions.
+/// colours exchanged, or else the compressed file of either
+/// ([`compressed_table_file`]), where one exists: the ending of the file
+/// and its path. Either values `ending`'s positions, and
+/// [`Tables::load`] reads either.
 #[must_use]
 pub fn find_table_file(dir: &Path, ending: &Signature) -> Option<(Signature, PathBuf)> {
     existing_file(dir, ending)
 }
 
 /// The file in `dir` of `ending`'s table, or of the colours exchanged,
-/// where one exists.
+/// raw files first, where one exists.
 fn existing_file(dir: &Path, ending: &Signature) -> Option<(Signature, PathBuf)> {
-    [ending.clone(), flipped(ending)]
+    let endings = [ending.clone(), flipped(ending)];
+    let raw = endings.clone().into_iter().map(|s| {
+        let path = table_file(dir, &s);
+        (s, path)
+    });
+    let packed = endings.into_iter().map(|s| {
+        let path = compressed_table_file(dir, &s);
+        (s, path)
+    });
+    raw.chain(packed).find(|(_, p)| p.exists())
+}
+
+/// The file in `dir` of exactly `ending`'s table, raw or else compressed,
+/// where one exists.
+fn exact_file(dir: &Path, ending: &Signature) -> Option<PathBuf> {
+    [table_file(dir, ending), compressed_table_file(dir, ending)]
         .into_iter()
-        .map(|s| {
-            let path = table_file(dir, &s);
-            (s, path)
-        })
-        .find(|(_, p)| p.exists())
+        .find(|p| p.exists())
 }
 
 /// The jobs of a build into a directory: the [`plan`](Tables::plan), in
@@ -191,20 +203,13 @@ fn lock(store: &Mutex<Store>) -> MutexGuard<'_, Store> {
 /// Reads `ending`'s table from `path` (written for `file`: `ending` or
 /// the colours exchanged), checked, with its space.
 fn read_built(ending: &Signature, file: &Signature, path: &Path) -> Result<Built, Error> {
-    let table = Table::read(path, &label(file)).map_err(|source| Error::Load {
-        ending: ending.clone(),
-        source,
+    let table = read_table(file, path).map_err(|e| match e {
+        Error::Load { source, .. } => Error::Load {
+            ending: ending.clone(),
+            source,
+        },
+        e => e,
     })?;
-    let size = space_size(file);
-    if table.len() != size {
-        return Err(Error::Size {
-            ending: file.clone(),
-            source: gametree_retrograde::SizeMismatch {
-                space: size,
-                table: table.len(),
-            },
-        });
-    }
     Ok(match pawn_space_of(file) {
         Some(space) => Built::Pawns(Box::new((space, table))),
         None => Built::Pawnless(Box::new((space_of(file), table))),
@@ -300,7 +305,8 @@ impl Tables {
     }
 
     /// Makes sure `dir` holds the table file of `ending` with its colours
-    /// as given ([`table_file`]) and returns its path: when it is not
+    /// as given ([`table_file`], or its [`compressed_table_file`]) and
+    /// returns its path: when neither is
     /// there, builds it as [`build_into`](Self::build_into) does (with the
     /// endings it leads to whose files are missing, in the memory
     /// [`memory_writing`](Self::memory_writing) states), even if the file
@@ -317,12 +323,12 @@ impl Tables {
         options: &BuildOptions<'_>,
         done: &(dyn Fn(&Signature, &Path, Written) + Sync),
     ) -> Result<PathBuf, Error> {
-        let path = table_file(dir, ending);
-        if !path.exists() {
-            let endings = std::slice::from_ref(ending);
-            self.build_into_inner(endings, endings, dir, options, done)?;
+        if let Some(path) = exact_file(dir, ending) {
+            return Ok(path);
         }
-        Ok(path)
+        let endings = std::slice::from_ref(ending);
+        self.build_into_inner(endings, endings, dir, options, done)?;
+        Ok(table_file(dir, ending))
     }
 
     /// [`build_into`](Self::build_into), and the most bytes of tables held
@@ -368,8 +374,7 @@ impl Tables {
             let j = job.index();
             let ending = &plan[j];
             let there = if exact.contains(ending) {
-                let path = table_file(dir, ending);
-                path.exists().then(|| (ending.clone(), path))
+                exact_file(dir, ending).map(|path| (ending.clone(), path))
             } else {
                 existing_file(dir, ending)
             };
