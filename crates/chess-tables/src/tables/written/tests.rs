@@ -1,5 +1,6 @@
 use super::*;
-use crate::{pawn_endings, pawnless_endings};
+use crate::{label, pawn_endings, pawnless_endings};
+use gametree_retrograde::Table;
 
 fn sig(s: &str) -> Signature {
     s.parse().unwrap()
