@@ -317,6 +317,35 @@ enum TbCommand {
         #[arg(long)]
         all_moves: bool,
     },
+    /// Write the chess tables of a directory compressed, each checked by reading it back.
+    #[command(after_help = concat!(
+        "Every chess table DIR/ENDING.gtb without a compressed file is written compressed to\n",
+        "DIR/ENDING.gtbz (blocks of 2,048 positions, each checksummed), read back whole and\n",
+        "compared with the raw table; a file that differs is removed and the command fails.\n",
+        "With --remove-raw, the raw file is removed once its compressed file is checked.\n\n",
+        "Every command that reads tables from a directory reads the compressed files too:\n",
+        "`tb probe` and `solve`/`analyse --tables` probe them a block at a time (tens of\n",
+        "microseconds a probe, without reading the table), `tb stats` and `tb build` decode\n",
+        "them whole. Where both files of an ending are there, `tb probe` uses the compressed\n",
+        "one and the others the raw one.\n\n",
+        "Examples:\n",
+        "  gametree tb compress\n",
+        "  gametree tb compress --dir . --threads 2 --remove-raw --json"
+    ))]
+    Compress {
+        /// The directory of the tables (written by `gametree tb build ... --out DIR`).
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        dir: String,
+        /// Endings compressed at once (each takes its raw table twice in memory).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Remove each raw file once its compressed file is checked.
+        #[arg(long)]
+        remove_raw: bool,
+        /// One JSON object.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -425,6 +454,12 @@ fn run(cli: Cli) -> Result<()> {
             json,
             all_moves,
         }) => tb::probe(&position, game.as_deref(), &dir, json, all_moves),
+        Command::Tb(TbCommand::Compress {
+            dir,
+            threads,
+            remove_raw,
+            json,
+        }) => tb::compress(&dir, check_threads(threads)?, remove_raw, json),
         Command::Play(a) => {
             let kind = GameKind::parse(&a.game)?;
             let opts = play::Options {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
 
-use gametree_chess_tables::{Signature, Tables, table_bytes};
+use gametree_chess_tables::{CompressedTables, Signature, Tables, is_compressed, table_bytes};
 use gametree_game::{Oracle, Score};
 use gametree_games_chess::Position;
 use gametree_retrograde::Value;
@@ -19,7 +19,11 @@ use crate::error::{CliError, Result};
 const DEFAULT_BUDGET: u64 = 4 << 30;
 
 /// The chess tables in `dir` (the `ENDING.gtb` files that `gametree tb
-/// build ... --out DIR` writes), each read when a probe first needs it.
+/// build ... --out DIR` writes, or the `ENDING.gtbz` files of `gametree
+/// tb compress`), each read when a probe first needs it. An ending with a
+/// raw file is read whole (fastest for a search's many probes); one with
+/// only a compressed file is probed a block at a time, only its block
+/// index kept in memory.
 ///
 /// Memory stays bounded: the tables read are kept while they fit in a
 /// budget, half the machine's physical memory (4 GiB where the system
@@ -48,7 +52,8 @@ pub(crate) fn chess_tables(dir: &Path) -> Result<Arc<dyn Oracle<Position>>> {
         let path = entry
             .map_err(|e| CliError::input(format!("--tables {}: {e}", dir.display())))?
             .path();
-        if path.extension().and_then(|e| e.to_str()) != Some("gtb") {
+        let ext = path.extension().and_then(|e| e.to_str());
+        if ext != Some("gtb") && !is_compressed(&path) {
             continue;
         }
         let Some(signature) = path
@@ -58,26 +63,48 @@ pub(crate) fn chess_tables(dir: &Path) -> Result<Arc<dyn Oracle<Position>>> {
         else {
             continue;
         };
+        if is_compressed(&path) {
+            // Its header and block index are checked when it is opened.
+            if !files.iter().any(|(s, _)| *s == signature) {
+                files.push((signature, path));
+            }
+            continue;
+        }
         check_header(&signature, &path)
             .map_err(|e| CliError::input(format!("--tables: {}: {e}", path.display())))?;
+        // The raw file is read in place of a compressed one.
+        files.retain(|(s, _)| *s != signature);
         files.push((signature, path));
     }
     if files.is_empty() {
         return Err(CliError::input(format!(
-            "--tables {}: no chess table (ENDING.gtb) in this directory; build some with `gametree tb build chess:4 --out {}`",
+            "--tables {}: no chess table (ENDING.gtb or ENDING.gtbz) in this directory; build some with `gametree tb build chess:4 --out {}`",
             dir.display(),
             dir.display()
         )));
     }
     files.sort_by_key(|(s, _)| s.to_string());
-    let largest = files.iter().map(|(s, _)| table_bytes(s)).max().unwrap_or(0);
+    let largest = files
+        .iter()
+        .map(|(s, p)| Held::bytes(s, p))
+        .max()
+        .unwrap_or(0);
     let budget = crate::tb::physical_memory()
         .map_or(DEFAULT_BUDGET, |total| total / 2)
         .max(largest);
-    let names: Vec<String> = files.iter().map(|(s, _)| s.to_string()).collect();
+    let names: Vec<String> = files
+        .iter()
+        .map(|(s, p)| {
+            if is_compressed(p) {
+                format!("{s}.gtbz")
+            } else {
+                s.to_string()
+            }
+        })
+        .collect();
     eprintln!(
-        "tables: {} in {} ({}), each read when first probed; at most {} MiB kept in memory \
-         (the largest table: {} MiB)",
+        "tables: {} in {} ({}), each read when first probed (a .gtbz file opened, not read); at most {} MiB \
+         kept in memory (the largest table: {} MiB)",
         names.len(),
         dir.display(),
         names.join(" "),
@@ -139,10 +166,58 @@ struct LazyTables {
 
 /// The tables in memory.
 struct Loaded {
-    /// Each file's table, when read (a `Tables` of that ending alone).
-    tables: Vec<Option<Tables>>,
+    /// Each file's table, when read.
+    tables: Vec<Option<Held>>,
     /// Their bytes.
     bytes: u64,
+}
+
+/// One file's table in memory: read whole, or a compressed file open.
+enum Held {
+    Raw(Tables),
+    Compressed(CompressedTables),
+}
+
+impl Held {
+    /// Reads (or opens) `signature`'s file at `path`.
+    fn read(signature: &Signature, path: &Path) -> std::result::Result<Held, String> {
+        if is_compressed(path) {
+            let mut disk = CompressedTables::new();
+            disk.open(signature, path).map_err(|e| e.to_string())?;
+            Ok(Held::Compressed(disk))
+        } else {
+            let mut tables = Tables::new();
+            tables.load(signature, path).map_err(|e| e.to_string())?;
+            Ok(Held::Raw(tables))
+        }
+    }
+
+    /// The bytes it holds: the table, or a compressed file's block
+    /// index (16 bytes per 2,048 positions).
+    fn bytes(signature: &Signature, path: &Path) -> u64 {
+        if is_compressed(path) {
+            table_bytes(signature).div_ceil(2048) * 16
+        } else {
+            table_bytes(signature)
+        }
+    }
+
+    /// `position`'s score. A compressed block that cannot be read (the
+    /// file changed since it was opened) is an error the search cannot
+    /// return: it is said on standard error and the program exits with
+    /// status 2.
+    fn probe(&self, position: &Position, path: &Path) -> Option<Score> {
+        match self {
+            Held::Raw(t) => t.probe(position).map(Value::to_score),
+            Held::Compressed(t) => match t.probe(position) {
+                Ok(v) => v.map(Value::to_score),
+                Err(e) => {
+                    eprintln!("error: --tables: {}: {e}", path.display());
+                    std::process::exit(2);
+                }
+            },
+        }
+    }
 }
 
 impl LazyTables {
@@ -178,25 +253,28 @@ impl LazyTables {
     /// `position` in it (before another thread may drop it).
     fn read(&self, at: usize, position: &Position) -> Option<Score> {
         let mut loaded = self.loaded.write().unwrap_or_else(PoisonError::into_inner);
-        if let Some(tables) = &loaded.tables[at] {
-            return tables.probe(position).map(Value::to_score);
-        }
         let (signature, path) = &self.files[at];
-        let bytes = table_bytes(signature);
+        if let Some(tables) = &loaded.tables[at] {
+            return tables.probe(position, path);
+        }
+        let bytes = Held::bytes(signature, path);
         while loaded.bytes + bytes > self.budget {
             let oldest = (0..self.files.len())
                 .filter(|&i| loaded.tables[i].is_some())
                 .min_by_key(|&i| self.used[i].load(Ordering::Relaxed));
             let Some(oldest) = oldest else { break };
             loaded.tables[oldest] = None;
-            loaded.bytes -= table_bytes(&self.files[oldest].0);
+            let (s, p) = &self.files[oldest];
+            loaded.bytes -= Held::bytes(s, p);
         }
-        let mut tables = Tables::new();
-        if let Err(e) = tables.load(signature, path) {
-            eprintln!("error: --tables: {}: {e}", path.display());
-            std::process::exit(2);
-        }
-        let value = tables.probe(position).map(Value::to_score);
+        let tables = match Held::read(signature, path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: --tables: {}: {e}", path.display());
+                std::process::exit(2);
+            }
+        };
+        let value = tables.probe(position, path);
         loaded.tables[at] = Some(tables);
         loaded.bytes += bytes;
         self.reads.fetch_add(1, Ordering::Relaxed);
@@ -228,7 +306,7 @@ impl Oracle<Position> for LazyTables {
         {
             let loaded = self.loaded.read().unwrap_or_else(PoisonError::into_inner);
             if let Some(tables) = &loaded.tables[at] {
-                return tables.probe(position).map(Value::to_score);
+                return tables.probe(position, &self.files[at].1);
             }
         }
         self.read(at, position)

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use gametree_chess_tables::{
-    BuildOptions, Endgame, FastEndgame, MAX_PAWN_BUILD_PIECES, Signature, Tables, find_table_file,
-    successor_endings, table_bytes,
+    BuildOptions, CompressedTables, Endgame, FastEndgame, MAX_PAWN_BUILD_PIECES, Signature, Tables,
+    compressed_table_file, find_table_file, successor_endings, table_bytes, table_file,
 };
 use gametree_game::{Game, Outcome};
 use gametree_games_chess::Position as Chess;
@@ -39,11 +39,15 @@ pub(crate) const TRACE_VAR: &str = "GAMETREE_TB_TRACE";
 /// A probe keeps in memory the table of the position on the line and
 /// those of its direct exits that its moves reach ([`focus`](Self::focus)
 /// drops the others): at most an ending and its direct captures and
-/// promotions, never every ending they lead to in turn.
+/// promotions, never every ending they lead to in turn. An ending with a
+/// compressed file (`ENDING.gtbz`, written by `tb compress`) is probed
+/// from that file a block at a time, its table never read.
 pub(super) struct DirTables<'a> {
     dir: &'a Path,
     threads: usize,
     tables: Tables,
+    /// The compressed files open (probed without reading their tables).
+    disk: CompressedTables,
     /// Positions of every table read (a probe's `positions`).
     read: u64,
     trace: bool,
@@ -55,6 +59,7 @@ impl<'a> DirTables<'a> {
             dir,
             threads,
             tables: Tables::new(),
+            disk: CompressedTables::new(),
             read: 0,
             trace: std::env::var_os(TRACE_VAR).is_some(),
         }
@@ -71,9 +76,13 @@ impl<'a> DirTables<'a> {
     /// is built with the colours exchanged, the name `tb build` gives it).
     fn file(&self, sig: &Signature, exact: bool) -> Result<(Signature, PathBuf)> {
         if exact {
-            let path = gametree_chess_tables::table_file(self.dir, sig);
-            if path.exists() {
-                return Ok((sig.clone(), path));
+            for path in [
+                table_file(self.dir, sig),
+                compressed_table_file(self.dir, sig),
+            ] {
+                if path.exists() {
+                    return Ok((sig.clone(), path));
+                }
             }
         } else if let Some(found) = find_table_file(self.dir, sig) {
             return Ok(found);
@@ -117,9 +126,15 @@ impl<'a> DirTables<'a> {
         Ok(())
     }
 
-    /// The endings in memory, space-separated.
+    /// The endings in memory (those probed from their compressed files
+    /// marked `.gtbz`), space-separated.
     fn names(&self) -> String {
-        let names: Vec<String> = self.tables.tables().map(|(s, _)| s.to_string()).collect();
+        let names: Vec<String> = self
+            .tables
+            .tables()
+            .map(|(s, _)| s.to_string())
+            .chain(self.disk.endings().map(|s| format!("{s}.gtbz")))
+            .collect();
         names.join(" ")
     }
 
@@ -134,10 +149,23 @@ impl<'a> DirTables<'a> {
     }
 
     /// Makes sure the table of `sig` (or of the colours exchanged) is in
-    /// memory.
+    /// memory, or its compressed file open.
     fn cover(&mut self, sig: &Signature) -> Result<()> {
-        if sig.piece_count() <= 2 || self.tables.covers(sig) {
+        if sig.piece_count() <= 2 || self.tables.covers(sig) || self.disk.covers(sig) {
             return Ok(());
+        }
+        for s in [sig.clone(), sig.flipped()] {
+            let path = compressed_table_file(self.dir, &s);
+            if path.exists() {
+                self.disk
+                    .open(&s, &path)
+                    .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+                self.read += table_bytes(&s);
+                if self.trace {
+                    eprintln!("tables: opened {s}.gtbz; in memory: {}", self.names());
+                }
+                return Ok(());
+            }
         }
         let (file, path) = self.file(sig, false)?;
         self.read(&file, &path)
@@ -154,11 +182,14 @@ impl<'a> DirTables<'a> {
         let drop: Vec<Signature> = self
             .tables
             .tables()
-            .map(|(s, _)| s.clone())
+            .map(|(s, _)| s)
+            .chain(self.disk.endings())
             .filter(|s| !keep.contains(s))
+            .cloned()
             .collect();
         for s in &drop {
             self.tables.remove(s);
+            self.disk.remove(s);
         }
         if self.trace && !drop.is_empty() {
             let dropped: Vec<String> = drop.iter().map(ToString::to_string).collect();
@@ -182,7 +213,18 @@ impl<'a> DirTables<'a> {
         if let Some(sig) = Signature::of(p) {
             self.cover(&sig)?;
         }
-        Ok(self.tables.probe(p))
+        if let Some(v) = self.tables.probe(p) {
+            return Ok(Some(v));
+        }
+        self.disk.probe(p).map_err(|e| {
+            let file = match &e {
+                gametree_chess_tables::Error::Load { ending, .. } => {
+                    compressed_table_file(self.dir, ending)
+                }
+                _ => self.dir.to_path_buf(),
+            };
+            CliError::input(format!("{}: {e}", file.display()))
+        })
     }
 
     /// `p`'s value, best move and line ([`line_visiting`]), with the

@@ -19,6 +19,7 @@ use crate::error::{CliError, Result};
 
 mod build;
 mod chess;
+mod compress;
 mod connect4;
 mod probe;
 mod stats;
@@ -26,6 +27,7 @@ mod tictactoe;
 
 pub(crate) use build::{build, physical_memory};
 pub(crate) use chess::{TRACE_VAR, probe_chess};
+pub(crate) use compress::compress;
 pub(crate) use connect4::probe_connect4;
 pub(crate) use probe::probe;
 pub(crate) use stats::stats;
