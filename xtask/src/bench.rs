@@ -17,7 +17,9 @@ pub(crate) struct Options {
     /// What to measure: `defaults` (the default configuration against the
     /// best of a ladder, per game), `ordering`, `alphabeta`, `connect4`,
     /// `retrograde`, `syzygy` (ours against the Syzygy generator,
-    /// `--rtbgen PATH`) or `tb-compress` (compressed chess tables).
+    /// `--rtbgen PATH`), `tb-compress` (compressed chess tables) or
+    /// `tb-sizes` (a directory's compressed tables against the published
+    /// ones, `--tables DIR`).
     task: String,
     /// Seed of the random positions.
     #[arg(long, default_value_t = 7)]
@@ -92,6 +94,8 @@ pub(crate) struct Options {
     endings: Option<String>,
     /// `tb-compress`: directory of the raw tables (`<ending>.rtb`, loaded
     /// when present, else built and written) and the compressed ones.
+    /// `tb-sizes`: directory of the `ENDING.gtbz` files of `gametree tb
+    /// compress`.
     #[arg(long)]
     tables: Option<std::path::PathBuf>,
     /// Also write the figures into BENCHMARKS.md at the project root, as
@@ -128,8 +132,9 @@ pub(crate) fn run(opts: &Options) -> Result<()> {
         "tb-compress" => {
             crate::bench_compressed::run(opts.endings.as_deref(), opts.tables.as_deref(), opts.seed)
         }
+        "tb-sizes" => crate::bench_sizes::run(opts.tables.as_deref()),
         other => bail!(
-            "unknown bench task {other:?} (expected: defaults, ordering, alphabeta, connect4, retrograde, syzygy, tb-compress)"
+            "unknown bench task {other:?} (expected: defaults, ordering, alphabeta, connect4, retrograde, syzygy, tb-compress, tb-sizes)"
         ),
     }
 }

@@ -69,14 +69,93 @@ fn cold_probes_per_second(
     Ok(done as f64 / elapsed.as_secs_f64())
 }
 
-/// Published compressed DTM sizes in bytes: Gaviota's `.gtb.cp4` files
-/// (LZMA, both sides to move in one file), as in the repository of the
-/// Gaviota probing code, v0.4.5 (commit 981472c).
-const GAVIOTA_CP4: [(&str, u64); 2] = [("KQvK", 9_443), ("KRvK", 10_824)];
-const GAVIOTA_URL: &str = "https://github.com/michiguel/Gaviota-Tablebases/tree/981472c/gtb/gtb4";
-const NALIMOV_URL: &str = "https://www.chessprogramming.org/Nalimov_Tablebases";
+/// Published compressed DTM sizes of every 3- to 5-man ending (Nalimov's
+/// `.emd` files, Gaviota's `.gtb.cp4` files up to 4 men), with their
+/// sources in the file's header.
+const PUBLISHED: &str = include_str!("../data/published-dtm-sizes.tsv");
+const NALIMOV_URL: &str = "https://github.com/gentoo-mirror/ulm/blob/0e01a5b0c96d00268a04b6d80bb843b19e2c47b7/games-board/tablebase-nalimov/Manifest";
+const GAVIOTA_URL: &str = "https://github.com/niklasf/python-chess/tree/b6851dd714be216c7f3c66a253456951d2671f6e/data/gaviota";
 
-fn kib(bytes: u64) -> String {
+/// One ending's published sizes in bytes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Published {
+    /// Nalimov's two files (both sides to move).
+    pub(crate) nalimov: u64,
+    /// Gaviota's `.gtb.cp4` file, up to 4 men.
+    pub(crate) gaviota: Option<u64>,
+}
+
+/// Every ending of the published sizes, in the data file's order.
+pub(crate) fn published_all() -> Result<Vec<(Signature, Published)>> {
+    let mut out = Vec::new();
+    for line in PUBLISHED.lines() {
+        if line.starts_with('#') || line.starts_with("ending\t") || line.trim().is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split('\t').collect();
+        let [name, _men, _w, _b, sum, gaviota] = f[..] else {
+            bail!("published sizes: bad line {line:?}");
+        };
+        // Nalimov's names: `kqrkr` is KQRvKR.
+        let Some(second) = name.get(1..).and_then(|n| n.find('k')) else {
+            bail!("published sizes: bad ending {name:?}");
+        };
+        let ending: Signature = format!(
+            "{}v{}",
+            name[..=second].to_uppercase(),
+            name[second + 1..].to_uppercase()
+        )
+        .parse()
+        .with_context(|| format!("published sizes: ending {name:?}"))?;
+        let gaviota = if gaviota.is_empty() {
+            None
+        } else {
+            Some(gaviota.parse()?)
+        };
+        out.push((
+            ending,
+            Published {
+                nalimov: sum.parse()?,
+                gaviota,
+            },
+        ));
+    }
+    Ok(out)
+}
+
+/// The published sizes of `ending` (or of the colours exchanged: one
+/// file holds both).
+pub(crate) fn published(ending: &Signature) -> Result<Option<Published>> {
+    let flipped = ending.flipped();
+    Ok(published_all()?
+        .into_iter()
+        .find(|(s, _)| s == ending || *s == flipped)
+        .map(|(_, p)| p))
+}
+
+/// The published columns of a row: Nalimov's KiB and ratio, Gaviota's.
+pub(crate) fn published_cells(ours: u64, p: Option<Published>) -> String {
+    let ratio = |theirs: u64| format!("{:.2}", ours as f64 / theirs as f64);
+    match p {
+        Some(p) => format!(
+            "{} | {} | {} | {}",
+            kib(p.nalimov),
+            ratio(p.nalimov),
+            p.gaviota.map_or_else(|| "—".to_owned(), kib),
+            p.gaviota.map_or_else(|| "—".to_owned(), ratio)
+        ),
+        None => "not found | — | — | —".to_owned(),
+    }
+}
+
+/// Where the published sizes come from.
+pub(crate) fn published_sources() -> String {
+    format!(
+        "Nalimov: the `.nbw.emd` and `.nbb.emd` files (both sides to move, summed), exact sizes from the Manifest of the Gentoo package of the 3-4-5-man set, {NALIMOV_URL}. Gaviota: the `.gtb.cp4` files (LZMA, both sides in one file), 3- and 4-man only (no per-file size of the 5-man ones is published; their total is about 6.5 GiB), from {GAVIOTA_URL}. Data: `xtask/data/published-dtm-sizes.tsv`."
+    )
+}
+
+pub(crate) fn kib(bytes: u64) -> String {
     format!("{:.1}", bytes as f64 / 1024.0)
 }
 
@@ -267,23 +346,21 @@ pub(crate) fn run(endings: Option<&str>, dir: Option<&Path>, seed: u64) -> Resul
     println!();
     println!("Published compressed DTM sizes:");
     println!();
-    println!("| ending | ours KiB | Gaviota .gtb.cp4 KiB | ours / Gaviota |");
-    println!("|---|---:|---:|---:|");
+    println!(
+        "| ending | ours KiB | Nalimov .emd KiB | ours / Nalimov | Gaviota .gtb.cp4 KiB | ours / Gaviota |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
     for r in &rows {
-        match GAVIOTA_CP4.iter().find(|(e, _)| *e == r.ending) {
-            Some(&(_, g)) => println!(
-                "| {} | {} | {} | {:.2} |",
-                r.ending,
-                kib(r.compressed),
-                kib(g),
-                r.compressed as f64 / g as f64
-            ),
-            None => println!("| {} | {} | not found | — |", r.ending, kib(r.compressed)),
-        }
+        let s: Signature = r.ending.parse()?;
+        let p = published(&s)?;
+        println!(
+            "| {} | {} | {} |",
+            r.ending,
+            kib(r.compressed),
+            published_cells(r.compressed, p)
+        );
     }
     println!();
-    println!(
-        "Gaviota: the 3-man `.cp4` files (LZMA) of its probing code's repository, {GAVIOTA_URL}. No per-ending size of the 4- and 5-man files was found; the published totals are Nalimov's: 3-man 62 KiB, 4-man 30 MiB, 5-man 7.1 GiB ({NALIMOV_URL})."
-    );
+    println!("{}", published_sources());
     Ok(())
 }

@@ -14,6 +14,7 @@ mod bench_compressed;
 mod bench_defaults;
 mod bench_pons;
 mod bench_retrograde;
+mod bench_sizes;
 mod bench_syzygy;
 mod benchmarks_md;
 mod fuzz;
