@@ -136,11 +136,13 @@ fn all_chess_memory(men: usize, threads: usize) -> u64 {
     Tables::new().memory_writing(&all_chess(men), threads)
 }
 
-/// `bytes` for people: MiB below a GiB, else GiB.
+/// `bytes` for people: KiB below a MiB, MiB below a GiB, else GiB.
 pub(super) fn human(bytes: u64) -> String {
     #[allow(clippy::cast_precision_loss)] // a display figure
     let b = bytes as f64;
-    if bytes < 1 << 30 {
+    if bytes < 1 << 20 {
+        format!("{:.1} KiB", b / 1024.0)
+    } else if bytes < 1 << 30 {
         format!("{:.1} MiB", b / f64::from(1 << 20))
     } else {
         format!("{:.2} GiB", b / f64::from(1 << 30))
