@@ -106,27 +106,151 @@ fn build_subs(material: &str, threads: usize, have: &mut Tables) -> Result<()> {
 
 /// This module's own rows (`crate::chess` lists the others of chess).
 pub(crate) fn checks() -> Vec<Check> {
-    vec![Check::new(
-        "chess",
-        Family::Solvers,
-        "retrograde: build_into (files, 2 threads) = Tables::build, index by index; a build resumes from its finished files and refuses damaged ones (KQvKR, KRvKN, KBvKP + subs; full: every 3-4-man ending; deep: + KNNvKN)",
-        |ctx| {
-            let quick = ["KQvKR", "KRvKN", "KBvKP"].map(String::from).to_vec();
-            let full: Vec<String> = [
-                pawnless_endings(3),
-                pawn_endings(3),
-                pawnless_endings(4),
-                pawn_endings(4),
-            ]
-            .concat()
+    vec![
+        Check::new(
+            "chess",
+            Family::Solvers,
+            "retrograde: build_into (files, 2 threads) = Tables::build, index by index; a build resumes from its finished files and refuses damaged ones (KQvKR, KRvKN, KBvKP + subs; full: every 3-4-man ending; deep: + KNNvKN)",
+            |ctx| {
+                let quick = ["KQvKR", "KRvKN", "KBvKP"].map(String::from).to_vec();
+                let full: Vec<String> = [
+                    pawnless_endings(3),
+                    pawn_endings(3),
+                    pawnless_endings(4),
+                    pawn_endings(4),
+                ]
+                .concat()
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+                let mut deep = full.clone();
+                deep.push("KNNvKN".to_string());
+                written_equals_in_memory(ctx.pick3(&quick, &full, &deep))
+            },
+        ),
+        Check::new(
+            "chess",
+            Family::Solvers,
+            "compressed files (tb compress) = raw tables: decoded whole, index by index; probed by position (CompressedTables) = Tables::probe at 2,000 random indices each (KQvKR, KPvK + subs; full: every 3-4-man ending)",
+            |ctx| {
+                let quick = ["KQvKR", "KPvK"].map(String::from).to_vec();
+                let full: Vec<String> = [
+                    pawnless_endings(3),
+                    pawn_endings(3),
+                    pawnless_endings(4),
+                    pawn_endings(4),
+                ]
+                .concat()
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+                compressed_equals_raw(ctx.pick(&quick, &full), 2_000, 17)
+            },
+        ),
+    ]
+}
+
+/// Builds `endings` (with what they lead to), writes every table
+/// compressed, and compares: each file decoded whole with its table, and
+/// `CompressedTables::probe` with `Tables::probe` on the positions of
+/// `samples` random indices of each table (both colours: a position and
+/// its colours exchanged).
+fn compressed_equals_raw(endings: &[String], samples: usize, seed: u64) -> Tally {
+    use gametree_chess_tables::{CompressedTables, PawnEndgame, compressed_table_file};
+    use gametree_game::IndexSpace;
+    use rand_core::Rng;
+
+    let mut t = Tally::default();
+    let run = |t: &mut Tally| -> Result<()> {
+        let endings: Vec<Signature> = endings
             .iter()
-            .map(ToString::to_string)
-            .collect();
-            let mut deep = full.clone();
-            deep.push("KNNvKN".to_string());
-            written_equals_in_memory(ctx.pick3(&quick, &full, &deep))
-        },
-    )]
+            .map(|e| e.parse())
+            .collect::<std::result::Result<_, _>>()?;
+        let mut tables = Tables::new();
+        tables.build(
+            &endings,
+            &BuildOptions {
+                threads: 2,
+                progress: None,
+            },
+        )?;
+        let dir = Scratch::new()?;
+        let mut disk = CompressedTables::new();
+        for (s, table) in tables.tables() {
+            let path = compressed_table_file(&dir.0, s);
+            tables.save_compressed(s, &path)?;
+            let mut back = Tables::new();
+            back.load(s, &path)?;
+            let same = back.table(s).map_or_else(
+                || "no table".to_string(),
+                |b| match gametree_retrograde::compare(table, b) {
+                    Ok(n) => format!("equal on {n} indices"),
+                    Err(d) => d.to_string(),
+                },
+            );
+            t.compare(
+                format!("{s} decoded"),
+                None,
+                format!("equal on {} indices", table.len()),
+                same,
+            );
+            disk.open(s, &path)?;
+        }
+        let mut rng = rand_pcg::Pcg64::new(u128::from(seed), 3);
+        let mut positions: Vec<Position> = Vec::new();
+        for (_, space, table) in tables.iter() {
+            for _ in 0..samples {
+                let i = rng.next_u64() % table.len();
+                if let Some(p) = space.position(i).and_then(|q| q.to_position()) {
+                    positions.push(p);
+                }
+            }
+        }
+        for (s, _) in tables.tables().filter(|(s, _)| s.has_pawns()) {
+            let Ok(space) = PawnEndgame::from_signature(s.clone()) else {
+                continue;
+            };
+            for _ in 0..samples {
+                let i = rng.next_u64() % space.size();
+                if let Some(p) = space.position(i) {
+                    positions.push(p);
+                }
+            }
+        }
+        let (mut agree, mut total) = (0u64, 0u64);
+        for p in &positions {
+            for q in std::iter::once(p.clone()).chain(gametree_chess_tables::flip_position(p)) {
+                let raw = tables.probe(&q);
+                let packed = disk.probe(&q).map_err(anyhow::Error::from);
+                total += 1;
+                match packed {
+                    Ok(v) if v == raw => agree += 1,
+                    Ok(v) => {
+                        t.compare(q.to_string(), None, format!("{raw:?}"), format!("{v:?}"));
+                    }
+                    Err(e) => {
+                        t.compare(q.to_string(), None, format!("{raw:?}"), e.to_string());
+                    }
+                }
+            }
+        }
+        t.compare(
+            "probes by position",
+            None,
+            format!("{total} equal"),
+            format!("{agree} equal"),
+        );
+        Ok(())
+    };
+    if let Err(e) = run(&mut t) {
+        t.compare(
+            "compressed files",
+            None,
+            "written and read".to_string(),
+            e.to_string(),
+        );
+    }
+    t
 }
 
 /// The endings whose files the resumption check deletes: a 3-man ending
