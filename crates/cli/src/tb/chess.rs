@@ -15,7 +15,7 @@ use gametree_retrograde::{Event, Generator, Table, Value};
 use indicatif::ProgressBar;
 
 use super::build::{check_memory, human, with_progress};
-use super::{MAX_CHESS_PIECES, Probe, line, line_visiting, report_event, table_path};
+use super::{MAX_CHESS_PIECES, Probe, line, line_visiting, report_event};
 use crate::error::{CliError, Result};
 use crate::progress;
 
@@ -289,17 +289,10 @@ impl ChessTables {
     }
 
     /// Makes sure the database of `sig` and of every ending it captures
-    /// into is present: loaded from `dir` when there, else built (and
-    /// written to `dir` when given). An ending in which only Black has
-    /// pieces (`KvKR`) is kept as its colour exchange (`KRvK`), the name
-    /// `tb build chess:N` gives it: one file per ending.
-    pub(super) fn ensure(
-        &mut self,
-        sig: &Signature,
-        dir: Option<&Path>,
-        threads: usize,
-        verbose: bool,
-    ) -> Result<()> {
+    /// or promotes into is present, built in memory when not. An ending
+    /// in which only Black has pieces (`KvKR`) is kept as its colour
+    /// exchange (`KRvK`), the name `tb build chess:N` gives it.
+    pub(super) fn ensure(&mut self, sig: &Signature, threads: usize, verbose: bool) -> Result<()> {
         let white: Signature;
         let sig = if sig.to_string().starts_with("Kv") && sig.piece_count() > 2 {
             white = sig.flipped();
@@ -307,33 +300,15 @@ impl ChessTables {
         } else {
             sig
         };
-        let name = sig.to_string();
         if self.tables.table(sig).is_some() {
             return Ok(());
         }
         check_size(sig)?;
         for sub in successor_endings(sig) {
-            self.ensure_covered(&sub, dir, threads, verbose)?;
+            self.ensure_covered(&sub, threads, verbose)?;
         }
-        if let Some(dir) = dir {
-            let path = table_path(dir, &name);
-            if path.exists() {
-                let table = Table::read(&path, &gametree_chess_tables::label(sig))
-                    .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
-                self.keep(table)?;
-                return Ok(());
-            }
-        }
-        let pb = verbose.then(|| progress::bar(0, format!("building {name}")));
+        let pb = verbose.then(|| progress::bar(0, format!("building {sig}")));
         let table = build_chess(sig, &self.tables, threads, pb.as_ref())?;
-        if let Some(dir) = dir {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| CliError::input(format!("{}: {e}", dir.display())))?;
-            let path = table_path(dir, &name);
-            table
-                .write(&path)
-                .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
-        }
         self.keep(table)
     }
 
@@ -342,14 +317,13 @@ impl ChessTables {
     pub(super) fn ensure_covered(
         &mut self,
         sig: &Signature,
-        dir: Option<&Path>,
         threads: usize,
         verbose: bool,
     ) -> Result<()> {
         if self.tables.covers(sig) {
             return Ok(());
         }
-        self.ensure(sig, dir, threads, verbose)
+        self.ensure(sig, threads, verbose)
     }
 
     /// Adds a table labelled with `gametree_chess_tables::label`.
@@ -451,7 +425,7 @@ pub(crate) fn probe_chess(
     let mut tables = chess_tables()
         .lock()
         .map_err(|_| CliError::input("database cache poisoned"))?;
-    tables.ensure(&sig, dir, threads, progress::enabled())?;
+    tables.ensure(&sig, threads, progress::enabled())?;
     let mut probe = line(p, |q| tables.value(q))?;
     probe.positions = tables.tables.tables().map(|(_, t)| t.len()).sum();
     Ok(probe)
