@@ -45,24 +45,8 @@ const DEFAULT_BUDGET: u64 = 4 << 30;
 /// `dir` is not a readable directory, holds no table, or a table file is
 /// refused (not a table, another format version or another ending's size).
 pub(crate) fn chess_tables(dir: &Path) -> Result<Arc<dyn Oracle<Position>>> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| CliError::input(format!("--tables {}: {e}", dir.display())))?;
     let mut files = Vec::new();
-    for entry in entries {
-        let path = entry
-            .map_err(|e| CliError::input(format!("--tables {}: {e}", dir.display())))?
-            .path();
-        let ext = path.extension().and_then(|e| e.to_str());
-        if ext != Some("gtb") && !is_compressed(&path) {
-            continue;
-        }
-        let Some(signature) = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .and_then(|s| s.parse::<Signature>().ok())
-        else {
-            continue;
-        };
+    for (signature, path) in crate::tb::chess_files(dir, true, "--tables")? {
         if is_compressed(&path) {
             // Its header and block index are checked when it is opened.
             if !files.iter().any(|(s, _)| *s == signature) {

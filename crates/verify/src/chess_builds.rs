@@ -104,6 +104,20 @@ fn build_subs(material: &str, threads: usize, have: &mut Tables) -> Result<()> {
     Ok(())
 }
 
+/// Every 3- and 4-man ending, with and without pawns.
+fn every_3_4_man_ending() -> Vec<String> {
+    [
+        pawnless_endings(3),
+        pawn_endings(3),
+        pawnless_endings(4),
+        pawn_endings(4),
+    ]
+    .concat()
+    .iter()
+    .map(ToString::to_string)
+    .collect()
+}
+
 /// This module's own rows (`crate::chess` lists the others of chess).
 pub(crate) fn checks() -> Vec<Check> {
     vec![
@@ -113,16 +127,7 @@ pub(crate) fn checks() -> Vec<Check> {
             "retrograde: build_into (files, 2 threads) = Tables::build, index by index; a build resumes from its finished files and refuses damaged ones (KQvKR, KRvKN, KBvKP + subs; full: every 3-4-man ending; deep: + KNNvKN)",
             |ctx| {
                 let quick = ["KQvKR", "KRvKN", "KBvKP"].map(String::from).to_vec();
-                let full: Vec<String> = [
-                    pawnless_endings(3),
-                    pawn_endings(3),
-                    pawnless_endings(4),
-                    pawn_endings(4),
-                ]
-                .concat()
-                .iter()
-                .map(ToString::to_string)
-                .collect();
+                let full = every_3_4_man_ending();
                 let mut deep = full.clone();
                 deep.push("KNNvKN".to_string());
                 written_equals_in_memory(ctx.pick3(&quick, &full, &deep))
@@ -134,16 +139,7 @@ pub(crate) fn checks() -> Vec<Check> {
             "compressed files (tb compress) = raw tables: decoded whole, index by index; probed by position (CompressedTables) = Tables::probe at 2,000 random indices each (KQvKR, KPvK + subs; full: every 3-4-man ending)",
             |ctx| {
                 let quick = ["KQvKR", "KPvK"].map(String::from).to_vec();
-                let full: Vec<String> = [
-                    pawnless_endings(3),
-                    pawn_endings(3),
-                    pawnless_endings(4),
-                    pawn_endings(4),
-                ]
-                .concat()
-                .iter()
-                .map(ToString::to_string)
-                .collect();
+                let full = every_3_4_man_ending();
                 compressed_equals_raw(ctx.pick(&quick, &full), 2_000, 17)
             },
         ),

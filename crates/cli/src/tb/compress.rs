@@ -20,28 +20,10 @@ struct Done {
     seconds: f64,
 }
 
-/// The raw chess table files (`ENDING.gtb`) of `dir`, by ending name.
+/// The raw chess table files (`ENDING.gtb`) of `dir`, small tables first
+/// (the first lines come at once).
 fn raw_files(dir: &Path) -> Result<Vec<(Signature, PathBuf)>> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| CliError::input(format!("--dir {}: {e}", dir.display())))?;
-    let mut files = Vec::new();
-    for entry in entries {
-        let path = entry
-            .map_err(|e| CliError::input(format!("--dir {}: {e}", dir.display())))?
-            .path();
-        if path.extension().and_then(|e| e.to_str()) != Some("gtb") {
-            continue;
-        }
-        let Some(ending) = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .and_then(|s| s.parse::<Signature>().ok())
-        else {
-            continue;
-        };
-        files.push((ending, path));
-    }
-    // Small tables first: the first lines come at once.
+    let mut files = super::chess_files(dir, false, "--dir")?;
     files.sort_by_key(|(s, _)| (gametree_chess_tables::table_bytes(s), s.to_string()));
     Ok(files)
 }

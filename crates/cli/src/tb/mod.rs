@@ -199,6 +199,36 @@ fn line_visiting<G: Game>(
     })
 }
 
+/// The chess table files of `dir` whose extension is `gtb` (raw) or, with
+/// `compressed`, `gtbz` too, each with the ending its name says (other
+/// files are passed over), in the directory's order; `what` names the
+/// directory in errors (`--dir`, `--tables`).
+pub(crate) fn chess_files(
+    dir: &Path,
+    compressed: bool,
+    what: &str,
+) -> Result<Vec<(Signature, PathBuf)>> {
+    let fail = |e: std::io::Error| CliError::input(format!("{what} {}: {e}", dir.display()));
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(fail)? {
+        let path = entry.map_err(fail)?.path();
+        let raw = path.extension().and_then(|e| e.to_str()) == Some("gtb");
+        let wanted = raw || (compressed && gametree_chess_tables::is_compressed(&path));
+        if !wanted {
+            continue;
+        }
+        let Some(ending) = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .and_then(|s| s.parse::<Signature>().ok())
+        else {
+            continue;
+        };
+        files.push((ending, path));
+    }
+    Ok(files)
+}
+
 fn table_path(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}.gtb"))
 }
