@@ -336,7 +336,7 @@ enum TbCommand {
         /// The directory of the tables (written by `gametree tb build ... --out DIR`).
         #[arg(long, value_name = "DIR", default_value = ".")]
         dir: String,
-        /// Endings compressed at once (each takes its raw table twice in memory).
+        /// Endings compressed at once (each takes about three times its raw table in memory; the bound is stated first).
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Remove each raw file once its compressed file is checked.

@@ -90,6 +90,21 @@ pub(crate) fn compress(dir: &str, threads: usize, remove_raw: bool, json: bool) 
             compressed_table_file(dir, s).display()
         );
     }
+    // Each ending at work holds its raw table, its compressed bytes (under
+    // the table's size) and the table decoded back.
+    let mut largest: Vec<u64> = todo
+        .iter()
+        .map(|(s, _)| gametree_chess_tables::table_bytes(s))
+        .collect();
+    largest.sort_unstable_by(|a, b| b.cmp(a));
+    let bound: u64 = largest.iter().take(threads.max(1)).map(|b| b * 3).sum();
+    if !todo.is_empty() {
+        eprintln!(
+            "memory bound: {} ({bound} bytes) on {} thread(s): per ending at work, its raw table, its compressed bytes and the table decoded back",
+            human(bound),
+            threads.clamp(1, todo.len())
+        );
+    }
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Result<Done>>> = Mutex::new(Vec::new());
     let start = Instant::now();
