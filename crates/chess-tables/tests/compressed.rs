@@ -235,3 +235,48 @@ fn a_corrupted_block_is_an_error_never_a_wrong_value() {
     assert!(Tables::new().load(&kqvkr, &path).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_build_written_compressed_equals_the_build_in_memory_and_resumes() {
+    let endings: Vec<Signature> = ["KQvKR", "KPvK"].map(|s| s.parse().unwrap()).into();
+    let mut memory = Tables::new();
+    memory.build(&endings, &BuildOptions::default()).unwrap();
+    let dir = std::env::temp_dir().join(format!("chess-gtbz-build-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let options = BuildOptions {
+        threads: 2,
+        progress: None,
+    };
+    let reports = std::sync::Mutex::new(Vec::new());
+    let record = |s: &Signature, path: &Path, w: Written| {
+        assert!(is_compressed(path), "{}", path.display());
+        reports.lock().unwrap().push((s.to_string(), w));
+    };
+    let plan = Tables::new()
+        .build_into_compressed(&endings, &dir, &options, &record)
+        .unwrap();
+    assert_eq!(plan.len(), memory.len());
+    // Every table written compressed, none raw, each equal to its build.
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert!(names.iter().all(|n| n.ends_with(".gtbz")), "{names:?}");
+    assert_eq!(names.len(), plan.len());
+    for (s, table) in memory.tables() {
+        let mut one = Tables::new();
+        one.load(s, &compressed_table_file(&dir, s)).unwrap();
+        assert_eq!(one.table(s).unwrap(), table, "{s}");
+    }
+    let built = std::mem::take(&mut *reports.lock().unwrap());
+    assert!(built.iter().all(|(_, w)| matches!(w, Written::Built(_))), "{built:?}");
+    // Run again: every file read, nothing built.
+    Tables::new()
+        .build_into_compressed(&endings, &dir, &options, &record)
+        .unwrap();
+    let again = std::mem::take(&mut *reports.lock().unwrap());
+    assert_eq!(again.len(), plan.len());
+    assert!(again.iter().all(|(_, w)| *w == Written::Loaded), "{again:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
