@@ -270,13 +270,19 @@ fn a_build_written_compressed_equals_the_build_in_memory_and_resumes() {
         assert_eq!(one.table(s).unwrap(), table, "{s}");
     }
     let built = std::mem::take(&mut *reports.lock().unwrap());
-    assert!(built.iter().all(|(_, w)| matches!(w, Written::Built(_))), "{built:?}");
+    assert!(
+        built.iter().all(|(_, w)| matches!(w, Written::Built(_))),
+        "{built:?}"
+    );
     // Run again: every file read, nothing built.
     Tables::new()
         .build_into_compressed(&endings, &dir, &options, &record)
         .unwrap();
     let again = std::mem::take(&mut *reports.lock().unwrap());
     assert_eq!(again.len(), plan.len());
-    assert!(again.iter().all(|(_, w)| *w == Written::Loaded), "{again:?}");
+    assert!(
+        again.iter().all(|(_, w)| *w == Written::Loaded),
+        "{again:?}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

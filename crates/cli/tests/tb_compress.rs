@@ -189,3 +189,35 @@ fn remove_raw_keeps_only_checked_compressed_files() {
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&empty).unwrap();
 }
+
+#[test]
+fn a_build_written_compressed_answers_as_a_raw_one() {
+    let raw = fresh_dir("tb-build-raw");
+    let packed = fresh_dir("tb-build-packed");
+    let (r, p) = (raw.to_str().unwrap(), packed.to_str().unwrap());
+    for ending in ["KQvKR", "KPvK"] {
+        gametree()
+            .args(["tb", "build", ending, "--out", r])
+            .assert()
+            .success();
+        let (out, _) = run(&["tb", "build", ending, "--out", p, "--compress"]);
+        assert!(out.trim().ends_with(".gtbz"), "{out}");
+    }
+    let names = files(&packed);
+    assert!(names.iter().all(|f| f.ends_with(".gtbz")), "{names:?}");
+    let raw_names: Vec<String> = files(&raw).iter().map(|f| format!("{f}z")).collect();
+    assert_eq!(names, raw_names);
+    // `tb stats KRvKQ` builds that ending's own table into each directory.
+    assert_eq!(answers(p), answers(r));
+    // Run again: every file read, none built.
+    let (_, err) = run(&["tb", "build", "KQvKR", "--out", p, "--compress"]);
+    assert!(!err.contains("built "), "{err}");
+    // Tic-tac-toe and Connect Four tables are written raw only.
+    gametree()
+        .args(["tb", "build", "tictactoe", "--out", p, "--compress"])
+        .assert()
+        .failure()
+        .code(2);
+    std::fs::remove_dir_all(&raw).unwrap();
+    std::fs::remove_dir_all(&packed).unwrap();
+}

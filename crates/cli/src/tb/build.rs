@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
 use gametree_chess_tables::{
-    BuildOptions, MAX_PAWN_BUILD_PIECES, Signature, Tables, Written, pawn_endings,
-    pawnless_endings, table_file,
+    BuildOptions, MAX_PAWN_BUILD_PIECES, Signature, Tables, Written, compressed_table_file,
+    pawn_endings, pawnless_endings, table_file,
 };
 use gametree_games_tictactoe::index::BoardIndex;
 use gametree_retrograde::{Event, Generator, Method};
@@ -28,9 +28,13 @@ use crate::progress;
 /// most `threads` endings are built at once, so memory holds what
 /// `Tables::memory_writing` counts. An ending whose file is in `dir` is
 /// read (checked) instead of built.
-fn build_written(endings: &[Signature], dir: &Path, threads: usize) -> Result<()> {
+fn build_written(endings: &[Signature], dir: &Path, threads: usize, compress: bool) -> Result<()> {
     let files = with_progress(threads, true, |options, done| {
-        Tables::new().build_into(endings, dir, options, done)
+        if compress {
+            Tables::new().build_into_compressed(endings, dir, options, done)
+        } else {
+            Tables::new().build_into(endings, dir, options, done)
+        }
     })?
     .1;
     for sig in endings {
@@ -40,7 +44,16 @@ fn build_written(endings: &[Signature], dir: &Path, threads: usize) -> Result<()
         let path = files
             .iter()
             .find(|(s, _)| s == sig || *s == flip)
-            .map_or_else(|| table_file(dir, sig), |(_, p)| p.clone());
+            .map_or_else(
+                || {
+                    if compress {
+                        compressed_table_file(dir, sig)
+                    } else {
+                        table_file(dir, sig)
+                    }
+                },
+                |(_, p)| p.clone(),
+            );
         println!("{}", path.display());
     }
     Ok(())
@@ -127,8 +140,8 @@ fn all_chess(men: usize) -> Vec<Signature> {
 
 /// `tb build chess:N`: the endings of `all_chess`, and the smaller ones
 /// they lead to, in one plan (pawnless first, then by number of pawns).
-fn build_all_chess(men: usize, dir: &Path, threads: usize) -> Result<()> {
-    build_written(&all_chess(men), dir, threads)
+fn build_all_chess(men: usize, dir: &Path, threads: usize, compress: bool) -> Result<()> {
+    build_written(&all_chess(men), dir, threads, compress)
 }
 
 /// An upper bound on the memory of `tb build chess:N`.
@@ -214,7 +227,10 @@ fn leftovers(dir: &Path) -> Vec<PathBuf> {
         .filter(|p| {
             p.file_name()
                 .and_then(|n| n.to_str())
-                .and_then(|n| n.rsplit_once(".gtb.tmp"))
+                .and_then(|n| {
+                    n.rsplit_once(".gtb.tmp")
+                        .or_else(|| n.rsplit_once(".gtbz.tmp"))
+                })
                 .is_some_and(|(_, pid)| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
         })
         .collect();
@@ -228,6 +244,7 @@ pub(crate) fn build(
     out: &str,
     threads: usize,
     max_memory: Option<u64>,
+    compress: bool,
 ) -> Result<()> {
     let dir = Path::new(out);
     for path in leftovers(dir) {
@@ -240,9 +257,15 @@ pub(crate) fn build(
     if let Some(men) = parse_all_chess(material) {
         let men = men?;
         check_memory(all_chess_memory(men, threads), threads, max_memory)?;
-        return build_all_chess(men, dir, threads);
+        return build_all_chess(men, dir, threads, compress);
     }
-    match parse_material(material)? {
+    let material = parse_material(material)?;
+    if compress && !matches!(material, Material::Chess(_)) {
+        return Err(CliError::input(
+            "--compress: chess tables only (tic-tac-toe and Connect Four tables are written raw)",
+        ));
+    }
+    match material {
         Material::TicTacToe => {
             let bound = Generator::new(&BoardIndex::plain())
                 .threads(threads)
@@ -297,7 +320,7 @@ pub(crate) fn build(
                 threads,
                 max_memory,
             )?;
-            build_written(std::slice::from_ref(&sig), dir, threads)?;
+            build_written(std::slice::from_ref(&sig), dir, threads, compress)?;
         }
     }
     Ok(())
