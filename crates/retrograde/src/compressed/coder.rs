@@ -165,15 +165,23 @@ pub(super) const CELLS: usize = FLAG_CELLS + 256 * 256;
 /// at, in units of 1/256 (`1..=255`).
 pub(super) type Prior = (u32, u8);
 
+/// One cell of the model as a block codes: its probability and stamp.
+#[derive(Clone, Copy)]
+struct Cell {
+    prob: u16,
+    stamp: u16,
+}
+
 /// The probabilities of one block, each starting at the file's prior
 /// ([`Model::with_priors`]; one half without) and adapting as the block is
 /// coded. A cell is set to its prior the first time a block touches it, so
 /// starting a block costs nothing however large the model.
 pub(super) struct Model {
     base: Vec<u16>,
-    probs: Vec<u16>,
-    /// The block (`generation`) that last set each cell.
-    stamp: Vec<u16>,
+    /// Per cell, its probability and the block (`generation`) that last
+    /// set it, side by side: a decision on a cell the block has not
+    /// touched yet reads one cache line, not two.
+    cells: Vec<Cell>,
     generation: u16,
     /// While training: per cell, how often each decision was taken.
     counts: Option<Vec<[u64; 2]>>,
@@ -195,8 +203,13 @@ impl Model {
         }
         Model {
             base,
-            probs: vec![PROB_HALF; CELLS],
-            stamp: vec![0; CELLS],
+            cells: vec![
+                Cell {
+                    prob: PROB_HALF,
+                    stamp: 0,
+                };
+                CELLS
+            ],
             generation: 0,
             counts: None,
         }
@@ -206,7 +219,10 @@ impl Model {
     fn reset(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.stamp.fill(0);
+            self.cells.fill(Cell {
+                prob: PROB_HALF,
+                stamp: 0,
+            });
             self.generation = 1;
         }
     }
@@ -214,11 +230,12 @@ impl Model {
     /// Codes one decision of `cell`.
     #[inline(always)]
     fn bit<C: Coder>(&mut self, c: &mut C, cell: usize, value: bool) -> bool {
-        if self.stamp[cell] != self.generation {
-            self.stamp[cell] = self.generation;
-            self.probs[cell] = self.base[cell];
+        let entry = &mut self.cells[cell];
+        if entry.stamp != self.generation {
+            entry.stamp = self.generation;
+            entry.prob = self.base[cell];
         }
-        let bit = c.bit(&mut self.probs[cell], value);
+        let bit = c.bit(&mut entry.prob, value);
         if let Some(counts) = &mut self.counts {
             counts[cell][usize::from(bit)] = counts[cell][usize::from(bit)].saturating_add(1);
         }
