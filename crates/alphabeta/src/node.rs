@@ -180,9 +180,16 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         // (children on the horizon do not probe).
         if tt_on && self.config.prefetch && (self.to_end || depth >= 2) && moves.len() > 1 {
             for &m in moves.as_slice() {
-                let undo = game.make(m);
-                self.prefetch(game.table_key());
-                game.unmake(m, undo);
+                let key = match game.table_key_after(m) {
+                    Some(key) => key,
+                    None => {
+                        let undo = game.make(m);
+                        let key = game.table_key();
+                        game.unmake(m, undo);
+                        key
+                    }
+                };
+                self.prefetch(key);
             }
         }
 

@@ -38,6 +38,9 @@ pub enum FailureKind {
     WinBoundMismatch,
     /// [`Game::table_move`] is not its own inverse.
     TableMoveMismatch,
+    /// [`Game::table_key_after`] differs from the child's
+    /// [`Game::table_key`].
+    TableKeyMismatch,
 }
 
 /// A broken invariant: what, where (ply of the playout) and details.
@@ -77,8 +80,9 @@ impl core::error::Error for Failure {}
 /// Checks one position: its hash, its batched move hints
 /// ([`Game::quiet_hints`] = [`Game::move_hint`]), and for every generated
 /// move that it is unique, legal, that [`Game::table_move`] maps it back
-/// to itself when applied twice, and that make/unmake restores the
-/// position, hash and table key.
+/// to itself when applied twice, that [`Game::table_key_after`] (where the
+/// game gives it) is the child's table key, and that make/unmake restores
+/// the position, hash and table key.
 ///
 /// # Errors
 ///
@@ -129,7 +133,20 @@ where
                 ),
             ));
         }
+        let after = game.table_key_after(m);
         let undo = scratch.make(m);
+        if let Some(key) = after
+            && key != scratch.table_key()
+        {
+            return Err(Failure::new(
+                FailureKind::TableKeyMismatch,
+                ply,
+                format!(
+                    "table_key_after({m}) = {key:#x}, the child's table key {:#x}, in {game:?}",
+                    scratch.table_key()
+                ),
+            ));
+        }
         if scratch.hash() != scratch.recompute_hash() {
             return Err(Failure::new(
                 FailureKind::HashMismatch,

@@ -347,6 +347,19 @@ pub trait Game: Clone {
         self.hash()
     }
 
+    /// The [`table_key`](Game::table_key) of the position after `m` (a
+    /// legal move here), computed without making it, where the game can
+    /// do that faster than [`make`](Game::make), `table_key` and
+    /// [`unmake`](Game::unmake); `None` (the default) otherwise. A
+    /// searcher that loads each child's table entry before searching
+    /// (`gametree-alphabeta`'s prefetch) asks this first. When `Some`, it
+    /// must equal the child's `table_key` ([`check::position`] tests it).
+    #[inline]
+    fn table_key_after(&self, m: Self::Move) -> Option<u64> {
+        let _ = m;
+        None
+    }
+
     /// The move `m` of this position as the table keeps it under
     /// [`table_key`](Game::table_key): carried to the image of the position
     /// that the key stands for. The default returns `m`, right for every

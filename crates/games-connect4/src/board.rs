@@ -550,6 +550,19 @@ impl Game for Board {
         }
     }
 
+    /// The child's table key from the bitboards, past the plies where
+    /// the key is shared with the mirror image (there: `None`, the child
+    /// made).
+    #[inline]
+    fn table_key_after(&self, m: Column) -> Option<u64> {
+        if self.plies < SYMMETRIC_TABLE_PLIES {
+            return None;
+        }
+        let cell = self.landing_cell(m);
+        let key = (self.current ^ self.mask) + (self.mask | cell) + self.bottom;
+        Some(mix(key) ^ size_salt(self.size))
+    }
+
     /// The column as the table keeps it: mirrored when the table key is
     /// the mirror image's (at most [`SYMMETRIC_TABLE_PLIES`] stones, the
     /// mirror's [`Board::key`] the smaller), so that a best move stored by
