@@ -84,7 +84,8 @@ pub(crate) fn run(
     if !status.success() {
         bail!("building gametree failed");
     }
-    let ours: PathBuf = crate::project_root().join("target/release/gametree");
+    // The binary the build above wrote (under $CARGO_TARGET_DIR when set).
+    let ours: PathBuf = crate::target_dir().join("release/gametree");
     let cwd = std::env::temp_dir().join(format!("gametree-pons-{}", std::process::id()));
     std::fs::create_dir_all(&cwd)?;
     println!(

@@ -49,6 +49,16 @@ fn project_root() -> PathBuf {
     manifest.parent().map_or(manifest.clone(), PathBuf::from)
 }
 
+/// Where cargo puts the workspace's builds: `$CARGO_TARGET_DIR` when set
+/// (relative to the project root, where xtask runs cargo), else
+/// `target/` at the project root.
+fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => project_root().join(dir),
+        _ => project_root().join("target"),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.task {
