@@ -241,7 +241,7 @@ enum TbCommand {
         "files under their names, and the same command run again loads them and builds the rest\n",
         "(standard error says which). Temporary files NAME.gtb.tmpPID it may leave are never read.\n",
         "With --compress, chess tables are written compressed (NAME.gtbz, as `tb compress` writes\n",
-        "them: about a fifth of the disk); a build reads either kind of file it finds.\n\n",
+        "them: a sixth of the disk for the 5-man endings); a build reads either kind of file it finds.\n\n",
         "Examples:\n",
         "  gametree tb build tictactoe\n",
         "  gametree tb build connect4:4x4\n",
@@ -268,7 +268,7 @@ enum TbCommand {
         #[arg(long, value_name = "SIZE")]
         max_memory: Option<String>,
         /// Chess: write each table compressed (DIR/ENDING.gtbz, as `tb compress` writes it) instead
-        /// of raw: about a fifth of the disk; the builds that probe it read it back whole.
+        /// of raw: a 5-man table takes a sixth of the disk; the builds that probe it read it back whole.
         #[arg(long)]
         compress: bool,
     },
