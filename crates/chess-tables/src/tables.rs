@@ -680,23 +680,36 @@ impl Tables {
     /// fifty-move rule is ignored, as the tables do).
     #[must_use]
     pub fn best_move(&self, position: &Position) -> Option<(Move, Value)> {
-        let value = self.probe(position)?;
-        let mut moves = <Position as Game>::Moves::default();
-        position.generate(&mut moves);
-        let mut best: Option<(Move, Value)> = None;
-        for &m in &moves {
-            let mut child = position.clone();
-            child.make(m);
-            let v = self.probe(&child)?.parent();
-            if best.is_none_or(|(_, b)| rank(v) > rank(b)) {
-                best = Some((m, v));
-            }
-        }
-        // In consistent tables the best successor's value, seen from here,
-        // is the position's (the test of this crate follows a mate).
-        let (m, _) = best?;
-        Some((m, value))
+        infallible(best_move_by(position, |p| Ok(self.probe(p))))
     }
+}
+
+/// [`Tables::best_move`] with positions valued by `probe` (which may
+/// fail: a compressed file's block).
+fn best_move_by<E>(
+    position: &Position,
+    probe: impl Fn(&Position) -> Result<Option<Value>, E>,
+) -> Result<Option<(Move, Value)>, E> {
+    let Some(value) = probe(position)? else {
+        return Ok(None);
+    };
+    let mut moves = <Position as Game>::Moves::default();
+    position.generate(&mut moves);
+    let mut best: Option<(Move, Value)> = None;
+    for &m in &moves {
+        let mut child = position.clone();
+        child.make(m);
+        let Some(v) = probe(&child)? else {
+            return Ok(None);
+        };
+        let v = v.parent();
+        if best.is_none_or(|(_, b)| rank(v) > rank(b)) {
+            best = Some((m, v));
+        }
+    }
+    // In consistent tables the best successor's value, seen from here,
+    // is the position's (the test of this crate follows a mate).
+    Ok(best.map(|(m, _)| (m, value)))
 }
 
 /// Orders values for the side to move: faster wins first, slower losses

@@ -267,23 +267,6 @@ impl CompressedTables {
     ///
     /// As [`probe`](Self::probe).
     pub fn best_move(&self, position: &Position) -> Result<Option<(Move, Value)>, Error> {
-        let Some(value) = self.probe(position)? else {
-            return Ok(None);
-        };
-        let mut best: Option<(Move, Value)> = None;
-        let mut moves = <Position as gametree_game::Game>::Moves::default();
-        gametree_game::Game::generate(position, &mut moves);
-        for &m in &moves {
-            let mut child = position.clone();
-            gametree_game::Game::make(&mut child, m);
-            let Some(v) = self.probe(&child)? else {
-                return Ok(None);
-            };
-            let v = v.parent();
-            if best.is_none_or(|(_, b)| super::rank(v) > super::rank(b)) {
-                best = Some((m, v));
-            }
-        }
-        Ok(best.map(|(m, _)| (m, value)))
+        super::best_move_by(position, |p| self.probe(p))
     }
 }
