@@ -97,6 +97,8 @@ pub enum LoadError {
     UnsupportedVersion {
         /// The file's version.
         found: u16,
+        /// The versions this build reads, oldest first.
+        supported: &'static [u16],
     },
     /// A checksum does not match, the payload disagrees with the header, or
     /// the file has bytes after its payload.
@@ -147,10 +149,17 @@ impl fmt::Display for LoadError {
                 "truncated database: {found} bytes, at least {expected} expected"
             ),
             LoadError::BadMagic => f.write_str("not a gametree database (bad magic)"),
-            LoadError::UnsupportedVersion { found } => write!(
-                f,
-                "database format version {found}, this build reads version {FORMAT_VERSION}"
-            ),
+            LoadError::UnsupportedVersion { found, supported } => {
+                write!(f, "database format version {found}, this build reads ")?;
+                match supported {
+                    [one] => write!(f, "version {one}"),
+                    [first @ .., last] => {
+                        let first: Vec<String> = first.iter().map(u16::to_string).collect();
+                        write!(f, "versions {} and {last}", first.join(", "))
+                    }
+                    [] => f.write_str("no version"),
+                }
+            }
             LoadError::Corrupted(what) => write!(f, "corrupted database: {what}"),
             LoadError::WrongEncoding { expected, found } => match found {
                 Some(found) => write!(f, "database encoding {found}, {expected} expected"),
@@ -319,7 +328,33 @@ fn truncated(expected: usize, found: usize) -> LoadError {
     }
 }
 
+/// The longest header: the fixed part, three names of at most `u16::MAX`
+/// bytes with their lengths, and the header checksum.
+const MAX_HEADER: usize = FIXED + 3 * (2 + u16::MAX as usize) + 8;
+
+/// Decodes and checks a whole file's bytes: [`decode_header`], then the
+/// payload's checksum.
 fn decode(bytes: &[u8], expected: &Label, encoding: Encoding) -> Result<Header, LoadError> {
+    let h = decode_header(bytes, bytes.len() as u64, expected, encoding)?;
+    if checksum(&bytes[h.payload.clone()]) != u64_at(bytes, 60) {
+        return Err(LoadError::Corrupted("payload checksum mismatch"));
+    }
+    Ok(h)
+}
+
+/// Decodes and checks the header of a file of `file_len` bytes, from
+/// `bytes`: the whole file, or at least its first [`MAX_HEADER`] bytes
+/// (all of it when it is shorter). Everything is checked but the payload's
+/// checksum and contents: the magic bytes, the version, the header's
+/// checksum, the encoding, the label, and the file's length against the
+/// payload's. A file is refused with the same error whether `bytes` is
+/// the whole file or its beginning.
+fn decode_header(
+    bytes: &[u8],
+    file_len: u64,
+    expected: &Label,
+    encoding: Encoding,
+) -> Result<Header, LoadError> {
     if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
         return Err(if MAGIC.starts_with(bytes) && bytes.len() < MAGIC.len() {
             truncated(FIXED, bytes.len())
@@ -332,7 +367,10 @@ fn decode(bytes: &[u8], expected: &Label, encoding: Encoding) -> Result<Header, 
     }
     let version = u16_at(bytes, 8);
     if version != FORMAT_VERSION {
-        return Err(LoadError::UnsupportedVersion { found: version });
+        return Err(LoadError::UnsupportedVersion {
+            found: version,
+            supported: &[FORMAT_VERSION],
+        });
     }
     // The three names.
     let mut at = FIXED;
@@ -397,14 +435,14 @@ fn decode(bytes: &[u8], expected: &Label, encoding: Encoding) -> Result<Header, 
         .and_then(|h| h.checked_add(payload_len))
         .and_then(|e| usize::try_from(e).ok())
         .ok_or(LoadError::Corrupted("payload length too large"))?;
-    if bytes.len() < end {
-        return Err(truncated(end, bytes.len()));
+    if file_len < end as u64 {
+        return Err(LoadError::Truncated {
+            expected: end as u64,
+            found: file_len,
+        });
     }
-    if bytes.len() > end {
+    if file_len > end as u64 {
         return Err(LoadError::Corrupted("bytes after the payload"));
-    }
-    if checksum(&bytes[header_end..end]) != u64_at(bytes, 60) {
-        return Err(LoadError::Corrupted("payload checksum mismatch"));
     }
     let counts = Counts {
         invalid: u64_at(bytes, 20),
@@ -543,6 +581,33 @@ impl Table {
         let h = decode(&bytes, expected, Encoding::Distance8)?;
         let range = h.payload.clone();
         Table::checked(h, payload_in_place(bytes, range))
+    }
+
+    /// Checks the file at `path` as [`read`](Self::read) does, without
+    /// reading its payload: its header (magic bytes, version, checksum,
+    /// encoding, label) and its length, which must be the header's and
+    /// the payload's. Returns the number of indices of its table. A file
+    /// this refuses is refused by [`read`](Self::read) with the same
+    /// error; one it accepts may still be refused by `read`, for a
+    /// payload whose checksum or counts do not match.
+    ///
+    /// # Errors
+    ///
+    /// [`LoadError::Io`] when the file cannot be read; otherwise a
+    /// [`LoadError`] for a truncated, corrupted, wrong-version,
+    /// wrong-encoding or wrong-label file.
+    pub fn check_header(path: impl AsRef<Path>, expected: &Label) -> Result<u64, LoadError> {
+        use std::io::Read;
+        let file = std::fs::File::open(path.as_ref())?;
+        let len = file.metadata()?.len();
+        let mut head = Vec::new();
+        file.take(MAX_HEADER as u64).read_to_end(&mut head)?;
+        if (head.len() as u64) < len.min(MAX_HEADER as u64) {
+            // The file shrank while being read: judged on what was read.
+            return decode_header(&head, head.len() as u64, expected, Encoding::Distance8)
+                .map(|h| h.size);
+        }
+        Ok(decode_header(&head, len, expected, Encoding::Distance8)?.size)
     }
 }
 

@@ -222,8 +222,19 @@ fn wrong_version_label_or_format_is_refused() {
     newer[8..10].copy_from_slice(&(VERSION + 1).to_le_bytes());
     assert!(matches!(
         compressed::from_bytes(&newer, &label()),
-        Err(LoadError::UnsupportedVersion { found }) if found == VERSION + 1
+        Err(LoadError::UnsupportedVersion { found, .. }) if found == VERSION + 1
     ));
+    // The message names the versions read (1, without priors, and 2).
+    let message = compressed::from_bytes(&newer, &label())
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        message,
+        format!(
+            "database format version {}, this build reads versions 1 and {VERSION}",
+            VERSION + 1
+        )
+    );
     let wrong = |game: &str, material: &str, scheme: &str| {
         compressed::from_bytes(&bytes, &Label::new(game, material, scheme)).unwrap_err()
     };

@@ -134,7 +134,7 @@ fn wrong_version_magic_and_encoding_are_refused() {
     newer[8..10].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
     assert!(matches!(
         Table::from_bytes(&newer, &label()),
-        Err(LoadError::UnsupportedVersion { found }) if found == FORMAT_VERSION + 1
+        Err(LoadError::UnsupportedVersion { found, .. }) if found == FORMAT_VERSION + 1
     ));
     let mut not_ours = bytes.clone();
     not_ours[..8].copy_from_slice(b"PK\x03\x04....");
@@ -212,4 +212,71 @@ mod common_small {
     impl gametree_game::Predecessors for Tiny {
         fn predecessors(&self, _: &TicTacToe, _: &mut dyn FnMut(u64)) {}
     }
+}
+
+/// `Table::check_header` refuses a file with the words `Table::read`
+/// uses, without reading the payload: every truncation, every flipped
+/// byte of the header, another version; a flipped payload byte only
+/// `read` sees.
+#[test]
+fn the_header_check_refuses_as_read_does() {
+    let t = table();
+    let bytes = t.to_bytes();
+    let dir = temp_dir("check-header");
+    let path = dir.join("t.rtb");
+    std::fs::write(&path, &bytes).unwrap();
+    assert_eq!(Table::check_header(&path, &label()).unwrap(), t.len());
+    let same = |bad: &[u8], what: &str| {
+        std::fs::write(&path, bad).unwrap();
+        let read = Table::read(&path, &label()).unwrap_err().to_string();
+        let header = Table::check_header(&path, &label()).map_err(|e| e.to_string());
+        (read, header, what.to_owned())
+    };
+    // The payload starts after the header checksum.
+    let payload_at = bytes.len() - usize::try_from(t.len()).unwrap();
+    let mut cases = Vec::new();
+    for len in (0..payload_at + 3).chain([bytes.len() - 1]) {
+        cases.push(same(&bytes[..len], &format!("cut to {len}")));
+    }
+    for at in 0..payload_at {
+        let mut bad = bytes.clone();
+        bad[at] ^= 0x10;
+        cases.push(same(&bad, &format!("byte {at} flipped")));
+    }
+    let mut newer = bytes.clone();
+    newer[8..10].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+    cases.push(same(&newer, "newer version"));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    cases.push(same(&longer, "a byte added"));
+    for (read, header, what) in &cases {
+        assert_eq!(header.as_ref(), Err(read), "{what}");
+    }
+    assert!(
+        cases
+            .iter()
+            .any(|c| c.0.contains("header checksum mismatch"))
+    );
+    assert!(cases.iter().any(|c| c.0.starts_with("truncated database")));
+    assert!(
+        cases
+            .iter()
+            .any(|c| c.0.contains("this build reads version 1"))
+    );
+    // A flipped payload byte: the header is intact, the payload refused.
+    let mut bad = bytes.clone();
+    bad[payload_at + 5] ^= 0x10;
+    std::fs::write(&path, &bad).unwrap();
+    assert_eq!(Table::check_header(&path, &label()).unwrap(), t.len());
+    assert!(matches!(
+        Table::read(&path, &label()),
+        Err(LoadError::Corrupted("payload checksum mismatch"))
+    ));
+    // A missing file.
+    std::fs::remove_file(&path).unwrap();
+    assert!(matches!(
+        Table::check_header(&path, &label()),
+        Err(LoadError::Io(_))
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

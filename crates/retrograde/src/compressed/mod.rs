@@ -363,7 +363,10 @@ fn parse<S: Source + ?Sized>(src: &S, expected: &Label) -> Result<Layout, LoadEr
     let mut head = read_vec(src, 0, FIXED as u64)?;
     let version = u16_at(&head, 8);
     if version != VERSION && version != VERSION_1 {
-        return Err(LoadError::UnsupportedVersion { found: version });
+        return Err(LoadError::UnsupportedVersion {
+            found: version,
+            supported: &[VERSION_1, VERSION],
+        });
     }
     // The three names.
     let mut names = Vec::with_capacity(3);
