@@ -526,18 +526,7 @@ impl Conspiracy {
         }
         result?;
         let (low, v, high) = range(&tree);
-        let root = tree.nodes[0];
-        let best_move = (root.first..root.first + root.len)
-            .find(|&c| {
-                let child = tree.nodes[c as usize];
-                let seen = if child.flip {
-                    k - 1 - child.value as usize
-                } else {
-                    child.value as usize
-                };
-                seen == v
-            })
-            .and_then(|c| tree.nodes[c as usize].mv);
+        let best_move = best_child(&tree, k, v, low == high);
         Ok(ConspiracyReport {
             value: grid[v],
             low: grid[low],
@@ -561,6 +550,43 @@ impl Conspiracy {
             elapsed: budget.start.elapsed(),
         })
     }
+}
+
+/// The move to a root child that has the root's value `v` (an index into
+/// the `k` values) and **cannot fall below it**: no set of leaves, however
+/// large, changes it to less than `v` seen from the root (its conspiracy
+/// number for that is infinite). A child merely showing `v` in the tree
+/// may be an unexpanded leaf whose value is a guess. Once the root's range
+/// has `closed` such a child exists (`None` if not: no other move is
+/// offered in its place); before, the first child showing `v` is given.
+fn best_child<M: Copy>(tree: &Tree<M>, k: usize, v: usize, closed: bool) -> Option<M> {
+    let root = tree.nodes[0];
+    let children = root.first as usize..(root.first + root.len) as usize;
+    // Seen from the root: the child's value, and how many leaves must
+    // change for it to fall to at most `t`.
+    let seen = |c: usize| {
+        let child = tree.nodes[c];
+        if child.flip {
+            k - 1 - child.value as usize
+        } else {
+            child.value as usize
+        }
+    };
+    let can_fall_to = |c: usize, t: usize| {
+        if tree.nodes[c].flip {
+            tree.up(c)[k - 1 - t]
+        } else {
+            tree.down(c)[t]
+        }
+    };
+    let certain = |c: usize| v == 0 || can_fall_to(c, v - 1) == INFINITE;
+    let mut children = children;
+    let found = if closed {
+        children.find(|&c| seen(c) == v && certain(c))
+    } else {
+        children.find(|&c| seen(c) == v)
+    };
+    found.and_then(|c| tree.nodes[c].mv)
 }
 
 impl<G: Game> Solver<G> for Conspiracy {

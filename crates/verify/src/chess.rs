@@ -475,14 +475,14 @@ fn perft_table(budget: u64) -> Tally {
 
 /// Legal positions of a pawnless ending drawn uniformly at random from its
 /// index space (indices that name no legal position are drawn again).
-struct Sampler {
+pub(crate) struct Sampler {
     space: gametree_chess_tables::Endgame,
     size: u64,
 }
 
 impl Sampler {
     /// The ending named `material`, or `None` after recording the error.
-    fn new(material: &str, t: &mut Tally) -> Option<Sampler> {
+    pub(crate) fn new(material: &str, t: &mut Tally) -> Option<Sampler> {
         match gametree_chess_tables::Endgame::new(material) {
             Ok(space) => Some(Sampler {
                 size: gametree_game::IndexSpace::size(&space),
@@ -496,7 +496,7 @@ impl Sampler {
     }
 
     /// The next legal position and its index.
-    fn next(&mut self, r: &mut impl rand_core::Rng) -> (u64, Position) {
+    pub(crate) fn next(&mut self, r: &mut impl rand_core::Rng) -> (u64, Position) {
         loop {
             let i = rand_core::Rng::next_u64(r) % self.size;
             if let Some(p) = gametree_game::IndexSpace::position(&self.space, i) {

@@ -43,6 +43,7 @@ pub mod data;
 mod dots;
 mod mnk;
 mod pressure;
+mod printed;
 mod progress;
 mod solvers;
 mod tictactoe;
@@ -391,6 +392,7 @@ fn registry() -> Vec<Check> {
     checks.extend(chess_builds::checks());
     checks.extend(dots::checks());
     checks.extend(solvers::checks());
+    checks.extend(printed::checks());
     checks.extend(pressure::checks());
     checks
 }
