@@ -9,6 +9,7 @@ use crate::error::{CliError, Result};
 use crate::games::{CliGame, Spec};
 use crate::input::{Source, for_each_position};
 use crate::output::{Record, Value};
+use crate::progress;
 
 /// Time budget when neither `--depth` nor `--time-ms` is given.
 const DEFAULT_TIME_MS: u64 = 2000;
@@ -105,7 +106,8 @@ fn analyse_one<G: CliGame>(
     }
     let start = Instant::now();
     let (max_depth, deadline) = match (opts.depth, opts.time_ms) {
-        (Some(d), _) => (d.clamp(1, MAX_PLY as u32 - 1), None),
+        // `main` checked it: 1 to MAX_PLY - 1.
+        (Some(d), _) => (d, None),
         (None, t) => (
             MAX_PLY as u32 - 1,
             Some(start + Duration::from_millis(t.unwrap_or(DEFAULT_TIME_MS))),
@@ -113,7 +115,10 @@ fn analyse_one<G: CliGame>(
     };
     let mut nodes = 0u64;
     let mut best = None;
+    // On a terminal, once a depth takes a while: which one, and how long.
+    let pb = progress::spinner("analysing: depth 1");
     for depth in 1..=max_depth {
+        pb.set_message(format!("analysing: depth {depth}"));
         let mut limits = Limits::depth(depth);
         if let Some(d) = deadline {
             let left = d.saturating_duration_since(Instant::now());
@@ -147,12 +152,14 @@ fn analyse_one<G: CliGame>(
                 .int("nps", nps)
                 .int("time_ms", ms)
                 .push("pv", Value::List(pv));
-            println!("{}", r.json());
+            pb.suspend(|| println!("{}", r.json()));
         } else {
-            println!(
-                "info depth {depth} score {score_text} nodes {nodes} nps {nps} time {ms} pv {}",
-                pv.join(" ")
-            );
+            pb.suspend(|| {
+                println!(
+                    "info depth {depth} score {score_text} nodes {nodes} nps {nps} time {ms} pv {}",
+                    pv.join(" ")
+                );
+            });
         }
         // A proven result does not change with more depth.
         if let Some(p) = report.value.plies_to_end()
@@ -161,6 +168,7 @@ fn analyse_one<G: CliGame>(
             break;
         }
     }
+    pb.finish_and_clear();
     if !opts.json {
         match best {
             Some(m) => println!("bestmove {m}"),

@@ -91,7 +91,7 @@ enum Command {
     /// Play a game against the engine in the terminal.
     #[command(after_help = concat!(
         "At the prompt type a move, or: moves (list legal moves), undo (take back your last move),\n",
-        "hint (ask the engine), board, help, quit.\n\n",
+        "hint (the move the engine would play; nothing is played), board, help, quit.\n\n",
         "Examples:\n",
         "  gametree play connect4 --engine-time-ms 500\n",
         "  gametree play tictactoe --engine-first\n",
@@ -129,6 +129,20 @@ enum Algo {
     Retrograde,
 }
 
+impl Algo {
+    /// The name `--algo` takes.
+    fn name(self) -> &'static str {
+        match self {
+            Algo::Alphabeta => "alphabeta",
+            Algo::Pns => "pns",
+            Algo::Pn2 => "pn2",
+            Algo::Dfpn => "dfpn",
+            Algo::Cns => "cns",
+            Algo::Retrograde => "retrograde",
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 struct SolveArgs {
     /// The game.
@@ -138,22 +152,29 @@ struct SolveArgs {
     /// The solver.
     #[arg(long, value_enum, default_value_t = Algo::Alphabeta)]
     algo: Algo,
-    /// Win/draw/loss only (cheaper; no exact score).
+    /// Win/draw/loss only, no exact score. Alpha-beta then runs a cheaper
+    /// search; pns, pn2, dfpn, cns and retrograde find win/draw/loss in the
+    /// same search either way, and only leave the score (and the search
+    /// for it) out: a note on standard error says so.
     #[arg(long)]
     weak: bool,
-    /// Transposition table or tree memory, e.g. 64M, 1G (default: 64M for
+    /// Transposition table or tree memory, e.g. 64M, 1G, 1.5G (powers of
+    /// 1024; more than the machine's memory is refused). Default: 64M for
     /// alpha-beta and df-pn; on Connect Four 16M below 28 empty cells and
     /// 128M from 28 on boards of 42 cells or more; a 1G bound for PNS, PN²
-    /// and CNS).
+    /// and CNS. Not with retrograde, whose database has the game's size.
     #[arg(long, value_name = "SIZE")]
     tt: Option<String>,
-    /// Search threads (Lazy SMP for alpha-beta; rayon workers for retrograde).
+    /// Search threads: Lazy SMP for alpha-beta, rayon workers for
+    /// retrograde; pns, pn2, dfpn and cns search on one thread.
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Give up after this many milliseconds per position (value null, exit code 2).
+    /// Give up after this many milliseconds per position (value null, exit
+    /// code 2). Not with retrograde, which builds the whole database.
     #[arg(long)]
     time_ms: Option<u64>,
-    /// Give up after this many nodes per position (value null, exit code 2).
+    /// Give up after this many nodes per position (value null, exit code
+    /// 2). Not with retrograde, which builds the whole database.
     #[arg(long)]
     max_nodes: Option<u64>,
     /// One JSON object per position.
@@ -184,17 +205,18 @@ struct AnalyseArgs {
     game: String,
     /// The position ("" or startpos for the start; - for standard input).
     position: String,
-    /// Search depths 1 to D.
+    /// Search depths 1 to D (D from 1 to 255).
     #[arg(long, conflicts_with = "time_ms")]
     depth: Option<u32>,
-    /// Deepen until this many milliseconds have passed (default 2000 when
-    /// --depth is not given).
+    /// Deepen until this many milliseconds have passed, at least 1
+    /// (default 2000 when --depth is not given).
     #[arg(long)]
     time_ms: Option<u64>,
     /// Search threads (Lazy SMP).
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Transposition table size, e.g. 64M, 1G.
+    /// Transposition table size, e.g. 64M, 1G, 1.5G (at most the machine's
+    /// memory).
     #[arg(long, value_name = "SIZE", default_value = "16M")]
     tt: String,
     /// One JSON object per iteration.
@@ -218,7 +240,8 @@ struct PerftArgs {
     game: String,
     /// The position ("" or startpos for the start; - for standard input).
     position: String,
-    /// The depth in plies.
+    /// The depth in plies. A depth whose count may take very long (the
+    /// first plies' growth, extrapolated) is said on standard error first.
     depth: u32,
     /// Print the count below each root move first.
     #[arg(long)]
@@ -362,16 +385,17 @@ struct PlayArgs {
     /// The starting position (default: the game's start).
     #[arg(long, default_value = "")]
     position: String,
-    /// The engine searches this many plies.
+    /// The engine searches this many plies (1 to 255).
     #[arg(long, conflicts_with = "engine_time_ms")]
     engine_depth: Option<u32>,
-    /// The engine thinks this many milliseconds per move (default 1000).
+    /// The engine thinks this many milliseconds per move, at least 1
+    /// (default 1000).
     #[arg(long)]
     engine_time_ms: Option<u64>,
     /// The engine moves first.
     #[arg(long)]
     engine_first: bool,
-    /// Transposition table size, e.g. 64M.
+    /// Transposition table size, e.g. 64M (at most the machine's memory).
     #[arg(long, value_name = "SIZE", default_value = "16M")]
     tt: String,
 }
@@ -408,6 +432,19 @@ fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Solve(a) => {
             let kind = GameKind::parse(&a.game)?;
+            if a.algo == Algo::Retrograde {
+                // The database is built whole: nothing to stop early.
+                for (option, given) in [
+                    ("--time-ms", a.time_ms.is_some()),
+                    ("--max-nodes", a.max_nodes.is_some()),
+                ] {
+                    if given {
+                        return Err(CliError::input(format!(
+                            "{option}: --algo retrograde builds the whole database and has no limit to stop at (use a search algorithm)"
+                        )));
+                    }
+                }
+            }
             let mut opts = solve::Options::new(a.algo, a.weak, a.tt.as_deref(), a.threads, a.json)?;
             opts.all_moves = a.all_moves;
             opts.proof = a.proof;
@@ -423,10 +460,10 @@ fn run(cli: Cli) -> Result<()> {
         Command::Analyse(a) => {
             let kind = GameKind::parse(&a.game)?;
             let opts = analyse::Options {
-                depth: a.depth,
-                time_ms: a.time_ms,
+                depth: check_depth("--depth", a.depth)?,
+                time_ms: check_time("--time-ms", a.time_ms)?,
                 threads: check_threads(a.threads)?,
-                tt_bytes: error::parse_size(&a.tt)?,
+                tt_bytes: error::parse_memory("--tt", &a.tt)?,
                 json: a.json,
                 quiescence: a.quiescence,
                 tables: a.tables,
@@ -477,10 +514,10 @@ fn run(cli: Cli) -> Result<()> {
         Command::Play(a) => {
             let kind = GameKind::parse(&a.game)?;
             let opts = play::Options {
-                depth: a.engine_depth,
-                time_ms: a.engine_time_ms,
+                depth: check_depth("--engine-depth", a.engine_depth)?,
+                time_ms: check_time("--engine-time-ms", a.engine_time_ms)?,
                 engine_first: a.engine_first,
-                tt_bytes: error::parse_size(&a.tt)?,
+                tt_bytes: error::parse_memory("--tt", &a.tt)?,
             };
             with_spec!(kind, spec => play::run(spec, &a.position, &opts))
         }
@@ -499,6 +536,33 @@ fn run(cli: Cli) -> Result<()> {
             json: a.json,
             list: a.list,
         }),
+    }
+}
+
+/// The deepest search `analyse --depth` and `play --engine-depth` ask for.
+const MAX_DEPTH: u32 = gametree_alphabeta::MAX_PLY as u32 - 1;
+
+/// Checks a search depth given to `option`: 1 to [`MAX_DEPTH`] plies.
+fn check_depth(option: &str, depth: Option<u32>) -> Result<Option<u32>> {
+    match depth {
+        Some(0) => Err(CliError::input(format!(
+            "{option} 0: the search looks at least 1 ply ahead (give 1 to {MAX_DEPTH})"
+        ))),
+        Some(d) if d > MAX_DEPTH => Err(CliError::input(format!(
+            "{option} {d}: the searcher goes at most {MAX_DEPTH} plies deep"
+        ))),
+        d => Ok(d),
+    }
+}
+
+/// Checks a time budget given to `option`: at least 1 ms (0 would stop
+/// before the first search).
+fn check_time(option: &str, ms: Option<u64>) -> Result<Option<u64>> {
+    match ms {
+        Some(0) => Err(CliError::input(format!(
+            "{option} 0: no time to search (give 1 or more milliseconds)"
+        ))),
+        t => Ok(t),
     }
 }
 
@@ -545,7 +609,10 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            // The lines of standard input print their own errors.
+            if !e.is_printed() {
+                eprintln!("error: {e}");
+            }
             ExitCode::from(e.exit_code())
         }
     }

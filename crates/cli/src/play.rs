@@ -35,7 +35,8 @@ pub(crate) fn run<S: Spec>(spec: &S, position: &str, opts: &Options) -> Result<(
     let mut g = spec.position(position)?;
     let mut engine = searcher::<S::G>(1, opts.tt_bytes, S::G::QUIESCENCE)?;
     let limits = match opts.depth {
-        Some(d) => Limits::depth(d.max(1)),
+        // `main` checked it: at least 1.
+        Some(d) => Limits::depth(d),
         None => Limits::none().with_time(Duration::from_millis(
             opts.time_ms.unwrap_or(DEFAULT_TIME_MS),
         )),
@@ -54,7 +55,8 @@ pub(crate) fn run<S: Spec>(spec: &S, position: &str, opts: &Options) -> Result<(
         g.move_syntax()
     );
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut input = stdin.lock();
+    let mut bytes = Vec::new();
     print!("{}", g.board());
     loop {
         if let Some(o) = g.outcome() {
@@ -73,7 +75,8 @@ pub(crate) fn run<S: Spec>(spec: &S, position: &str, opts: &Options) -> Result<(
             return Ok(());
         }
         if g.side_to_move() == engine_side {
-            let m = think(&mut engine, &mut g, &limits)?;
+            let (m, value) = think(&mut engine, &mut g, &limits)?;
+            println!("engine plays {m} (score {})", uci_score(value).0);
             let undo = g.make(m);
             history.push((m, undo));
             print!("{}", g.board());
@@ -81,11 +84,18 @@ pub(crate) fn run<S: Spec>(spec: &S, position: &str, opts: &Options) -> Result<(
         }
         print!("{} to move> ", g.player_name(g.side_to_move()));
         let _ = std::io::stdout().flush();
-        let Some(line) = lines.next() else {
+        bytes.clear();
+        let read = input
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| CliError::input(format!("standard input: {e}")))?;
+        if read == 0 {
             println!();
             return Ok(());
+        }
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            println!("not UTF-8 text: type a move or a command ({HELP})");
+            continue;
         };
-        let line = line.map_err(|e| CliError::input(format!("standard input: {e}")))?;
         match line.trim() {
             "" => {}
             "quit" | "exit" | "q" => return Ok(()),
@@ -94,8 +104,9 @@ pub(crate) fn run<S: Spec>(spec: &S, position: &str, opts: &Options) -> Result<(
             "position" => println!("{}", g.text()),
             "moves" => println!("legal moves: {}", legal_moves_text(&g, usize::MAX)),
             "hint" => {
-                let m = think(&mut engine, &mut g, &limits)?;
-                println!("hint: {m}");
+                // Nothing is played: the engine only says what it would play.
+                let (m, value) = think(&mut engine, &mut g, &limits)?;
+                println!("hint: {m} (score {})", uci_score(value).0);
             }
             "undo" => {
                 // Take back to the human's previous turn.
@@ -125,18 +136,22 @@ pub(crate) fn run<S: Spec>(spec: &S, position: &str, opts: &Options) -> Result<(
     }
 }
 
+/// The engine's move and its score, by iterative deepening within
+/// `limits`.
 fn think<G: CliGame>(
     engine: &mut gametree_alphabeta::AlphaBeta<G>,
     g: &mut G,
     limits: &Limits,
-) -> Result<G::Move> {
+) -> Result<(G::Move, gametree_game::Score)> {
     // Deepen from 1 so a time limit always leaves a completed iteration.
     let max = limits
         .depth
         .unwrap_or(gametree_alphabeta::MAX_PLY as u32 - 1);
     let start = std::time::Instant::now();
     let mut best = None;
+    let pb = crate::progress::spinner("engine thinking: depth 1");
     for depth in 1..=max {
+        pb.set_message(format!("engine thinking: depth {depth}"));
         let mut l = Limits::depth(depth);
         if let Some(t) = limits.time {
             let left = t.saturating_sub(start.elapsed());
@@ -156,15 +171,13 @@ fn think<G: CliGame>(
             break;
         }
     }
-    let (m, value) = best
-        .or_else(|| {
-            let mut moves = G::Moves::default();
-            g.generate(&mut moves);
-            gametree_game::MoveBuffer::as_slice(&moves)
-                .first()
-                .map(|&m| (m, gametree_game::Score::DRAW))
-        })
-        .ok_or_else(|| CliError::input("the engine has no move"))?;
-    println!("engine plays {m} (score {})", uci_score(value).0);
-    Ok(m)
+    pb.finish_and_clear();
+    best.or_else(|| {
+        let mut moves = G::Moves::default();
+        g.generate(&mut moves);
+        gametree_game::MoveBuffer::as_slice(&moves)
+            .first()
+            .map(|&m| (m, gametree_game::Score::DRAW))
+    })
+    .ok_or_else(|| CliError::input("the engine has no move"))
 }

@@ -53,11 +53,38 @@ impl Options {
         threads: usize,
         json: bool,
     ) -> Result<Options> {
+        let threads = check_threads(threads)?;
+        let searches = matches!(algo, Algo::Pns | Algo::Pn2 | Algo::Dfpn | Algo::Cns);
+        if searches && threads > 1 {
+            return Err(CliError::input(format!(
+                "--threads {threads}: --algo {} searches on one thread (more threads: alphabeta, retrograde)",
+                algo.name()
+            )));
+        }
+        if algo == Algo::Retrograde && tt.is_some() {
+            return Err(CliError::input(
+                "--tt: --algo retrograde does not use it (the database has the game's size)",
+            ));
+        }
+        let tt = tt
+            .map(|t| parse_size(t).and_then(|b| crate::error::check_memory("--tt", b)))
+            .transpose()?;
+        if weak && algo != Algo::Alphabeta {
+            let what = if searches {
+                "finds win/draw/loss with the same search"
+            } else {
+                "builds the same database"
+            };
+            eprintln!(
+                "note: --weak: --algo {} {what} either way; --weak only leaves the score (and any search for it) out",
+                algo.name()
+            );
+        }
         Ok(Options {
             algo,
             weak,
-            tt: tt.map(parse_size).transpose()?,
-            threads: check_threads(threads)?,
+            tt,
+            threads,
             json,
             all_moves: false,
             proof: false,
