@@ -23,7 +23,7 @@ pub(crate) fn spinner(message: impl Into<String>) -> ProgressBar {
     }
     let pb = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
     pb.set_style(spinner_style());
-    pb.set_message(message.into());
+    pb.set_message(short(message.into()));
     later(&pb);
     pb
 }
@@ -35,7 +35,7 @@ pub(crate) fn bar(len: u64, message: impl Into<String>) -> ProgressBar {
     }
     let pb = ProgressBar::new(len);
     pb.set_style(bar_style());
-    pb.set_message(message.into());
+    pb.set_message(short(message.into()));
     pb
 }
 
@@ -46,10 +46,22 @@ pub(crate) fn bar_later(len: u64, message: impl Into<String>) -> ProgressBar {
     }
     let pb = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
     pb.set_style(bar_style());
-    pb.set_message(message.into());
+    pb.set_message(short(message.into()));
     later(&pb);
     pb
 }
+
+/// A message of more than [`MESSAGE_MAX`] characters (a long position)
+/// cut to its first ones and `…`: a progress line stays on one line.
+fn short(message: String) -> String {
+    match message.char_indices().nth(MESSAGE_MAX) {
+        Some((end, _)) => format!("{}…", &message[..end]),
+        None => message,
+    }
+}
+
+/// The longest message drawn whole.
+const MESSAGE_MAX: usize = 60;
 
 fn spinner_style() -> ProgressStyle {
     ProgressStyle::with_template("{spinner} {msg} [{elapsed}]")
@@ -83,4 +95,18 @@ fn later(pb: &ProgressBar) {
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_messages_are_cut() {
+        assert_eq!(short("solving tictactoe X".into()), "solving tictactoe X");
+        let long = format!("solving dots {}", "é".repeat(100));
+        let cut = short(long.clone());
+        assert_eq!(cut.chars().count(), MESSAGE_MAX + 1);
+        assert!(cut.ends_with('…') && long.starts_with(cut.trim_end_matches('…')));
+    }
 }
