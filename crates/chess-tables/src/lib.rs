@@ -93,8 +93,8 @@ pub use stats::{Statistics, Wdl, pawn_statistics, statistics};
 pub use symmetry::{KING_PLACEMENTS, king_pair, king_pair_index};
 pub use tables::{
     BuildOptions, COMPRESSED_EXTENSION, CompressedTables, MAX_BUILD_PIECES, MAX_PAWN_BUILD_PIECES,
-    PAWN_SCHEME, Progress, SCHEME, SubTables, Tables, Written, compressed_table_file,
-    find_table_file, is_compressed, label, table_bytes, table_file,
+    PAWN_SCHEME, Progress, SCHEME, SubTables, Tables, Written, check_table_file,
+    compressed_table_file, find_table_file, is_compressed, label, table_bytes, table_file,
 };
 
 // The README's example runs as a doctest.

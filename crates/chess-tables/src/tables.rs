@@ -19,7 +19,7 @@ use crate::{
 };
 use build::{build_ending, check_buildable, pawn_space_of, space_of, space_size};
 pub use compressed::{
-    COMPRESSED_EXTENSION, CompressedTables, compressed_table_file, is_compressed,
+    COMPRESSED_EXTENSION, CompressedTables, check_table_file, compressed_table_file, is_compressed,
 };
 pub use written::{Written, find_table_file, table_bytes, table_file};
 

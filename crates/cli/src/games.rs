@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use gametree_game::{Game, Limits, MoveBuffer, Player, Score, Solver};
+use gametree_game::{Game, Limits, MoveBuffer, Outcome, Player, Score, Solver};
 use gametree_games_ataxx::Position as Ataxx;
 use gametree_games_chess::Position as Chess;
 use gametree_games_connect4::{Board as Connect4, Column, Size};
@@ -153,10 +153,16 @@ pub(crate) trait CliGame: Send + 'static + Game<Move: Send + Sync> {
     fn exact_score(&self, score: Score) -> Option<i64> {
         Some(i64::from(score.get()))
     }
-    /// The game's own score found with `solver` when it is not a function
-    /// of the search's score (Dots-and-Boxes: the final box difference, by
-    /// a search over targets); `None` to use [`exact_score`](Self::exact_score).
-    fn solved_score(&self, solver: &mut dyn Solver<Self>, limits: &Limits) -> Option<Option<i64>> {
+    /// The game's own exact score found with `solver` when it is not a
+    /// function of the search's score (Dots-and-Boxes: the final box
+    /// difference, by a search over targets), with the best move and the
+    /// line that achieve **that** score, from the same solves; `None` to use
+    /// [`exact_score`](Self::exact_score) of the solver's own score.
+    fn solved_exact(
+        &self,
+        solver: &mut dyn Solver<Self>,
+        limits: &Limits,
+    ) -> Option<Exact<Self::Move>> {
         let _ = (solver, limits);
         None
     }
@@ -209,6 +215,23 @@ pub(crate) trait CliGame: Send + 'static + Game<Move: Send + Sync> {
             Player::Second => "O",
         }
     }
+}
+
+/// A game's own exact score with a move and a line that achieve it
+/// ([`CliGame::solved_exact`]).
+#[derive(Debug)]
+pub(crate) struct Exact<M> {
+    /// Win, draw or loss for the side to move (`None`: a limit stopped a
+    /// solve).
+    pub(crate) outcome: Option<Outcome>,
+    /// The game's exact score for the side to move.
+    pub(crate) score: Option<i64>,
+    /// A move that achieves `score`.
+    pub(crate) best: Option<M>,
+    /// The line from `best` on, every move keeping the score.
+    pub(crate) pv: Vec<M>,
+    /// Nodes of every solve.
+    pub(crate) nodes: u64,
 }
 
 /// How to make positions of one game.
@@ -644,8 +667,30 @@ impl CliGame for Dots {
     fn exact_score(&self, _: Score) -> Option<i64> {
         None
     }
-    fn solved_score(&self, solver: &mut dyn Solver<Self>, limits: &Limits) -> Option<Option<i64>> {
-        Some(gametree_games_dots::exact_score(solver, self, limits).map(i64::from))
+    /// The exact box difference, best move and line of
+    /// [`gametree_games_dots::exact_solve`]; the outcome compares the
+    /// score with the position's target.
+    fn solved_exact(
+        &self,
+        solver: &mut dyn Solver<Self>,
+        limits: &Limits,
+    ) -> Option<Exact<Self::Move>> {
+        let s = gametree_games_dots::exact_solve(solver, self, limits);
+        let target = match self.side_to_move() {
+            Player::First => self.target(),
+            Player::Second => -self.target(),
+        };
+        Some(Exact {
+            outcome: s.score.map(|v| match (v - target).signum() {
+                1 => Outcome::Win,
+                0 => Outcome::Draw,
+                _ => Outcome::Loss,
+            }),
+            score: s.score.map(i64::from),
+            best: s.best,
+            pv: s.line,
+            nodes: s.nodes,
+        })
     }
     fn move_syntax(&self) -> &'static str {
         "a dot and a direction: a1- (the line to the right of a1) or a1| (the line up)"

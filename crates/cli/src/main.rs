@@ -346,6 +346,12 @@ enum TbCommand {
         /// "moves": [{"move", "value", "distance"}]).
         #[arg(long)]
         all_moves: bool,
+        /// Chess: build the missing tables of 5 pieces into DIR first (the endings, their size
+        /// and a time estimate are stated first; progress shown on a terminal). Without it,
+        /// missing tables of up to 4 pieces are built (seconds) and a probe needing a 5-man
+        /// one fails, naming the `gametree tb build` command that builds it.
+        #[arg(long)]
+        build: bool,
     },
     /// Write the chess tables of a directory compressed, each checked by reading it back.
     #[command(after_help = concat!(
@@ -504,7 +510,8 @@ fn run(cli: Cli) -> Result<()> {
             dir,
             json,
             all_moves,
-        }) => tb::probe(&position, game.as_deref(), &dir, json, all_moves),
+            build,
+        }) => tb::probe(&position, game.as_deref(), &dir, json, all_moves, build),
         Command::Tb(TbCommand::Compress {
             dir,
             threads,

@@ -1,16 +1,16 @@
 //! `--tables DIR`: endgame databases that `solve` and `analyse` probe at
 //! the leaves of their searches.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
 
-use gametree_chess_tables::{CompressedTables, Signature, Tables, is_compressed, table_bytes};
+use gametree_chess_tables::{
+    CompressedTables, Signature, Tables, check_table_file, is_compressed, table_bytes,
+};
 use gametree_game::{Oracle, Score};
 use gametree_games_chess::Position;
 use gametree_retrograde::Value;
-use gametree_retrograde::format::{FORMAT_VERSION, MAGIC};
 
 use crate::error::{CliError, Result};
 
@@ -36,31 +36,37 @@ const DEFAULT_BUDGET: u64 = 4 << 30;
 /// budget and the largest table are stated on standard error; with
 /// `GAMETREE_TB_TRACE` set, each table read too.
 ///
-/// The files are checked when the oracle is made (their header: the
-/// format, the number of positions of their ending), and each whole file
-/// (its checksums) when it is read. A file refused then (changed since)
-/// is an error the search cannot return: it is said on standard error
-/// and the program exits with status 2.
+/// The files are checked when the oracle is made (a raw file's header and
+/// length, a compressed file's header and block index:
+/// `gametree_chess_tables::check_table_file`), and the rest (a raw file's
+/// payload checksum, a compressed file's blocks) when it is read. A file
+/// refused then (damaged in its payload, or changed since) is an error
+/// the search cannot return: it is said on standard error, in the words
+/// `tb probe` and `tb stats` use, and the program exits with status 2.
 ///
 /// # Errors
 ///
 /// `dir` is not a readable directory, holds no table, or a table file is
-/// refused (not a table, another format version or another ending's size).
+/// refused (not a table, truncated, corrupted, another format version or
+/// another ending's).
 pub(crate) fn chess_tables(dir: &Path) -> Result<Arc<dyn Oracle<Position>>> {
-    let mut files = Vec::new();
+    let mut files: Vec<(Signature, PathBuf)> = Vec::new();
     for (signature, path) in crate::tb::chess_files(dir, true, "--tables")? {
         if is_compressed(&path) {
-            // Its header and block index are checked when it is opened.
             if !files.iter().any(|(s, _)| *s == signature) {
                 files.push((signature, path));
             }
             continue;
         }
-        check_header(&signature, &path)
-            .map_err(|e| CliError::input(format!("--tables: {}: {e}", path.display())))?;
         // The raw file is read in place of a compressed one.
         files.retain(|(s, _)| *s != signature);
         files.push((signature, path));
+    }
+    // The files read are checked as `tb probe` and `tb stats` read them,
+    // in the same words (a raw file's header and length, a compressed
+    // one's header and block index).
+    for (signature, path) in &files {
+        check_table_file(signature, path).map_err(|e| crate::tb::table_error(path, &e))?;
     }
     if files.is_empty() {
         return Err(CliError::input(format!(
@@ -98,41 +104,6 @@ pub(crate) fn chess_tables(dir: &Path) -> Result<Arc<dyn Oracle<Position>>> {
         largest.div_ceil(1 << 20)
     );
     Ok(Arc::new(LazyTables::new(files, budget)))
-}
-
-/// Checks the header of `path` as the table of `signature`: the format's
-/// magic bytes and version, a byte per position, and the number of
-/// positions of the ending (the rest is checked when it is read).
-fn check_header(signature: &Signature, path: &Path) -> std::result::Result<(), String> {
-    let mut header = [0u8; 20];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut header))
-        .map_err(|e| format!("not a table ({e})"))?;
-    if header[..8] != MAGIC {
-        return Err("not a table (bad magic bytes)".into());
-    }
-    let version = u16::from_le_bytes([header[8], header[9]]);
-    if version != FORMAT_VERSION {
-        return Err(format!(
-            "format version {version}, this program reads {FORMAT_VERSION}"
-        ));
-    }
-    if header[10] != 1 {
-        return Err(format!(
-            "value encoding {}, not a byte per position",
-            header[10]
-        ));
-    }
-    let mut count = [0u8; 8];
-    count.copy_from_slice(&header[12..20]);
-    let count = u64::from_le_bytes(count);
-    let expected = table_bytes(signature);
-    if count != expected {
-        return Err(format!(
-            "{count} positions, where {signature} has {expected}"
-        ));
-    }
-    Ok(())
 }
 
 /// The tables of a directory read on demand, within a memory budget.
@@ -177,6 +148,14 @@ fn decode_after(signature: &Signature) -> u64 {
     (table_bytes(signature) / 1024).max(1)
 }
 
+/// Ends the program on a table refused while a search probes it (an
+/// error the search cannot return), as `main` ends it on an error:
+/// `error: MESSAGE` on standard error, exit status 2.
+fn fail(e: &CliError) -> ! {
+    eprintln!("error: {e}");
+    std::process::exit(i32::from(e.exit_code()));
+}
+
 /// One file's table in memory: read whole, or a compressed file open.
 enum Held {
     Raw(Tables),
@@ -185,14 +164,15 @@ enum Held {
 
 impl Held {
     /// Reads (or opens) `signature`'s file at `path`.
-    fn read(signature: &Signature, path: &Path) -> std::result::Result<Held, String> {
+    fn read(signature: &Signature, path: &Path) -> Result<Held> {
+        let refused = |e| crate::tb::table_error(path, &e);
         if is_compressed(path) {
             let mut disk = CompressedTables::new();
-            disk.open(signature, path).map_err(|e| e.to_string())?;
+            disk.open(signature, path).map_err(refused)?;
             Ok(Held::Compressed(disk))
         } else {
             let mut tables = Tables::new();
-            tables.load(signature, path).map_err(|e| e.to_string())?;
+            tables.load(signature, path).map_err(refused)?;
             Ok(Held::Raw(tables))
         }
     }
@@ -224,10 +204,7 @@ impl Held {
             Held::Raw(t) => t.probe(position).map(Value::to_score),
             Held::Compressed(t) => match t.probe(position) {
                 Ok(v) => v.map(Value::to_score),
-                Err(e) => {
-                    eprintln!("error: --tables: {}: {e}", path.display());
-                    std::process::exit(2);
-                }
+                Err(e) => fail(&crate::tb::table_error(path, &e)),
             },
         }
     }
@@ -273,13 +250,7 @@ impl LazyTables {
         }
         let bytes = Held::bytes(signature, path);
         self.make_room(&mut loaded, bytes, at);
-        let tables = match Held::read(signature, path) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: --tables: {}: {e}", path.display());
-                std::process::exit(2);
-            }
-        };
+        let tables = Held::read(signature, path).unwrap_or_else(|e| fail(&e));
         let value = tables.probe(position, path);
         loaded.tables[at] = Some(tables);
         loaded.bytes += bytes;
@@ -337,8 +308,7 @@ impl LazyTables {
         }
         let mut tables = Tables::new();
         if let Err(e) = tables.load(signature, path) {
-            eprintln!("error: --tables: {}: {e}", path.display());
-            std::process::exit(2);
+            fail(&crate::tb::table_error(path, &e));
         }
         loaded.tables[at] = Some(Held::Raw(tables));
         loaded.bytes += more;
@@ -404,11 +374,11 @@ mod tests {
         for s in &endings {
             let path = table_file(&dir, s);
             assert!(whole.save(s, &path).unwrap());
-            check_header(s, &path).unwrap();
+            check_table_file(s, &path).unwrap();
             files.push((s.clone(), path));
         }
         // Another ending's file under this name is refused.
-        assert!(check_header(&"KQvKR".parse().unwrap(), &files[0].1).is_err());
+        assert!(check_table_file(&"KQvKR".parse().unwrap(), &files[0].1).is_err());
         // Room for one table at a time.
         let lazy = LazyTables::new(files, table_bytes(&endings[0]));
         let held = |l: &LazyTables| {

@@ -112,6 +112,9 @@ pub(crate) struct Solved<M> {
     pub(crate) pv: Vec<M>,
     /// Nodes searched.
     pub(crate) nodes: u64,
+    /// What the output must say beside the answer (a score printed
+    /// without a move that achieves it).
+    pub(crate) note: Option<String>,
 }
 
 /// The solver of one run, built once: its table is kept from one position
@@ -240,6 +243,9 @@ pub(crate) fn run<S: Spec>(spec: &S, kind: GameKind, arg: &str, opts: &Options) 
             "pv",
             Value::List(solved.pv.iter().map(ToString::to_string).collect()),
         );
+        if let Some(note) = &solved.note {
+            r.str("note", note);
+        }
         let mut stopped = solved.outcome.is_none();
         let mut nodes = solved.nodes;
         if opts.all_moves {
@@ -299,9 +305,30 @@ fn solve_one<G: CliGame>(
             best: None,
             pv: Vec::new(),
             nodes: 0,
+            note: None,
         });
     }
     let limits = &opts.limits;
+    if !opts.weak
+        && let Some(exact) = solved_exact(g, engine, limits)
+    {
+        // The game's own score: the move and the line come from the same
+        // solves (never from another solve of the win/draw/loss question,
+        // whose best move may achieve another score).
+        let note = (exact.score.is_some() && exact.best.is_none()).then(|| {
+            "no move was found for this score (a limit stopped the solve that finds it)".to_string()
+        });
+        return Ok(Solved {
+            outcome: exact.outcome,
+            raw: None,
+            score: exact.score,
+            custom: true,
+            best: exact.best,
+            pv: exact.pv,
+            nodes: exact.nodes,
+            note,
+        });
+    }
     let solution = match engine {
         Engine::AlphaBeta(s) if opts.weak => {
             let report = s.solve_weak(g, limits);
@@ -341,23 +368,20 @@ fn solve_one<G: CliGame>(
                 best: probe.best,
                 pv: probe.pv,
                 nodes: probe.positions,
+                note: None,
             });
         }
     };
     let raw = solution.score.filter(|_| !opts.weak);
-    let (score, custom) = if opts.weak || solution.outcome.is_none() {
-        (None, false)
-    } else {
-        game_score(g, engine, raw, limits)
-    };
     Ok(Solved {
         outcome: solution.outcome,
         raw,
-        score,
-        custom,
+        score: raw.and_then(|s| g.exact_score(s)),
+        custom: false,
         best: solution.best,
         pv: solution.line,
         nodes: solution.nodes,
+        note: None,
     })
 }
 
@@ -416,22 +440,32 @@ fn prove<G: CliGame>(
 /// The largest proof tree `--proof` writes.
 const PROOF_POSITIONS: usize = 50_000_000;
 
-/// The game's score of a solved position: its own solved score when it has
-/// one (found with the same solver; `true`), else its convention for the
-/// search's exact score.
+/// The game's own exact solve of `g` ([`CliGame::solved_exact`]) with the
+/// run's solver; `None` for games whose score is a function of the
+/// search's, and with `--algo retrograde`.
+fn solved_exact<G: CliGame>(
+    g: &G,
+    engine: &mut Engine<G>,
+    limits: &Limits,
+) -> Option<crate::games::Exact<G::Move>> {
+    match engine {
+        Engine::AlphaBeta(s) => g.solved_exact(s.as_mut(), limits),
+        Engine::Other(s) => g.solved_exact(s.as_mut(), limits),
+        Engine::Retrograde => None,
+    }
+}
+
+/// The game's score of a position where the game is over: its own solved
+/// score when it has one (`true`), else its convention for the search's
+/// exact score.
 fn game_score<G: CliGame>(
     g: &G,
     engine: &mut Engine<G>,
     score: Option<Score>,
     limits: &Limits,
 ) -> (Option<i64>, bool) {
-    let custom = match engine {
-        Engine::AlphaBeta(s) => g.solved_score(s.as_mut(), limits),
-        Engine::Other(s) => g.solved_score(s.as_mut(), limits),
-        Engine::Retrograde => None,
-    };
-    match custom {
-        Some(v) => (v, true),
+    match solved_exact(g, engine, limits) {
+        Some(exact) => (exact.score, true),
         None => (score.and_then(|s| g.exact_score(s)), false),
     }
 }

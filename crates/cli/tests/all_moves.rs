@@ -294,3 +294,49 @@ fn database_moves_agree_with_the_positions_after_them_and_with_alpha_beta() {
     assert!(checked > 40, "{checked}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The printed best move is one of the moves listed with the printed value
+/// and score, with every algorithm: on these two positions the best move
+/// once came from a win/draw/loss solve and achieved another box
+/// difference (`b2-` gives -4 where the score is -2; `c1-` leaves +3 where
+/// the score is +7).
+#[test]
+fn dots_best_move_achieves_the_printed_score() {
+    let cases = [
+        ("dots:2x2", "a1- b1- a1|", -2),
+        (
+            "dots:3x3",
+            "b2| c4- a1- a4- a2| c2| b1- b4- b2- c3- b3- a3|",
+            7,
+        ),
+    ];
+    for algo in ["alphabeta", "dfpn", "pns", "pn2"] {
+        for (game, position, score) in cases {
+            let solved = solve(
+                game,
+                &[position.to_owned()],
+                &["--all-moves", "--algo", algo],
+            );
+            let v = &solved[0];
+            assert_eq!(v["score"].as_i64(), Some(score), "{algo} {game} {position}");
+            let best = v["best"].as_str().expect("a best move");
+            let pv = v["pv"].as_array().expect("a line");
+            assert_eq!(
+                pv[0].as_str(),
+                Some(best),
+                "{algo}: the line starts with best"
+            );
+            let listed = v["moves"]
+                .as_array()
+                .expect("moves")
+                .iter()
+                .find(|m| m["move"].as_str() == Some(best))
+                .expect("the best move is listed");
+            assert_eq!(
+                (listed["value"].as_str(), listed["score"].as_i64()),
+                (v["value"].as_str(), Some(score)),
+                "{algo} {game} {position}: best {best}"
+            );
+        }
+    }
+}

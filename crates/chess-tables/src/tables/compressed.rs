@@ -49,6 +49,56 @@ pub(super) fn read_table(ending: &Signature, path: &Path) -> Result<Table, Error
     Ok(table)
 }
 
+/// Checks the file at `path` as `ending`'s table without reading the
+/// table: a raw file's header and length
+/// ([`Table::check_header`]), a compressed one's (`.gtbz`,
+/// [`is_compressed`]) header and block index
+/// ([`CompressedTable::open`]), and the number of positions. A file this
+/// refuses, [`Tables::load`] and [`CompressedTables::open`] refuse with
+/// the same error; the rest (a raw file's payload checksum, a compressed
+/// file's blocks) is checked when the table or a block is read.
+///
+/// ```
+/// use gametree_chess_tables::{BuildOptions, Tables, check_table_file, table_file};
+///
+/// let ending = "KRvK".parse()?;
+/// let mut tables = Tables::new();
+/// tables.build(std::slice::from_ref(&ending), &BuildOptions::default())?;
+/// let dir = std::env::temp_dir().join(format!("check-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = table_file(&dir, &ending);
+/// tables.save(&ending, &path)?;
+/// check_table_file(&ending, &path)?;
+/// // Cut short: refused, with the words `Tables::load` uses.
+/// let bytes = std::fs::read(&path)?;
+/// std::fs::write(&path, &bytes[..1000])?;
+/// let e = check_table_file(&ending, &path).unwrap_err();
+/// assert_eq!(e.to_string(), Tables::new().load(&ending, &path).unwrap_err().to_string());
+/// assert!(e.to_string().contains("truncated database: 1000 bytes"), "{e}");
+/// std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::Load`] when the file cannot be read, or is truncated,
+/// corrupted, of another format version or of another ending;
+/// [`Error::Size`] when its size is not the ending's.
+pub fn check_table_file(ending: &Signature, path: &Path) -> Result<(), Error> {
+    let load = |source| Error::Load {
+        ending: ending.clone(),
+        source,
+    };
+    let len = if is_compressed(path) {
+        CompressedTable::open(path, &label(ending))
+            .map_err(load)?
+            .len()
+    } else {
+        Table::check_header(path, &label(ending)).map_err(load)?
+    };
+    check_len(ending, len)
+}
+
 /// Refuses a table whose number of indices is not `ending`'s.
 fn check_len(ending: &Signature, len: u64) -> Result<(), Error> {
     let size = super::space_size(ending);

@@ -451,11 +451,7 @@ impl Tables {
                         ending: plan[p].clone(),
                         source: gametree_retrograde::LoadError::Io(std::io::Error::new(
                             std::io::ErrorKind::NotFound,
-                            format!(
-                                "no {} in {}",
-                                table_file(dir, &plan[p]).display(),
-                                dir.display()
-                            ),
+                            "no such file (written by this build, then removed)",
                         )),
                     })?;
                     let table = Arc::new(read_built(&plan[p], &file, &path)?);

@@ -29,7 +29,7 @@ use crate::progress;
 /// `Tables::memory_writing` counts. An ending whose file is in `dir` is
 /// read (checked) instead of built.
 fn build_written(endings: &[Signature], dir: &Path, threads: usize, compress: bool) -> Result<()> {
-    let files = with_progress(threads, true, |options, done| {
+    let files = with_progress(dir, threads, true, |options, done| {
         if compress {
             Tables::new().build_into_compressed(endings, dir, options, done)
         } else {
@@ -66,6 +66,7 @@ fn build_written(endings: &[Signature], dir: &Path, threads: usize, compress: bo
 /// Returns what `build` returns, and each ending's file in the order
 /// they were done.
 pub(super) fn with_progress<T>(
+    dir: &Path,
     threads: usize,
     note_loaded: bool,
     build: impl FnOnce(
@@ -121,7 +122,7 @@ pub(super) fn with_progress<T>(
         threads,
         progress: progress::enabled().then_some(&report as &gametree_chess_tables::Progress<'_>),
     };
-    let out = build(&options, &done).map_err(|e| CliError::input(e.to_string()))?;
+    let out = build(&options, &done).map_err(|e| super::dir_error(dir, &e))?;
     let files = files.into_inner().unwrap_or_else(PoisonError::into_inner);
     Ok((out, files))
 }
@@ -169,6 +170,12 @@ pub(super) fn human(bytes: u64) -> String {
 /// pawns, KRPvKR; twice that, and some, is allowed).
 const PROGRAM_BYTES: u64 = 96 << 20;
 
+/// The memory bound of a build whose tables and arrays take `data`
+/// bytes: `data` plus [`PROGRAM_BYTES`].
+pub(super) fn memory_bound(data: u64) -> u64 {
+    data.saturating_add(PROGRAM_BYTES)
+}
+
 /// States the memory bound of the build on standard error (`data`, the
 /// tables' and the builds' arrays, plus [`PROGRAM_BYTES`]), and refuses
 /// it (nothing built) when it is over `max_memory`, or, without
@@ -176,7 +183,7 @@ const PROGRAM_BYTES: u64 = 96 << 20;
 /// tells it): a build that cannot fit is refused at once rather than
 /// killed hours later.
 pub(super) fn check_memory(data: u64, threads: usize, max_memory: Option<u64>) -> Result<()> {
-    let bound = data.saturating_add(PROGRAM_BYTES);
+    let bound = memory_bound(data);
     eprintln!(
         "memory bound: {} ({bound} bytes) on {threads} thread(s): tables and builds {}, program {}",
         human(bound),
@@ -238,6 +245,73 @@ fn leftovers(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The directories of `dir` that are missing, outermost first; an error
+/// when the first of its ancestors that exists (or `dir` itself) is not a
+/// directory. `option` names the path in errors (`--out`).
+fn missing_dirs(dir: &Path, option: &str) -> Result<Vec<PathBuf>> {
+    let mut missing = Vec::new();
+    for path in dir.ancestors() {
+        // `a/b` has the ancestors `a/b`, `a` and ``, the working directory.
+        if path.as_os_str().is_empty() {
+            break;
+        }
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_dir() => break,
+            Ok(_) if path == dir => {
+                return Err(CliError::input(format!(
+                    "{option} {} is a file, not a directory",
+                    dir.display()
+                )));
+            }
+            Ok(_) => {
+                return Err(CliError::input(format!(
+                    "{option} {}: {} is a file, not a directory",
+                    dir.display(),
+                    path.display()
+                )));
+            }
+            // Missing, or under a file (found further up).
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                missing.push(path.to_owned());
+            }
+            Err(e) => {
+                return Err(CliError::input(format!(
+                    "{option} {}: {}: {e}",
+                    dir.display(),
+                    path.display()
+                )));
+            }
+        }
+    }
+    missing.reverse();
+    Ok(missing)
+}
+
+/// Creates `dir` and its missing parents, naming each on standard error
+/// (`created directory PATH`), or refuses as [`missing_dirs`] does.
+fn create_dirs(dir: &Path, option: &str) -> Result<()> {
+    for path in missing_dirs(dir, option)? {
+        match std::fs::create_dir(&path) {
+            Ok(()) => eprintln!("created directory {}", path.display()),
+            // Made meanwhile (by another build): nothing to say.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && path.is_dir() => {}
+            Err(e) => {
+                return Err(CliError::input(format!(
+                    "{option} {}: cannot create directory {}: {e}",
+                    dir.display(),
+                    path.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `tb build`.
 pub(crate) fn build(
     material: &str,
@@ -247,6 +321,9 @@ pub(crate) fn build(
     compress: bool,
 ) -> Result<()> {
     let dir = Path::new(out);
+    // `--out` is checked before anything else is done, and created (its
+    // missing directories named) once the build is known to fit.
+    missing_dirs(dir, "--out")?;
     for path in leftovers(dir) {
         eprintln!(
             "note: {} is a temporary file of an interrupted (or running) build: never read; \
@@ -257,6 +334,7 @@ pub(crate) fn build(
     if let Some(men) = parse_all_chess(material) {
         let men = men?;
         check_memory(all_chess_memory(men, threads), threads, max_memory)?;
+        create_dirs(dir, "--out")?;
         return build_all_chess(men, dir, threads, compress);
     }
     let material = parse_material(material)?;
@@ -272,13 +350,12 @@ pub(crate) fn build(
                 .memory(Method::Backward)
                 .total_bytes;
             check_memory(bound, threads, max_memory)?;
+            create_dirs(dir, "--out")?;
             let pb = progress::enabled().then(|| progress::bar(0, "building tictactoe"));
             let table = build_tictactoe(threads, pb.as_ref())?;
             if let Some(pb) = pb {
                 pb.finish_and_clear();
             }
-            std::fs::create_dir_all(dir)
-                .map_err(|e| CliError::input(format!("{}: {e}", dir.display())))?;
             let path = table_path(dir, "tictactoe");
             table
                 .write(&path)
@@ -292,14 +369,13 @@ pub(crate) fn build(
                 .memory(Method::Backward)
                 .total_bytes;
             check_memory(bound, threads, max_memory)?;
+            create_dirs(dir, "--out")?;
             let pb =
                 progress::enabled().then(|| progress::bar(0, format!("building connect4:{size}")));
             let table = build_connect4(&space, threads, pb.as_ref())?;
             if let Some(pb) = pb {
                 pb.finish_and_clear();
             }
-            std::fs::create_dir_all(dir)
-                .map_err(|e| CliError::input(format!("{}: {e}", dir.display())))?;
             let path = table_path(dir, &connect4_name(size));
             table
                 .write(&path)
@@ -320,6 +396,7 @@ pub(crate) fn build(
                 threads,
                 max_memory,
             )?;
+            create_dirs(dir, "--out")?;
             build_written(std::slice::from_ref(&sig), dir, threads, compress)?;
         }
     }
@@ -362,6 +439,38 @@ mod tests {
         }
         // An explicit budget replaces it.
         assert!(check_memory(1 << 40, 1, Some(u64::MAX)).is_ok());
+    }
+
+    #[test]
+    fn out_directories_are_named_or_refused() {
+        let base = std::env::temp_dir().join(format!("gametree-out-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let deep = base.join("a").join("b");
+        assert_eq!(
+            missing_dirs(&deep, "--out").unwrap(),
+            [base.clone(), base.join("a"), deep.clone()]
+        );
+        create_dirs(&deep, "--out").unwrap();
+        assert!(deep.is_dir());
+        assert!(missing_dirs(&deep, "--out").unwrap().is_empty());
+        // A file where a directory is wanted, or above it.
+        let file = base.join("file");
+        std::fs::write(&file, b"x").unwrap();
+        let e = missing_dirs(&file, "--out").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("--out {} is a file, not a directory", file.display())
+        );
+        let e = create_dirs(&file.join("c"), "--out").unwrap_err();
+        assert!(
+            e.to_string()
+                .ends_with(&format!("{} is a file, not a directory", file.display())),
+            "{e}"
+        );
+        assert_eq!(e.exit_code(), 2);
+        // A relative path with nothing missing.
+        assert!(missing_dirs(Path::new("."), "--out").unwrap().is_empty());
+        std::fs::remove_dir_all(&base).unwrap();
     }
 
     #[test]

@@ -14,8 +14,8 @@ use gametree_games_chess::Position as Chess;
 use gametree_retrograde::{Event, Generator, Table, Value};
 use indicatif::ProgressBar;
 
-use super::build::{check_memory, human, with_progress};
-use super::{MAX_CHESS_PIECES, Probe, line, line_visiting, report_event};
+use super::build::{check_memory, human, memory_bound, with_progress};
+use super::{MAX_CHESS_PIECES, Probe, line, line_visiting, report_event, table_error};
 use crate::error::{CliError, Result};
 use crate::progress;
 
@@ -27,6 +27,132 @@ const STATED_BYTES: u64 = 64 << 20;
 /// probe` say on standard error each table they read and drop, with the
 /// endings then in memory (what the tests count).
 pub(crate) const TRACE_VAR: &str = "GAMETREE_TB_TRACE";
+
+/// The most pieces of an ending `tb probe` builds without `--build`: a
+/// missing table of up to 4 pieces builds in about a second (pawnless),
+/// at most about a minute (KPvKP with the 4-man endings it promotes
+/// into); a 5-man one takes minutes to hours and up to GiBs.
+const QUICK_BUILD_PIECES: usize = 4;
+
+/// Seconds a build takes per index of its table on one thread, for the
+/// estimate stated before it: without pawns and with. Measured here on a
+/// busy 2-core machine (0.29 µs an index for KQvKR, 0.62–0.72 µs for the
+/// 4-man endings with pawns); an idle machine takes a third to a half of
+/// it (docs/scaling.md: 0.08–0.14 µs, 0.28–0.37 µs).
+const SECONDS_PER_INDEX: f64 = 0.3e-6;
+const SECONDS_PER_PAWN_INDEX: f64 = 0.8e-6;
+
+/// Which missing tables a [`DirTables`] builds into its directory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Builds {
+    /// Any (`tb stats`, `tb probe --build`).
+    All,
+    /// Those of at most [`QUICK_BUILD_PIECES`] pieces (`tb probe`): a
+    /// larger one is refused with the command that builds it.
+    Quick,
+}
+
+/// The tables a build of one ending into a directory writes: the ending
+/// and the endings it leads to whose files are missing, with their size
+/// on disk and an estimate of the time they take.
+struct Missing {
+    /// The endings to build, in the order of `Tables::plan`.
+    endings: Vec<Signature>,
+    /// Their files' bytes.
+    bytes: u64,
+    /// The estimate of the time on one thread.
+    seconds: f64,
+}
+
+impl Missing {
+    /// What building `ending` into `dir` writes: `ending` itself when
+    /// its file is missing (its own, when `exact`; else its own or the
+    /// colours exchanged's), and every ending it leads to whose file (or
+    /// the colours exchanged's) is missing.
+    fn of(dir: &Path, ending: &Signature, exact: bool) -> Missing {
+        let there = |s: &Signature| {
+            if exact && s == ending {
+                table_file(dir, s).exists() || compressed_table_file(dir, s).exists()
+            } else {
+                find_table_file(dir, s).is_some()
+            }
+        };
+        let endings: Vec<Signature> = Tables::new()
+            .plan(std::slice::from_ref(ending))
+            .into_iter()
+            .filter(|s| !there(s))
+            .collect();
+        let bytes = endings.iter().map(table_bytes).sum();
+        #[allow(clippy::cast_precision_loss)] // an estimate
+        let seconds = endings
+            .iter()
+            .map(|s| {
+                let rate = if s.has_pawns() {
+                    SECONDS_PER_PAWN_INDEX
+                } else {
+                    SECONDS_PER_INDEX
+                };
+                table_bytes(s) as f64 * rate
+            })
+            .sum();
+        Missing {
+            endings,
+            bytes,
+            seconds,
+        }
+    }
+
+    /// The most pieces of an ending to build (0 when none is).
+    fn most_pieces(&self) -> usize {
+        self.endings
+            .iter()
+            .map(Signature::piece_count)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The endings to build: `KQvK`, or `3 tables (KQvKR KQvK KRvK)`
+    /// (the first eight named).
+    fn what(&self) -> String {
+        const NAMED: usize = 8;
+        let mut names: Vec<String> = self
+            .endings
+            .iter()
+            .take(NAMED)
+            .map(ToString::to_string)
+            .collect();
+        if self.endings.len() > NAMED {
+            names.push(format!("and {} more", self.endings.len() - NAMED));
+        }
+        match self.endings.len() {
+            1 => names.join(""),
+            n => format!("{n} tables ({})", names.join(" ")),
+        }
+    }
+
+    /// The disk and the time, for people.
+    fn cost(&self) -> String {
+        format!(
+            "{} on disk, {} on one thread",
+            human(self.bytes),
+            duration(self.seconds)
+        )
+    }
+}
+
+/// An estimate of seconds for people: `under a second`, `up to about 40
+/// s`, `up to about 16 min`, `up to about 1.5 h`.
+fn duration(seconds: f64) -> String {
+    if seconds < 1.0 {
+        "under a second".to_owned()
+    } else if seconds < 90.0 {
+        format!("up to about {} s", seconds.ceil())
+    } else if seconds < 90.0 * 60.0 {
+        format!("up to about {} min", (seconds / 60.0).ceil())
+    } else {
+        format!("up to about {:.1} h", seconds / 3600.0)
+    }
+}
 
 /// Chess tables read from a directory one ending at a time, for `tb
 /// stats` and `tb probe`: an ending's table is read from its file (or the
@@ -45,6 +171,8 @@ pub(crate) const TRACE_VAR: &str = "GAMETREE_TB_TRACE";
 pub(super) struct DirTables<'a> {
     dir: &'a Path,
     threads: usize,
+    /// Which missing tables are built.
+    builds: Builds,
     tables: Tables,
     /// The compressed files open (probed without reading their tables).
     disk: CompressedTables,
@@ -54,10 +182,11 @@ pub(super) struct DirTables<'a> {
 }
 
 impl<'a> DirTables<'a> {
-    pub(super) fn new(dir: &'a Path, threads: usize) -> Self {
+    pub(super) fn new(dir: &'a Path, threads: usize, builds: Builds) -> Self {
         DirTables {
             dir,
             threads,
+            builds,
             tables: Tables::new(),
             disk: CompressedTables::new(),
             read: 0,
@@ -93,16 +222,58 @@ impl<'a> DirTables<'a> {
             sig.clone()
         };
         check_size(&sig)?;
+        let missing = self.may_build(&sig, exact)?;
+        eprintln!(
+            "building {} into {} (missing there): {}",
+            missing.what(),
+            self.dir.display(),
+            missing.cost()
+        );
         let tables = Tables::new();
         check_memory(
             tables.memory_writing(std::slice::from_ref(&sig), self.threads),
             self.threads,
             None,
         )?;
-        let (path, _) = with_progress(self.threads, false, |options, done| {
+        let (path, _) = with_progress(self.dir, self.threads, false, |options, done| {
             tables.build_file(&sig, self.dir, options, done)
         })?;
         Ok((sig, path))
+    }
+
+    /// The tables building `sig` into the directory writes; an error,
+    /// with the command that builds them, when they are not to be built
+    /// here ([`Builds::Quick`] and an ending of more than
+    /// [`QUICK_BUILD_PIECES`] pieces).
+    fn may_build(&self, sig: &Signature, exact: bool) -> Result<Missing> {
+        let missing = Missing::of(self.dir, sig, exact);
+        if self.builds == Builds::Quick && missing.most_pieces() > QUICK_BUILD_PIECES {
+            let memory =
+                memory_bound(Tables::new().memory_writing(std::slice::from_ref(sig), self.threads));
+            let dir = self.dir.display();
+            return Err(CliError::input(format!(
+                "{dir} lacks the tables of {sig}: building {} takes {}, up to {} of memory; \
+                 build them with `gametree tb build {sig} --out {dir}` (progress shown; stopped \
+                 and run again, it resumes; --threads 2 is faster), or probe with --build to \
+                 build them first",
+                missing.what(),
+                missing.cost(),
+                human(memory)
+            )));
+        }
+        Ok(missing)
+    }
+
+    /// Refuses, before anything is read or built, a probe of `p` that
+    /// would build a table it may not ([`may_build`](Self::may_build)):
+    /// every table a probe of `p` reads is its ending's or one its ending
+    /// leads to.
+    fn check_builds(&self, p: &Chess) -> Result<()> {
+        let sig = chess_signature(p)?;
+        if sig.piece_count() > 2 {
+            self.may_build(&sig, false)?;
+        }
+        Ok(())
     }
 
     /// Reads the table of `file` from `path` and keeps it, stating the
@@ -118,7 +289,7 @@ impl<'a> DirTables<'a> {
         }
         self.tables
             .load(file, path)
-            .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+            .map_err(|e| table_error(path, &e))?;
         self.read += bytes;
         if self.trace {
             eprintln!("tables: read {file}; in memory: {}", self.names());
@@ -159,7 +330,7 @@ impl<'a> DirTables<'a> {
             if path.exists() {
                 self.disk
                     .open(&s, &path)
-                    .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+                    .map_err(|e| table_error(&path, &e))?;
                 self.read += table_bytes(&s);
                 if self.trace {
                     eprintln!("tables: opened {s}.gtbz; in memory: {}", self.names());
@@ -216,14 +387,16 @@ impl<'a> DirTables<'a> {
         if let Some(v) = self.tables.probe(p) {
             return Ok(Some(v));
         }
+        // A block that cannot be read: an `Error::Load` of the ending of
+        // the file opened.
         self.disk.probe(p).map_err(|e| {
-            let file = match &e {
+            let path = match &e {
                 gametree_chess_tables::Error::Load { ending, .. } => {
                     compressed_table_file(self.dir, ending)
                 }
                 _ => self.dir.to_path_buf(),
             };
-            CliError::input(format!("{}: {e}", file.display()))
+            table_error(&path, &e)
         })
     }
 
@@ -231,7 +404,7 @@ impl<'a> DirTables<'a> {
     /// tables of the ending of each position on the line and of its
     /// direct exits only.
     pub(super) fn probe(&mut self, p: &Chess) -> Result<Probe<gametree_games_chess::Move>> {
-        chess_signature(p)?;
+        self.check_builds(p)?;
         let this = std::cell::RefCell::new(&mut *self);
         let mut probe = line_visiting(
             p,
@@ -251,7 +424,7 @@ impl<'a> DirTables<'a> {
         &mut self,
         p: &Chess,
     ) -> Result<Vec<(gametree_games_chess::Move, Option<Value>)>> {
-        chess_signature(p)?;
+        self.check_builds(p)?;
         self.focus(p);
         let mut moves = <Chess as Game>::Moves::default();
         p.generate(&mut moves);
@@ -419,7 +592,7 @@ pub(crate) fn probe_chess(
     dir: Option<&Path>,
 ) -> Result<Probe<gametree_games_chess::Move>> {
     if let Some(dir) = dir {
-        return DirTables::new(dir, threads).probe(p);
+        return DirTables::new(dir, threads, Builds::All).probe(p);
     }
     let sig = chess_signature(p)?;
     let mut tables = chess_tables()

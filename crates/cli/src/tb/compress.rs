@@ -18,6 +18,8 @@ struct Done {
     raw: u64,
     compressed: u64,
     seconds: f64,
+    /// The raw file, when it was removed.
+    removed: Option<PathBuf>,
 }
 
 /// The raw chess table files (`ENDING.gtb`) of `dir`, small tables first
@@ -36,7 +38,9 @@ fn compress_one(ending: &Signature, path: &Path, dir: &Path, remove_raw: bool) -
     let fail = |e: &dyn std::fmt::Display| CliError::input(format!("{}: {e}", path.display()));
     let raw = std::fs::metadata(path).map_err(|e| fail(&e))?.len();
     let mut tables = Tables::new();
-    tables.load(ending, path).map_err(|e| fail(&e))?;
+    tables
+        .load(ending, path)
+        .map_err(|e| super::table_error(path, &e))?;
     let out = compressed_table_file(dir, ending);
     tables
         .save_compressed(ending, &out)
@@ -56,14 +60,18 @@ fn compress_one(ending: &Signature, path: &Path, dir: &Path, remove_raw: bool) -
             path.display()
         )));
     }
-    if remove_raw {
+    let removed = if remove_raw {
         std::fs::remove_file(path).map_err(|e| fail(&e))?;
-    }
+        Some(path.to_path_buf())
+    } else {
+        None
+    };
     Ok(Done {
         ending: ending.clone(),
         raw,
         compressed: check.0,
         seconds: start.elapsed().as_secs_f64(),
+        removed,
     })
 }
 
@@ -84,10 +92,15 @@ pub(crate) fn compress(dir: &str, threads: usize, remove_raw: bool, json: bool) 
             dir.display()
         );
     }
-    for (s, _) in &skip {
+    for (s, raw) in &skip {
         eprintln!(
-            "{}: there already, not rewritten",
-            compressed_table_file(dir, s).display()
+            "{}: there already, not rewritten{}",
+            compressed_table_file(dir, s).display(),
+            if remove_raw {
+                format!(" ({} kept: not checked against it)", raw.display())
+            } else {
+                String::new()
+            }
         );
     }
     // Each ending at work holds its raw table, its compressed bytes (under
@@ -125,7 +138,11 @@ pub(crate) fn compress(dir: &str, threads: usize, remove_raw: bool, json: bool) 
                             human(d.compressed),
                             d.raw as f64 / d.compressed.max(1) as f64,
                             d.seconds,
-                            if remove_raw { ", raw file removed" } else { "" }
+                            if d.removed.is_some() {
+                                ", raw file removed"
+                            } else {
+                                ""
+                            }
                         );
                     }
                     let failed = done.is_err();
@@ -153,30 +170,48 @@ pub(crate) fn compress(dir: &str, threads: usize, remove_raw: bool, json: bool) 
     let raw: u64 = done.iter().map(|d| d.raw).sum();
     let compressed: u64 = done.iter().map(|d| d.compressed).sum();
     let seconds = start.elapsed().as_secs_f64();
+    // The raw files removed by this run (none without --remove-raw, nor
+    // for the endings whose compressed file was there already).
+    let removed: Vec<String> = done
+        .iter()
+        .filter_map(|d| d.removed.as_ref())
+        .map(|p| crate::output::json_string(&p.display().to_string()))
+        .collect();
     if json {
         let endings: Vec<String> = done
             .iter()
             .map(|d| {
                 format!(
-                    "{{\"ending\":\"{}\",\"raw_bytes\":{},\"compressed_bytes\":{},\"seconds\":{:.3}}}",
-                    d.ending, d.raw, d.compressed, d.seconds
+                    "{{\"ending\":\"{}\",\"raw_bytes\":{},\"compressed_bytes\":{},\"seconds\":{:.3},\"raw_removed\":{}}}",
+                    d.ending,
+                    d.raw,
+                    d.compressed,
+                    d.seconds,
+                    d.removed.is_some()
                 )
             })
             .collect();
         println!(
-            "{{\"dir\":{},\"compressed\":[{}],\"skipped\":{},\"raw_bytes\":{raw},\"compressed_bytes\":{compressed},\"seconds\":{seconds:.3},\"raw_removed\":{remove_raw}}}",
+            "{{\"dir\":{},\"compressed\":[{}],\"skipped\":{},\"raw_bytes\":{raw},\"compressed_bytes\":{compressed},\"seconds\":{seconds:.3},\"raw_removed\":{},\"removed_files\":[{}]}}",
             crate::output::json_string(&dir.display().to_string()),
             endings.join(","),
-            skip.len()
+            skip.len(),
+            !removed.is_empty(),
+            removed.join(",")
         );
     } else {
         println!(
-            "{} table(s) compressed ({} already were): {} -> {} ({:.2}x) in {seconds:.1} s",
+            "{} table(s) compressed ({} already were): {} -> {} ({:.2}x) in {seconds:.1} s{}",
             done.len(),
             skip.len(),
             human(raw),
             human(compressed),
-            raw as f64 / compressed.max(1) as f64
+            raw as f64 / compressed.max(1) as f64,
+            if remove_raw {
+                format!(", {} raw file(s) removed", removed.len())
+            } else {
+                String::new()
+            }
         );
     }
     Ok(())

@@ -240,9 +240,43 @@ fn existing_dir(dir: &str) -> Result<&Path> {
     let path = Path::new(dir);
     if path.is_dir() {
         Ok(path)
+    } else if path.exists() {
+        Err(CliError::input(format!(
+            "--dir {dir} is a file, not a directory"
+        )))
     } else {
         Err(CliError::input(format!(
             "--dir {dir}: no such directory (create it, or let `gametree tb build ... --out {dir}` create it)"
         )))
+    }
+}
+
+/// A chess table file refused (damaged, another ending's) or not
+/// readable, in the words every command that reads tables uses: `PATH:
+/// what is wrong`, the words of `gametree_retrograde::LoadError` for a
+/// damaged file (`truncated database: N bytes, at least M expected`,
+/// `corrupted database: payload checksum mismatch`, ...), `path` the
+/// file read.
+pub(crate) fn table_error(path: &Path, e: &gametree_chess_tables::Error) -> CliError {
+    match e {
+        // The path says the ending.
+        gametree_chess_tables::Error::Load { source, .. } => {
+            CliError::input(format!("{}: {source}", path.display()))
+        }
+        _ => CliError::input(format!("{}: {e}", path.display())),
+    }
+}
+
+/// An error of a build into `dir` or of a probe of its files: a file
+/// refused is named as [`table_error`] names it (the file of its ending
+/// there: raw or compressed, its own or the colours exchanged's).
+pub(crate) fn dir_error(dir: &Path, e: &gametree_chess_tables::Error) -> CliError {
+    match e {
+        gametree_chess_tables::Error::Load { ending, .. } => {
+            let path = gametree_chess_tables::find_table_file(dir, ending)
+                .map_or_else(|| gametree_chess_tables::table_file(dir, ending), |f| f.1);
+            table_error(&path, e)
+        }
+        _ => CliError::input(e.to_string()),
     }
 }

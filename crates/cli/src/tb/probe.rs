@@ -8,20 +8,23 @@ use gametree_games_connect4::Board as Connect4;
 use gametree_games_tictactoe::TicTacToe;
 use gametree_retrograde::Value;
 
-use super::chess::DirTables;
+use super::chess::{Builds, DirTables};
 use super::{Probe, existing_dir, parse_connect4, probe_connect4, probe_tictactoe};
 use crate::error::{CliError, Result};
 use crate::output::{Record, Value as Out};
 
 /// `tb probe`: `game` is `None` (a tic-tac-toe board or a chess FEN,
 /// told apart by their text) or a game name (`tictactoe`, `connect4:WxH`,
-/// `chess`).
+/// `chess`). A chess table missing from `dir` is built into it first when
+/// it has at most 4 pieces, or any with `build`; the probe is refused
+/// otherwise, with the command that builds it.
 pub(crate) fn probe(
     position: &str,
     game: Option<&str>,
     dir: &str,
     json: bool,
     all_moves: bool,
+    build: bool,
 ) -> Result<()> {
     existing_dir(dir)?;
     let t = position.trim();
@@ -70,7 +73,10 @@ pub(crate) fn probe(
         // The tables of this ending and of the direct exits its moves
         // reach, read once: the moves' values first, then the line, which
         // starts from the same tables and drops each ending it leaves.
-        let mut tables = DirTables::new(Path::new(dir), 1);
+        // A missing table of up to 4 pieces is built at once; a larger
+        // one only with `--build`.
+        let builds = if build { Builds::All } else { Builds::Quick };
+        let mut tables = DirTables::new(Path::new(dir), 1, builds);
         let values = if all_moves {
             Some(tables.move_values(&g)?)
         } else {
