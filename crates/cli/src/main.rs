@@ -188,7 +188,8 @@ struct SolveArgs {
     /// or for each side's draw), built with the solver as oracle, and
     /// check it against the rules with the independent verifier; prints
     /// its positions and the leaves that rest on the game's win bounds
-    /// (JSON: "proof": {"positions", "bound_leaves", "verified"}).
+    /// (JSON: "proof": {"positions", "bound_leaves", "verified"}). Not
+    /// with retrograde.
     #[arg(long)]
     proof: bool,
     /// Chess: probe the endgame tables in DIR (written by `gametree tb
@@ -439,6 +440,12 @@ fn run(cli: Cli) -> Result<()> {
         Command::Solve(a) => {
             let kind = GameKind::parse(&a.game)?;
             if a.algo == Algo::Retrograde {
+                // Refused before the database is built, not after.
+                if a.proof {
+                    return Err(CliError::input(
+                        "--proof needs a search as its oracle, not --algo retrograde",
+                    ));
+                }
                 // The database is built whole: nothing to stop early.
                 for (option, given) in [
                     ("--time-ms", a.time_ms.is_some()),

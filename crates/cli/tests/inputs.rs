@@ -360,6 +360,10 @@ fn options_a_solver_does_not_use_are_refused_or_noted() {
             ][..],
             "--max-nodes: --algo retrograde builds the whole database",
         ),
+        (
+            &["solve", "tictactoe", "", "--algo", "retrograde", "--proof"][..],
+            "--proof needs a search as its oracle, not --algo retrograde",
+        ),
     ] {
         let (code, out, err) = run(args, "");
         assert_eq!(code, 2, "{args:?}: {err}");
