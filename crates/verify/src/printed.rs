@@ -366,12 +366,18 @@ pub(crate) fn checks() -> Vec<Check> {
         Check::new(
             "dots",
             Family::Solvers,
-            "printed best move and line achieve the exact score: alpha-beta, PNS, PN2, df-pn = brute force (2x2, 3x2 after 6+ lines; full: 3x3 after 10+)",
+            "printed best move and line achieve the exact score: alpha-beta, PNS, PN2, df-pn = brute force (2x2, 3x2 after 6+ lines, quick: 8+; full: 3x3 after 10+)",
             |ctx| {
                 let mut t = Tally::default();
                 let size = |w, h| DotsSize::new(w, h).expect("a valid size");
                 dots_rows(&mut t, size(2, 2), ctx.pick(30, 200), 0..=11, ctx.seed);
-                dots_rows(&mut t, size(3, 2), ctx.pick(10, 100), 6..=16, ctx.seed + 1);
+                dots_rows(
+                    &mut t,
+                    size(3, 2),
+                    ctx.pick(10, 100),
+                    ctx.pick(8, 6)..=16,
+                    ctx.seed + 1,
+                );
                 if !ctx.quick {
                     dots_rows(&mut t, size(3, 3), 40, 10..=23, ctx.seed + 2);
                 }
