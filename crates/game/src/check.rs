@@ -4,12 +4,22 @@
 //! (from a seed) and the fuzz targets (from fuzzer bytes) run exactly the
 //! same checks. Inputs are valid by construction: a playout is driven by a
 //! stream of numbers, each reduced modulo the number of legal moves.
+//!
+//! [`knowledge`] runs the cheap checks of everything a game declares in
+//! [`Game::KNOWLEDGE`] on one position, and [`sampled_knowledge`] runs them
+//! on a sample of the positions a search visits: the searchers of the
+//! workspace call it in debug builds, so that a wrong declaration fails
+//! loudly in the tests of the game that makes it.
 
 use alloc::format;
 use alloc::string::String;
 use core::fmt;
 
 use crate::{Game, MoveBuffer, Outcome};
+
+mod knowledge;
+
+pub use knowledge::{knowledge, sampled_knowledge};
 
 /// Which invariant broke.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +51,51 @@ pub enum FailureKind {
     /// [`Game::table_key_after`] differs from the child's
     /// [`Game::table_key`].
     TableKeyMismatch,
+    /// [`Game::remaining_plies`] promised the game would be over within
+    /// fewer plies than a line of play lasted.
+    LengthBoundMismatch,
+    /// [`Game::evaluate`] returned a decisive score (beyond
+    /// [`Score::MAX_HEURISTIC`](crate::Score::MAX_HEURISTIC)).
+    EvaluationMismatch,
+    /// [`Game::generate_tactical`] does not list exactly the generated
+    /// moves that [`Game::move_hint`] calls tactical.
+    TacticsMismatch,
+    /// [`Game::move_number`] is not below [`Game::MOVE_NUMBERS`], or
+    /// (with [`Knowledge::move_numbers`](crate::Knowledge::move_numbers))
+    /// gives two moves of one position the same number.
+    MoveNumberMismatch,
+    /// [`Game::proof_hints`] gave a number below 1.
+    ProofHintMismatch,
+    /// [`Game::threat_moves`] listed a move that is not legal.
+    ThreatMismatch,
+}
+
+impl FailureKind {
+    /// The item of [`Knowledge`](crate::Knowledge) (as its `Display`
+    /// names it: `forcing`, `win bounds`, ...) whose declaration the
+    /// failure contradicts; `None` for a failure of the rules (hash,
+    /// make/unmake, legality).
+    #[must_use]
+    pub const fn knowledge_item(self) -> Option<&'static str> {
+        Some(match self {
+            FailureKind::ForcingMismatch => "forcing",
+            FailureKind::HintMismatch => "order hints",
+            FailureKind::WinBoundMismatch => "win bounds",
+            FailureKind::LengthBoundMismatch => "length bound",
+            FailureKind::EvaluationMismatch => "evaluation",
+            FailureKind::TacticsMismatch => "tactics",
+            FailureKind::MoveNumberMismatch => "move numbers",
+            FailureKind::ProofHintMismatch => "proof hints",
+            FailureKind::ThreatMismatch => "threats",
+            FailureKind::HashMismatch
+            | FailureKind::UnmakeMismatch
+            | FailureKind::DuplicateMove
+            | FailureKind::LegalityMismatch
+            | FailureKind::RefusalChangedPosition
+            | FailureKind::TableMoveMismatch
+            | FailureKind::TableKeyMismatch => return None,
+        })
+    }
 }
 
 /// A broken invariant: what, where (ply of the playout) and details.
@@ -77,6 +132,63 @@ impl fmt::Display for Failure {
 
 impl core::error::Error for Failure {}
 
+/// How a failure names a position: by its `Debug` form where the caller
+/// has one (the public oracles require it), otherwise (a searcher's
+/// position, whose type need not be `Debug`) by its hash, side to move and
+/// legal moves.
+struct Shown<'a, G> {
+    game: &'a G,
+    debug: Option<fn(&G, &mut fmt::Formatter<'_>) -> fmt::Result>,
+}
+
+impl<G> Clone for Shown<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G> Copy for Shown<'_, G> {}
+
+impl<'a, G: fmt::Debug> Shown<'a, G> {
+    fn debug(game: &'a G) -> Self {
+        Shown {
+            game,
+            debug: Some(<G as fmt::Debug>::fmt),
+        }
+    }
+}
+
+impl<'a, G> Shown<'a, G> {
+    fn opaque(game: &'a G) -> Self {
+        Shown { game, debug: None }
+    }
+}
+
+impl<G: Game> fmt::Display for Shown<'_, G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(debug) = self.debug {
+            return debug(self.game, f);
+        }
+        let g = self.game;
+        write!(
+            f,
+            "the position with hash {:#018x} ({} to move, moves [",
+            g.hash(),
+            g.side_to_move()
+        )?;
+        let mut moves = G::Moves::default();
+        g.generate(&mut moves);
+        for (i, m) in moves.as_slice().iter().enumerate() {
+            if i == 24 {
+                write!(f, ", ... {} in all", moves.len())?;
+                break;
+            }
+            write!(f, "{}{m}", if i == 0 { "" } else { ", " })?;
+        }
+        f.write_str("])")
+    }
+}
+
 /// Checks one position: its hash, its batched move hints
 /// ([`Game::quiet_hints`] = [`Game::move_hint`]), and for every generated
 /// move that it is unique, legal, that [`Game::table_move`] maps it back
@@ -105,7 +217,7 @@ where
     let mut moves = G::Moves::default();
     game.generate(&mut moves);
     let list = moves.as_slice();
-    hints(game, list, ply)?;
+    hints(game, list, ply, Shown::debug(game))?;
     let mut scratch = game.clone();
     for (i, &m) in list.iter().enumerate() {
         if list[..i].contains(&m) {
@@ -175,10 +287,12 @@ where
 
 /// [`Game::quiet_hints`] against [`Game::move_hint`] on `list`, in slices
 /// of every length (an override may treat short lists apart).
-fn hints<G>(game: &G, list: &[G::Move], ply: usize) -> Result<(), Failure>
-where
-    G: Game + fmt::Debug,
-{
+fn hints<G: Game>(
+    game: &G,
+    list: &[G::Move],
+    ply: usize,
+    shown: Shown<'_, G>,
+) -> Result<(), Failure> {
     let mut out = [0i32; 64];
     for start in [0, list.len() / 2] {
         let part = &list[start.min(list.len())..];
@@ -192,7 +306,7 @@ where
                     FailureKind::HintMismatch,
                     ply,
                     format!(
-                        "quiet_hints gives {} for {m}, move_hint {single}, in {game:?}",
+                        "quiet_hints gives {} for {m}, move_hint {single}, in {shown}",
                         out[i]
                     ),
                 ));
@@ -299,6 +413,12 @@ pub fn forcing<G>(game: &G) -> Result<(), Failure>
 where
     G: Game + fmt::Debug,
 {
+    forcing_in(game, Shown::debug(game), true)
+}
+
+/// [`forcing`], naming the position as `shown` does; the threat moves are
+/// checked only with `threats` (the knowledge oracle checks them apart).
+fn forcing_in<G: Game>(game: &G, shown: Shown<'_, G>, threats: bool) -> Result<(), Failure> {
     if !G::KNOWLEDGE.has_forcing() {
         return Ok(());
     }
@@ -306,9 +426,7 @@ where
         return Err(Failure::new(
             FailureKind::ForcingMismatch,
             0,
-            format!(
-                "a game with forcing knowledge ended with a win for the side to move: {game:?}"
-            ),
+            format!("a game with forcing knowledge ended with a win for the side to move: {shown}"),
         ));
     }
     if game.outcome().is_some() {
@@ -324,12 +442,12 @@ where
                 FailureKind::ForcingMismatch,
                 0,
                 format!(
-                    "{m} does not pass the turn in {game:?} (forcing knowledge needs alternating turns)"
+                    "{m} does not pass the turn in {shown} (forcing knowledge needs alternating turns)"
                 ),
             ));
         }
     }
-    if G::KNOWLEDGE.has_threats() {
+    if threats && G::KNOWLEDGE.has_threats() {
         let mut threats = G::Moves::default();
         game.threat_moves(&mut threats);
         if let Some(m) = threats
@@ -340,7 +458,7 @@ where
             return Err(Failure::new(
                 FailureKind::ForcingMismatch,
                 0,
-                format!("threat_moves lists {m}, not a legal move in {game:?}"),
+                format!("threat_moves lists {m}, not a legal move in {shown}"),
             ));
         }
     }
@@ -350,14 +468,14 @@ where
             return Err(Failure::new(
                 FailureKind::ForcingMismatch,
                 0,
-                format!("winning_move {m} does not win at once in {game:?}"),
+                format!("winning_move {m} does not win at once in {shown}"),
             ));
         }
         None if winning => {
             return Err(Failure::new(
                 FailureKind::ForcingMismatch,
                 0,
-                format!("winning_move missed an immediate win in {game:?}"),
+                format!("winning_move missed an immediate win in {shown}"),
             ));
         }
         Some(_) => return Ok(()),
@@ -375,7 +493,7 @@ where
                 FailureKind::ForcingMismatch,
                 0,
                 format!(
-                    "after {m}, which does not win, outcome_unless_won is {:?} and outcome {:?} in {game:?}",
+                    "after {m}, which does not win, outcome_unless_won is {:?} and outcome {:?} in {shown}",
                     child.outcome_unless_won(),
                     child.outcome()
                 ),
@@ -390,7 +508,7 @@ where
                 FailureKind::ForcingMismatch,
                 0,
                 format!(
-                    "non_losing_moves {} {m} wrongly in {game:?}",
+                    "non_losing_moves {} {m} wrongly in {shown}",
                     if loses { "lists" } else { "omits" }
                 ),
             ));
@@ -404,7 +522,7 @@ where
         return Err(Failure::new(
             FailureKind::ForcingMismatch,
             0,
-            format!("non_losing_moves lists an illegal move in {game:?}"),
+            format!("non_losing_moves lists an illegal move in {shown}"),
         ));
     }
     Ok(())
@@ -454,6 +572,18 @@ pub fn win_bounds<G>(game: &G) -> Result<(), Failure>
 where
     G: Game + fmt::Debug,
 {
+    win_bounds_in(game, Shown::debug(game), |g| {
+        Some(exhaustive_value(&mut g.clone()))
+    })
+}
+
+/// [`win_bounds`] with the value found by `value` (`None`: not known, no
+/// claim checked), naming the position as `shown` does.
+fn win_bounds_in<G: Game>(
+    game: &G,
+    shown: Shown<'_, G>,
+    value: impl FnOnce(&G) -> Option<Outcome>,
+) -> Result<(), Failure> {
     if !G::KNOWLEDGE.has_win_bounds() || game.outcome().is_some() {
         return Ok(());
     }
@@ -462,16 +592,16 @@ where
     if !us && !them {
         return Ok(());
     }
-    let value = exhaustive_value(&mut game.clone());
-    if (us && value == Outcome::Win) || (them && value == Outcome::Loss) {
-        return Err(Failure::new(
-            FailureKind::WinBoundMismatch,
-            0,
-            format!(
-                "cannot_win claims the {} cannot win, but the value is a {value} for the side to move in {game:?}",
-                if us { "side to move" } else { "opponent" }
-            ),
-        ));
-    }
-    Ok(())
+    let (claim, value) = match value(game) {
+        Some(v @ Outcome::Win) if us => ("side to move", v),
+        Some(v @ Outcome::Loss) if them => ("opponent", v),
+        _ => return Ok(()),
+    };
+    Err(Failure::new(
+        FailureKind::WinBoundMismatch,
+        0,
+        format!(
+            "cannot_win claims the {claim} cannot win, but the value is a {value} for the side to move in {shown}"
+        ),
+    ))
 }
