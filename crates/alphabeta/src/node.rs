@@ -30,6 +30,8 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
     ) -> Score {
         let safe = core::mem::take(&mut self.next_safe);
         self.stats.nodes += 1;
+        #[cfg(debug_assertions)]
+        gametree_game::check::sampled_knowledge(game, self.stats.nodes);
         if self.stats.nodes & 1023 == 0 {
             self.check_limits();
         }

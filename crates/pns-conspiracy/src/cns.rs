@@ -400,6 +400,7 @@ impl Conspiracy {
             k,
             scratch: Vec::new(),
         };
+        budget.check_knowledge(game);
         let (v0, c0) = leaf(game, 0, false)?;
         tree.push_leaf(None, u32::MAX, false, v0, c0);
         let ct = self.config.threshold;
@@ -494,6 +495,7 @@ impl Conspiracy {
                     let undo = game.make(mv);
                     let flip = game.side_to_move() != side;
                     let repeated = hashes.contains(&game.hash());
+                    budget.check_knowledge(game);
                     let l = leaf(game, ply + 1, repeated);
                     game.unmake(mv, undo);
                     match l {

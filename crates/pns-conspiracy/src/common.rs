@@ -275,6 +275,10 @@ pub(crate) struct Budget<'a> {
     pub(crate) progress: &'a mut dyn FnMut(&Progress),
     pub(crate) interval: u64,
     pub(crate) memory: Option<usize>,
+    /// Positions whose knowledge the search consulted, for
+    /// [`check_knowledge`](Budget::check_knowledge).
+    #[cfg(debug_assertions)]
+    visited: u64,
 }
 
 impl<'a> Budget<'a> {
@@ -292,7 +296,25 @@ impl<'a> Budget<'a> {
             progress,
             interval: interval.max(1),
             memory,
+            #[cfg(debug_assertions)]
+            visited: 0,
         }
+    }
+
+    /// Counts a position whose knowledge (win bounds, proof hints,
+    /// evaluation) the search is about to consult and, in debug builds,
+    /// checks what the game declares against its rules on a sample of them
+    /// ([`gametree_game::check::sampled_knowledge`]): a wrong declaration
+    /// panics instead of giving a wrong answer. Nothing in release builds.
+    #[inline]
+    pub(crate) fn check_knowledge<G: gametree_game::Game>(&mut self, game: &G) {
+        #[cfg(debug_assertions)]
+        {
+            self.visited += 1;
+            gametree_game::check::sampled_knowledge(game, self.visited);
+        }
+        #[cfg(not(debug_assertions))]
+        let _ = game;
     }
 
     /// Counts one expansion; returns `false` (and records why) when the

@@ -247,6 +247,7 @@ impl<G: Game> Searcher<'_, G> {
         let side = game.side_to_move();
         for &mv in moves.as_slice() {
             let undo = game.make(mv);
+            budget.check_knowledge(game);
             let flip = game.side_to_move() != side;
             let child_key = table::key(game.hash(), self.salt);
             let ((cp, cd), dep, fixed) =

@@ -286,6 +286,7 @@ impl<G: Game> Engine<G> {
     ) {
         self.tree.clear();
         self.undos.clear();
+        budget.check_knowledge(game);
         let (phi, delta) = match game.outcome() {
             Some(o) => solved(success(o, needs_win)),
             None => initial(game, needs_win, knobs),
@@ -338,7 +339,7 @@ impl<G: Game> Engine<G> {
             expansions += 1;
             let node_needs_win = *path_needs.last().expect("the root is on the path");
             match second.as_mut() {
-                None => self.expand(cur, game, node_needs_win, hashes, knobs),
+                None => self.expand(cur, game, node_needs_win, hashes, knobs, budget),
                 Some((inner, params)) => {
                     let limit = ((self.tree.len() as f64 * params.fraction) as u64)
                         .clamp(params.min.max(1), params.max.max(1));
@@ -402,7 +403,15 @@ impl<G: Game> Engine<G> {
     }
 
     /// Generates the children of `cur` and gives each its initial numbers.
-    fn expand(&mut self, cur: usize, game: &mut G, needs_win: bool, hashes: &[u64], knobs: Knobs) {
+    fn expand(
+        &mut self,
+        cur: usize,
+        game: &mut G,
+        needs_win: bool,
+        hashes: &[u64],
+        knobs: Knobs,
+        budget: &mut Budget<'_>,
+    ) {
         let mut moves = G::Moves::default();
         game.generate(&mut moves);
         if moves.is_empty() {
@@ -416,6 +425,7 @@ impl<G: Game> Engine<G> {
         let side = game.side_to_move();
         for &mv in moves.as_slice() {
             let undo = game.make(mv);
+            budget.check_knowledge(game);
             let flip = game.side_to_move() != side;
             let mut numbers = child_numbers(game, child_needs_win(needs_win, flip), hashes, knobs);
             if numbers.0 != 0

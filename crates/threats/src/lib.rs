@@ -269,6 +269,8 @@ impl ThreatSearch {
         }
         self.left -= 1;
         self.stats.nodes += 1;
+        #[cfg(debug_assertions)]
+        gametree_game::check::sampled_knowledge(game, self.stats.nodes);
         let mut threats = G::Moves::default();
         game.threat_moves(&mut threats);
         for &m in threats.as_slice() {
