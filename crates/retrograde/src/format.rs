@@ -598,16 +598,29 @@ impl Table {
     /// wrong-encoding or wrong-label file.
     pub fn check_header(path: impl AsRef<Path>, expected: &Label) -> Result<u64, LoadError> {
         use std::io::Read;
-        let file = std::fs::File::open(path.as_ref())?;
+        /// Headers are a few hundred bytes: this much is read first, the
+        /// rest of a longer header (long names) after.
+        const FIRST: u64 = 4096;
+        let mut file = std::fs::File::open(path.as_ref())?;
         let len = file.metadata()?.len();
+        let whole = len.min(MAX_HEADER as u64);
+        let mut wanted = whole.min(FIRST);
         let mut head = Vec::new();
-        file.take(MAX_HEADER as u64).read_to_end(&mut head)?;
-        if (head.len() as u64) < len.min(MAX_HEADER as u64) {
-            // The file shrank while being read: judged on what was read.
-            return decode_header(&head, head.len() as u64, expected, Encoding::Distance8)
-                .map(|h| h.size);
+        (&mut file).take(wanted).read_to_end(&mut head)?;
+        let mut decoded = decode_header(&head, len, expected, Encoding::Distance8);
+        if matches!(decoded, Err(LoadError::Truncated { .. })) && wanted < whole {
+            // Cut short by the first read, perhaps: judged on the whole
+            // header.
+            wanted = whole;
+            file.take(whole - head.len() as u64)
+                .read_to_end(&mut head)?;
+            decoded = decode_header(&head, len, expected, Encoding::Distance8);
         }
-        Ok(decode_header(&head, len, expected, Encoding::Distance8)?.size)
+        if (head.len() as u64) < wanted {
+            // The file shrank while being read: judged on what was read.
+            decoded = decode_header(&head, head.len() as u64, expected, Encoding::Distance8);
+        }
+        Ok(decoded?.size)
     }
 }
 

@@ -272,6 +272,30 @@ fn the_header_check_refuses_as_read_does() {
         Table::read(&path, &label()),
         Err(LoadError::Corrupted("payload checksum mismatch"))
     ));
+    // A header longer than the first read (a long name): read whole, cut
+    // inside it refused as `read` refuses it.
+    let long = Label::new("tictactoe", "m".repeat(6000), "canonical-base3-v1");
+    let t = Generator::new(&BoardIndex::symmetric())
+        .label(long.clone())
+        .backward()
+        .unwrap();
+    let bytes = t.to_bytes();
+    std::fs::write(&path, &bytes).unwrap();
+    assert_eq!(Table::check_header(&path, &long).unwrap(), t.len());
+    for len in [4095, 4096, 4097, 5000, 6100] {
+        std::fs::write(&path, &bytes[..len]).unwrap();
+        let read = Table::read(&path, &long).unwrap_err().to_string();
+        let header = Table::check_header(&path, &long).unwrap_err().to_string();
+        assert_eq!(header, read, "cut to {len}");
+        assert!(read.starts_with("truncated database"), "{read}");
+    }
+    let mut bad = bytes.clone();
+    bad[5000] ^= 1;
+    std::fs::write(&path, &bad).unwrap();
+    assert!(matches!(
+        Table::check_header(&path, &long),
+        Err(LoadError::Corrupted("header checksum mismatch"))
+    ));
     // A missing file.
     std::fs::remove_file(&path).unwrap();
     assert!(matches!(
