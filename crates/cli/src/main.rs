@@ -349,7 +349,7 @@ enum TbCommand {
         all_moves: bool,
         /// Chess: build the missing tables of 5 pieces into DIR first (the endings, their size
         /// and a time estimate are stated first; progress shown on a terminal). Without it,
-        /// missing tables of up to 4 pieces are built (seconds) and a probe needing a 5-man
+        /// missing tables of up to 4 pieces are built (a minute at most) and a probe needing a 5-man
         /// one fails, naming the `gametree tb build` command that builds it.
         #[arg(long)]
         build: bool,
