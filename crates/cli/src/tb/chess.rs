@@ -480,6 +480,7 @@ impl ChessTables {
         for sub in successor_endings(sig) {
             self.ensure_covered(&sub, threads, verbose)?;
         }
+        state_memory_build(sig);
         let pb = verbose.then(|| progress::bar(0, format!("building {sig}")));
         let table = build_chess(sig, &self.tables, threads, pb.as_ref())?;
         self.keep(table)
@@ -506,6 +507,28 @@ impl ChessTables {
             .map_err(|e| CliError::input(e.to_string()))?;
         Ok(())
     }
+}
+
+/// Says on standard error, before an ending of more than
+/// [`QUICK_BUILD_PIECES`] pieces is built in memory (`solve chess --algo
+/// retrograde` without a directory), what is built and how long it may
+/// take, and how to keep it: such a build takes minutes, and nothing of it
+/// is written.
+fn state_memory_build(sig: &Signature) {
+    if sig.piece_count() <= QUICK_BUILD_PIECES {
+        return;
+    }
+    let rate = if sig.has_pawns() {
+        SECONDS_PER_PAWN_INDEX
+    } else {
+        SECONDS_PER_INDEX
+    };
+    #[allow(clippy::cast_precision_loss)] // an estimate
+    let seconds = table_bytes(sig) as f64 * rate;
+    eprintln!(
+        "note: building the {sig} table in memory, {} on one thread (not kept: `gametree tb build {sig} --out DIR` writes it once for `tb probe --dir DIR` and `--tables DIR`)",
+        duration(seconds)
+    );
 }
 
 /// Builds the table of `sig` by the indexed backward method on `threads`
