@@ -506,10 +506,13 @@ fn solve_moves<G: CliGame>(
     g.generate(&mut list);
     let mover = g.side_to_move();
     let mut out = Vec::with_capacity(list.len());
-    for &m in list.as_slice() {
+    let count = list.len();
+    for (i, &m) in list.as_slice().iter().enumerate() {
         let undo = g.make(m);
         let kept = g.side_to_move() == mover;
+        let pb = progress::spinner(format!("solving move {m} ({} of {count})", i + 1));
         let after = solve_one(g, opts, engine);
+        pb.finish_and_clear();
         g.unmake(m, undo);
         let after = after?;
         let sign = if kept { 1 } else { -1 };
