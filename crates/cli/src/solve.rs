@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{Limits, MoveBuffer, Outcome, Score, Solution, Solver, solve_line};
+use gametree_game::{Limits, MoveBuffer, Outcome, Score, Solution, Solver, solve_with_line};
 use gametree_pns_conspiracy::{
     Claim, Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig, SecondLevel, Trust,
     build_strategy, verify_with,
@@ -343,20 +343,9 @@ fn solve_one<G: CliGame>(
             }
         }
         Engine::AlphaBeta(s) => Solver::solve(s.as_mut(), g, limits),
-        Engine::Other(s) => {
-            let mut solution = s.solve(g, limits);
-            if solution.outcome.is_some() && solution.line.len() <= 1 {
-                // The proof-number searches return the first move only: the
-                // line goes on, move by move, with the same solver.
-                let bound = g.remaining_plies().map_or(LINE_PLIES, |n| n as usize);
-                let line = solve_line(s.as_mut(), g, limits, bound);
-                if !line.is_empty() {
-                    solution.best = Some(line[0]);
-                    solution.line = line;
-                }
-            }
-            solution
-        }
+        // The proof-number searches return the first move only: the line
+        // goes on, move by move, with the same solver.
+        Engine::Other(s) => solve_with_line(s.as_mut(), g, limits, LINE_PLIES),
         Engine::Retrograde => {
             let probe = g.retrograde(opts.threads)?;
             let raw = probe.value.map(|v| v.to_score()).filter(|_| !opts.weak);

@@ -95,7 +95,7 @@ pub use limits::Limits;
 pub use oracle::Oracle;
 pub use perft::{perft, perft_divide};
 pub use score::Score;
-pub use solve::{Progress, Solution, Solver, Stop, solve_line, solve_moves};
+pub use solve::{Progress, Solution, Solver, Stop, solve_line, solve_moves, solve_with_line};
 
 use arrayvec::ArrayVec;
 use core::fmt;

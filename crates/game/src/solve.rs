@@ -316,6 +316,30 @@ pub fn solve_line<G: Game, S: Solver<G> + ?Sized>(
     line
 }
 
+/// Solves `game` with `solver` and, when the solver gave no more than its
+/// first move (the proof-number searches), completes the line move by move
+/// with the same solver ([`solve_line`]): at most the game's
+/// [`remaining_plies`](Game::remaining_plies), else `max_plies`. The best
+/// move is the line's first. What `gametree solve` prints, and what the
+/// verify rows check it by.
+pub fn solve_with_line<G: Game, S: Solver<G> + ?Sized>(
+    solver: &mut S,
+    game: &mut G,
+    limits: &Limits,
+    max_plies: usize,
+) -> Solution<G::Move> {
+    let mut solution = solver.solve(game, limits);
+    if solution.outcome.is_some() && solution.line.len() <= 1 {
+        let bound = game.remaining_plies().map_or(max_plies, |n| n as usize);
+        let line = solve_line(solver, game, limits, bound);
+        if !line.is_empty() {
+            solution.best = Some(line[0]);
+            solution.line = line;
+        }
+    }
+    solution
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,7 +15,7 @@
 use std::fmt::{Debug, Display};
 
 use gametree_alphabeta::{AlphaBeta, Config, negamax_solve};
-use gametree_game::{Game, Limits, Outcome, Score, Solver, solve_line};
+use gametree_game::{Game, Limits, Outcome, Score, Solver, solve_with_line};
 use gametree_games_connect4::{Board, Size as Connect4Size};
 use gametree_games_dots::{Dots, Size as DotsSize, check as dots_reference, exact_solve};
 use gametree_games_mnk::Mnk;
@@ -125,20 +125,12 @@ fn outcome_answer<G: Game>(
     g: &G,
     limits: &Limits,
 ) -> Option<Printed<G::Move, Outcome>> {
-    let mut g = g.clone();
-    let s = solver.solve(&mut g, limits);
-    let value = s.outcome?;
-    let mut line = s.line;
-    let mut best = s.best;
-    if line.len() <= 1 {
-        let bound = g.remaining_plies().map_or(100, |n| n as usize);
-        let more = solve_line(solver, &mut g, limits, bound);
-        if !more.is_empty() {
-            best = Some(more[0]);
-            line = more;
-        }
-    }
-    Some(Printed { value, best, line })
+    let s = solve_with_line(solver, &mut g.clone(), limits, 100);
+    Some(Printed {
+        value: s.outcome?,
+        best: s.best,
+        line: s.line,
+    })
 }
 
 /// The answer `gametree solve` prints with alpha-beta: the exact score with
