@@ -1,5 +1,5 @@
 //! Cross-crate conformance suite: the integration tests under `tests/tests/`
 //! run every searcher and solver of the workspace on the solved positions
-//! of the corpus of published numbers (`gametree_verify::data`) and on games
+//! of the corpus of published numbers (`gametree_data`) and on games
 //! written against the public API only. This crate is not published.
 #![forbid(unsafe_code)]

@@ -1,5 +1,5 @@
 //! Every solver of the workspace on the solved positions of the corpus of
-//! published numbers (`gametree_verify::data`): each case must get its
+//! published numbers (`gametree_data`): each case must get its
 //! stated value from every solver. Failures are collected and reported
 //! together at the end.
 
@@ -10,7 +10,7 @@ type Solver = (&'static str, fn(&mut TicTacToe) -> Score);
 
 #[test]
 fn tictactoe_cases() {
-    let cases = &gametree_verify::data::tictactoe().unwrap().cases;
+    let cases = &gametree_data::tictactoe().unwrap().cases;
     assert!(cases.len() >= 5);
     let solvers: [Solver; 2] = [
         ("negamax", |g| gametree_alphabeta::negamax_solve(g).value),

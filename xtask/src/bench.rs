@@ -398,7 +398,7 @@ fn connect4(opts: &Options) -> Result<()> {
         {
             continue;
         }
-        let mut positions = set.load(&dir)?;
+        let mut positions = set.load_with(&dir, gametree_verify::pons_board)?;
         if let Some(n) = opts.limit {
             positions.truncate(n);
         }
@@ -475,7 +475,7 @@ fn connect4_ablate(opts: &Options, dir: &std::path::Path) -> Result<()> {
         .into_iter()
         .find(|s| s.file_name().contains(want))
         .with_context(|| format!("--sets {want:?}: no such Pons set"))?;
-    let mut positions = set.load(dir)?;
+    let mut positions = set.load_with(dir, gametree_verify::pons_board)?;
     positions.truncate(opts.limit.unwrap_or(30));
     let base = Config::default().complete_line(false).tt_bytes(64 << 20);
     let variants: [(&str, Config); 3] = [

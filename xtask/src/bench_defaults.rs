@@ -113,7 +113,7 @@ where
 
 /// Pons's set `set` (its first `n` lines), solved.
 fn pons(dir: &std::path::Path, set: TestSet, n: usize) -> Result<Bench<Board>> {
-    let lines = set.load(dir)?;
+    let lines = set.load_with(dir, gametree_verify::pons_board)?;
     let lines: Vec<_> = lines.into_iter().take(n).collect();
     let mut expected = Vec::new();
     for l in &lines {

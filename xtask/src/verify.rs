@@ -45,12 +45,12 @@ pub(crate) struct Options {
     json: bool,
 }
 
-/// The data directory: `--data`, else `$GAMETREE_DATA`, else
-/// `../shared/data` beside the project root (the same rule as the tests).
+/// The data directory: `--data`, else the workspace's one rule,
+/// `gametree_verify::default_data_dir` (`$GAMETREE_DATA`, else
+/// `../shared/data` beside the project root).
 pub(crate) fn data_dir(flag: Option<&PathBuf>) -> PathBuf {
     flag.cloned()
-        .or_else(|| std::env::var_os("GAMETREE_DATA").map(PathBuf::from))
-        .unwrap_or_else(|| crate::project_root().join("../shared/data"))
+        .unwrap_or_else(gametree_verify::default_data_dir)
 }
 
 /// Runs the selected rows; `Ok(false)` on a mismatch (or missing data

@@ -17,9 +17,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use gametree_alphabeta::{AlphaBeta, Config};
+use gametree_data::pons::TestSet;
 use gametree_game::{Game, Limits, Outcome};
-use gametree_games_connect4::{Board, Column};
-use gametree_verify::data::pons::TestSet;
+use gametree_games_connect4::{Board, Column, Size};
 use minimax::{Evaluation, Evaluator, IterativeOptions, IterativeSearch, Strategy, Winner};
 
 /// `minimax`'s view of our board.
@@ -82,11 +82,12 @@ fn sign(o: Outcome) -> i32 {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let dir = args.next().map_or_else(
-        || gametree_verify::default_data_dir().join("connect4"),
+        || gametree_data::default_data_dir().join("connect4"),
         PathBuf::from,
     );
     let limit: usize = args.next().map_or(Ok(1000), |s| s.parse())?;
-    let set = TestSet::L2_R1.load(&dir)?;
+    let set =
+        TestSet::L2_R1.load_with(&dir, |moves, _| Board::from_moves(Size::STANDARD, moves))?;
     let set = &set[..limit.min(set.len())];
     println!("{} positions of {}", set.len(), TestSet::L2_R1.file_name());
 

@@ -116,8 +116,8 @@ where
 #[test]
 fn tictactoe_every_position() {
     let positions = reachable_tictactoe();
-    // The published count (the corpus of `gametree-verify`).
-    let published = gametree_verify::data::tictactoe().unwrap();
+    // The published count (the corpus of `gametree-data`).
+    let published = gametree_data::tictactoe().unwrap();
     assert_eq!(positions.len() as u64, published.reachable_positions);
     check_all(&positions);
 }

@@ -5,11 +5,47 @@
 //! table and on the table Lazy SMP shares.
 
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{Game, Limits};
+use gametree_game::{Game, Limits, MoveBuffer};
 use gametree_games_chess::Position as Chess;
 use gametree_games_connect4::{Board, Size};
 use gametree_games_mnk::Mnk;
-use gametree_verify::{random_positions, rng};
+use rand_core::Rng;
+use rand_pcg::Pcg64;
+
+/// The generator of the verification table (`gametree_verify::rng`),
+/// seeded.
+fn rng(seed: u64) -> Pcg64 {
+    Pcg64::new(u128::from(seed) | 1 << 100, 0x5eed)
+}
+
+/// Up to `count` distinct non-terminal positions reached by random
+/// playouts of 0 to `max_plies` moves from `start`, drawn as the
+/// verification table draws them (`gametree_verify::random_positions`).
+fn random_positions<G: Game>(start: &G, rng: &mut Pcg64, count: usize, max_plies: u32) -> Vec<G> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut moves = G::Moves::default();
+    for _ in 0..count * 20 {
+        if out.len() == count {
+            break;
+        }
+        let mut g = start.clone();
+        for _ in 0..rng.next_u64() % u64::from(max_plies + 1) {
+            if g.outcome().is_some() {
+                break;
+            }
+            g.generate(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            g.make(moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]);
+        }
+        if g.outcome().is_none() && seen.insert(g.hash()) {
+            out.push(g);
+        }
+    }
+    out
+}
 
 /// Searches every position with prefetch on and off and compares the
 /// reports; returns the nodes searched, so that callers can check the

@@ -52,8 +52,8 @@ fn check_line<G: Game>(game: &G, report: &Report<G::Move>, depth: Option<u32>) {
 #[test]
 fn alpha_beta_equals_negamax_at_every_depth() {
     let positions = reachable();
-    // The published count (the corpus of `gametree-verify`).
-    let published = gametree_verify::data::tictactoe().unwrap();
+    // The published count (the corpus of `gametree-data`).
+    let published = gametree_data::tictactoe().unwrap();
     assert_eq!(positions.len() as u64, published.reachable_positions);
     for b in &positions {
         for depth in 0..=9 - b.marks() {

@@ -197,11 +197,11 @@ fn index_sizes() {
 /// The number of legal positions up to symmetry of `ending` for each side
 /// to move that the Syzygy generator prints (win + draw + loss per side to
 /// move, as syzygy-tables.info publishes them; the corpus of
-/// `gametree-verify`).
+/// `gametree-data`).
 fn published_positions(ending: &str) -> (u64, u64) {
-    let stats = gametree_verify::data::syzygy_3_4_men().unwrap();
+    let stats = gametree_data::syzygy_3_4_men().unwrap();
     let e = stats.iter().find(|e| e.ending == ending).unwrap();
-    let all = |w: gametree_verify::data::WinDrawLoss| w.wins + w.draws + w.losses;
+    let all = |w: gametree_data::WinDrawLoss| w.wins + w.draws + w.losses;
     (all(e.wtm), all(e.btm))
 }
 
@@ -238,7 +238,7 @@ fn krk_round_trip_and_published_counts() {
 
 /// The raw (unreduced) count of legal KQvK positions, by brute force over
 /// FEN placements, equals the published one (144,508 with White to move,
-/// 223,944 with Black; the corpus of `gametree-verify`).
+/// 223,944 with Black; the corpus of `gametree-data`).
 #[test]
 fn kqk_raw_counts_and_symmetric_images() {
     let space = Endgame::new("KQvK").unwrap();
@@ -275,7 +275,7 @@ fn kqk_raw_counts_and_symmetric_images() {
             }
         }
     }
-    let raw = gametree_verify::data::chess_endgames().unwrap().kqvk_raw;
+    let raw = gametree_data::chess_endgames().unwrap().kqvk_raw;
     assert_eq!(counts, [raw.wtm, raw.btm]);
 }
 

@@ -1,6 +1,6 @@
 //! Endings with pawns: the statistics of KPvK, KPPvK and KRPvK equal
 //! the Syzygy generator's published ones (`syzygy-3-4-men-pawns.toml` in
-//! the corpus of `gametree-verify`); forward sweeps and Thompson's
+//! the corpus of `gametree-data`); forward sweeps and Thompson's
 //! backward method agree on KPvK (on KPvKP too in `cargo xtask verify`,
 //! which takes minutes); un-moves invert moves; the index round-trips;
 //! best moves play the longest wins out to mate.
@@ -13,7 +13,7 @@ use gametree_game::{Game, IndexSpace};
 use gametree_games_chess::Position;
 use gametree_retrograde::{Generator, Value, compare, verify};
 
-fn wdl(w: gametree_verify::data::WinDrawLoss) -> Wdl {
+fn wdl(w: gametree_data::WinDrawLoss) -> Wdl {
     Wdl {
         wins: w.wins,
         draws: w.draws,
@@ -29,7 +29,7 @@ fn wdl(w: gametree_verify::data::WinDrawLoss) -> Wdl {
 /// a minute to build, so this test builds the cheaper ones.)
 #[test]
 fn statistics_equal_the_published_ones_for_endings_with_pawns() {
-    let rows: Vec<_> = gametree_verify::data::syzygy_3_4_men_pawns()
+    let rows: Vec<_> = gametree_data::syzygy_3_4_men_pawns()
         .unwrap()
         .iter()
         .filter(|r| ["KPvK", "KPPvK", "KRPvK"].contains(&r.ending.as_str()))

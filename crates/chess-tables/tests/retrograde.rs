@@ -3,7 +3,7 @@
 //! game): KQvK and KRvK
 //! reproduce the Syzygy generator's statistics and the raw KQK counts
 //! (as published at syzygy-tables.info) and the longest mates (all from the
-//! corpus of `gametree-verify`), both methods agree, and every value
+//! corpus of `gametree-data`), both methods agree, and every value
 //! follows from its successors'.
 
 use std::sync::Mutex;
@@ -47,16 +47,16 @@ fn wdl(c: &Counts) -> (u64, u64, u64) {
 /// The Syzygy generator's published statistics of `ending`: White to
 /// move, Black to move.
 fn syzygy(ending: &str) -> ((u64, u64, u64), (u64, u64, u64)) {
-    let stats = gametree_verify::data::syzygy_3_4_men().unwrap();
+    let stats = gametree_data::syzygy_3_4_men().unwrap();
     let e = stats.iter().find(|e| e.ending == ending).unwrap();
-    let t = |w: gametree_verify::data::WinDrawLoss| (w.wins, w.draws, w.losses);
+    let t = |w: gametree_data::WinDrawLoss| (w.wins, w.draws, w.losses);
     (t(e.wtm), t(e.btm))
 }
 
 /// The published longest mate of `ending`, in plies (a mate in N moves is
 /// a win in 2N - 1 plies).
 fn longest_mate_plies(ending: &str) -> u16 {
-    let mate = gametree_verify::data::chess_endgames()
+    let mate = gametree_data::chess_endgames()
         .unwrap()
         .longest_mate(ending)
         .unwrap();
@@ -154,7 +154,7 @@ fn kqk_raw_counts() {
             }
         }
     }
-    let raw = gametree_verify::data::chess_endgames().unwrap().kqvk_raw;
+    let raw = gametree_data::chess_endgames().unwrap().kqvk_raw;
     assert_eq!(legal, [raw.wtm, raw.btm]);
     assert_eq!(draws, raw.draws);
 }

@@ -1,5 +1,5 @@
 //! `statistics` against the Syzygy generator's published statistics (the
-//! corpus of `gametree-verify`, `syzygy-3-4-men.toml`) on all 24 pawnless
+//! corpus of `gametree-data`, `syzygy-3-4-men.toml`) on all 24 pawnless
 //! endings of 3 and 4 pieces, the like-piece weighting against a brute force over the 8
 //! symmetries, and a table of the wrong size refused.
 
@@ -11,12 +11,12 @@ use gametree_retrograde::{Generator, Value};
 
 /// The published figures: each ending with White's and Black's counts.
 fn published() -> Vec<(Signature, Wdl, Wdl)> {
-    let wdl = |w: gametree_verify::data::WinDrawLoss| Wdl {
+    let wdl = |w: gametree_data::WinDrawLoss| Wdl {
         wins: w.wins,
         draws: w.draws,
         losses: w.losses,
     };
-    gametree_verify::data::syzygy_3_4_men()
+    gametree_data::syzygy_3_4_men()
         .unwrap()
         .iter()
         .map(|e| (e.ending.parse().unwrap(), wdl(e.wtm), wdl(e.btm)))

@@ -85,9 +85,9 @@ fn kqvkr_longest_mate_and_probing_with_colours_exchanged() {
     let (space, table) = tables.get(&sig("KQvKR")).unwrap();
     // The longest KQvKR win is a mate in 35 (69 plies), as published for
     // distance-to-mate tables (e.g. the Nalimov tables; the corpus of
-    // `gametree-verify`).
+    // `gametree-data`).
     let (plies, index) = table.counts().longest_win.unwrap();
-    let published = gametree_verify::data::chess_endgames()
+    let published = gametree_data::chess_endgames()
         .unwrap()
         .longest_mate("KQvKR")
         .unwrap()

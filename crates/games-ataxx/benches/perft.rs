@@ -7,8 +7,8 @@ use std::hint::black_box;
 
 fn perft6(c: &mut Criterion) {
     let pos = Position::startpos();
-    // The published count (libataxx; the corpus of `gametree-verify`).
-    let table = gametree_verify::data::ataxx_perft().unwrap();
+    // The published count (libataxx; the corpus of `gametree-data`).
+    let table = gametree_data::ataxx_perft().unwrap();
     let start = table.iter().find(|r| r.id == "startpos").unwrap();
     let nodes = start.nodes(6).unwrap();
     let mut group = c.benchmark_group("ataxx");

@@ -1,13 +1,13 @@
 //! Ataxx rules against published perft numbers, a brute-force move
 //! generator, and the `gametree_game::check` oracles.
 
+use gametree_data::{PerftPosition, ataxx_perft};
 use gametree_game::{Game, Outcome, Player};
 use gametree_games_ataxx::{Cell, FenError, Move, Moves, Position, Square, divide, perft};
-use gametree_verify::data::{PerftPosition, ataxx_perft};
 use rand_core::Rng;
 use rand_pcg::Pcg64;
 
-/// libataxx's published perft table (the corpus of `gametree-verify`).
+/// libataxx's published perft table (the corpus of `gametree-data`).
 fn published() -> &'static [PerftPosition] {
     ataxx_perft().unwrap()
 }

@@ -31,11 +31,11 @@ fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
 }
 
 /// The positions timed: an id of the published perft table (the corpus
-/// of `gametree-verify`) and a depth.
+/// of `gametree-data`) and a depth.
 const CASES: &[(&str, u32)] = &[("initial", 6), ("kiwipete", 5)];
 
 fn bench(c: &mut Criterion) {
-    let table = gametree_verify::data::chess_perft().unwrap();
+    let table = gametree_data::chess_perft().unwrap();
     for &(id, depth) in CASES {
         let row = table.iter().find(|r| r.id == id).unwrap();
         let (fen, nodes) = (row.fen.as_str(), row.nodes(depth).unwrap());

@@ -40,7 +40,7 @@
 //! # What is verified
 //!
 //! * Move generation: the published perft counts of the Chess Programming
-//!   Wiki's six standard positions (kept in `gametree-verify`'s corpus;
+//!   Wiki's six standard positions (kept in the corpus, `gametree-data`;
 //!   cheap rows in `cargo test`, deep rows in `gametree verify --game chess
 //!   --full`), the bulk counter against the generic [`gametree_game::perft`],
 //!   and the legal move lists against the `cozy-chess` crate along seeded

@@ -1,5 +1,5 @@
 //! Perft against the Chess Programming Wiki's published table (the corpus
-//! of `gametree-verify`): every row of at most 5 M nodes, counted by the
+//! of `gametree-data`): every row of at most 5 M nodes, counted by the
 //! bulk counter and by the generic `gametree_game::perft`; `divide` against
 //! the generic one. The deep rows run in `gametree verify --game chess
 //! --full`.
@@ -11,7 +11,7 @@ const TEST_BUDGET: u64 = 5_000_000;
 
 #[test]
 fn cheap_rows_of_the_published_table() {
-    let table = gametree_verify::data::chess_perft().unwrap();
+    let table = gametree_data::chess_perft().unwrap();
     assert_eq!(table.len(), 7);
     let mut rows = 0;
     for entry in table {

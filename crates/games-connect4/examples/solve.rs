@@ -7,9 +7,9 @@
 use std::time::Instant;
 
 use gametree_alphabeta::{AlphaBeta, Config};
+use gametree_data::pons::load_test_file;
 use gametree_game::Limits;
-use gametree_games_connect4::Board;
-use gametree_verify::data::pons::load_test_file;
+use gametree_games_connect4::{Board, Size};
 
 /// The CPU time of this thread in nanoseconds, if Linux tells.
 fn thread_cpu_ns() -> Option<u64> {
@@ -26,7 +26,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let count: usize = args.next().map_or(Ok(usize::MAX), |a| a.parse())?;
     let kib: usize = args.next().map_or(Ok(1024), |a| a.parse())?;
     let etc = args.next().is_some_and(|a| a == "1");
-    let positions = load_test_file(file.as_ref())?;
+    let positions = load_test_file(file.as_ref(), |moves, _| {
+        Board::from_moves(Size::STANDARD, moves)
+    })?;
     let positions: Vec<_> = positions.into_iter().skip(first).take(count).collect();
     let config = Config::default()
         .algorithm(gametree_alphabeta::Algorithm::Bisection)

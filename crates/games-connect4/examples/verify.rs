@@ -18,7 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     println!("perft 1..={depth}: {:.2?}", t.elapsed());
-    let published = &gametree_verify::data::connect4()?.positions_per_ply;
+    let published = &gametree_data::connect4()?.positions_per_ply;
     if plies as usize >= published.len() {
         return Err(format!(
             "OEIS A212693 is tabulated up to ply {}",

@@ -15,9 +15,9 @@ fn size(w: usize, h: usize) -> Size {
 }
 
 /// The published value of the empty `w` × `h` board for the first player
-/// (John Tromp; the corpus of `gametree-verify`).
+/// (John Tromp; the corpus of `gametree-data`).
 fn published_value(w: usize, h: usize) -> gametree_game::Outcome {
-    let c4 = gametree_verify::data::connect4().unwrap();
+    let c4 = gametree_data::connect4().unwrap();
     c4.board(w, h).unwrap().value
 }
 

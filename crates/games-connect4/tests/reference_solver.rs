@@ -6,9 +6,9 @@ mod common;
 
 use std::time::Instant;
 
+use gametree_data::pons::TestSet;
 use gametree_game::{Game, Outcome};
 use gametree_games_connect4::{Board, Column, Moves, Size};
-use gametree_verify::data::pons::TestSet;
 
 /// Exact Pons score of `b` for the side to move, within `(alpha, beta)`
 /// (fail-hard), using only the `Game` trait: generate, make, unmake,
@@ -140,7 +140,9 @@ fn solve_knowledge(b: &Board) -> (i32, u64) {
 )]
 fn end_easy_every_line() {
     let dir = common::data_dir();
-    let set = TestSet::L3_R1.load(&dir).expect("Test_L3_R1 loads");
+    let set = TestSet::L3_R1
+        .load_with(&dir, common::pons_board)
+        .expect("Test_L3_R1 loads");
     assert_eq!(set.len(), 1000);
     let start = Instant::now();
     let (mut ref_nodes, mut kn_nodes) = (0, 0);
@@ -171,7 +173,9 @@ fn end_easy_every_line() {
 )]
 fn middle_easy_knowledge_solver() {
     let dir = common::data_dir();
-    let set = TestSet::L2_R1.load(&dir).expect("Test_L2_R1 loads");
+    let set = TestSet::L2_R1
+        .load_with(&dir, common::pons_board)
+        .expect("Test_L2_R1 loads");
     assert_eq!(set.len(), 1000);
     // The first lines with the plain reference too.
     const REFERENCE_LINES: usize = 50;
@@ -196,7 +200,7 @@ fn middle_easy_knowledge_solver() {
 
 #[test]
 fn small_boards_are_draws() {
-    // The published values (John Tromp; the corpus of `gametree-verify`).
+    // The published values (John Tromp; the corpus, `gametree-data`).
     let outcome = |pons: i32| match pons.signum() {
         1 => Outcome::Win,
         0 => Outcome::Draw,

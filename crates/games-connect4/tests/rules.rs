@@ -316,7 +316,7 @@ fn small_boards_finish() {
     assert_eq!(perft(&mut b, 10), 0);
 }
 
-/// OEIS A212693 (the corpus of `gametree-verify`): the number of legal
+/// OEIS A212693 (the corpus of `gametree-data`): the number of legal
 /// 7 × 6 positions after n plies (positions where the game ended count,
 /// but are not extended), up to ply 9 here.
 fn a212693() -> &'static [u64] {

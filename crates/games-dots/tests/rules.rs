@@ -115,7 +115,7 @@ fn notation_round_trips_and_errors_are_typed() {
 
 /// The published values, by the brute-force reference: the first
 /// player's final difference from the empty board. The values come from
-/// the corpus of `gametree-verify` (`crates/verify/data/dots.toml`): 1x1
+/// the corpus of `gametree-data` (`crates/data/data/dots.toml`): 1x1
 /// -1 (the fourth line goes to the second player), 2x2 +2 (Berlekamp,
 /// Winning Ways; The Dots-and-Boxes Game), 3x3 -3 (David Wilson's
 /// analysis).
@@ -125,7 +125,7 @@ fn published_values() {
         let future = reference::future_values(size(w, h)).unwrap();
         reference::exact_score(&Dots::new(size(w, h)), &future)
     };
-    let published = gametree_verify::data::dots().unwrap();
+    let published = gametree_data::dots().unwrap();
     assert_eq!(published.len(), 3);
     for v in published {
         assert_eq!(

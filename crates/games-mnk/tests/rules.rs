@@ -286,10 +286,8 @@ fn tictactoe_equivalence() {
         solved: 0,
     };
     walk(&mut Mnk::tictactoe(), &mut TicTacToe::new(), 0, &mut w);
-    // The published count (the corpus of `gametree-verify`).
-    let reachable = gametree_verify::data::tictactoe()
-        .unwrap()
-        .reachable_positions as usize;
+    // The published count (the corpus of `gametree-data`).
+    let reachable = gametree_data::tictactoe().unwrap().reachable_positions as usize;
     assert_eq!(w.positions.len(), reachable);
     assert_eq!(w.ttt_positions.len(), reachable);
     assert_eq!(w.solved, reachable);
@@ -311,11 +309,11 @@ fn tictactoe_equivalence() {
 // Known results (3,3,3 a draw, 4,4,3 a first-player win: the Wikipedia
 // article "m,n,k-game", after Uiterwijk and van den Herik, "The advantage of
 // the initiative", Information Sciences 122, 2000; 4,4,4 a draw), read from
-// the corpus of `gametree-verify` (`crates/verify/data/mnk.toml`).
+// the corpus of `gametree-data` (`crates/data/data/mnk.toml`).
 
 /// The published value of the empty `m,n,k` board for the first player.
 fn published(m: u8, n: u8, k: u8) -> Outcome {
-    let games = gametree_verify::data::mnk().unwrap();
+    let games = gametree_data::mnk().unwrap();
     let g = games.iter().find(|g| (g.m, g.n, g.k) == (m, n, k));
     g.unwrap_or_else(|| panic!("no published value of {m},{n},{k}"))
         .value

@@ -3,20 +3,20 @@
 //! 255,168 complete games (OEIS A061526) split 131,184 / 77,904 / 46,080
 //! and 138 terminal positions up to symmetry split 91 / 44 / 3 (the
 //! Wikipedia article "Tic-tac-toe"), and the draw of the empty board. The
-//! numbers come from the corpus of `gametree-verify`
-//! (`crates/verify/data/tictactoe.toml`), not from this crate.
+//! numbers come from the corpus of `gametree-data`
+//! (`crates/data/data/tictactoe.toml`), not from this crate.
 
 use std::collections::{HashMap, HashSet};
 
+use gametree_data::{Split, TicTacToeFigures};
 use gametree_game::IndexSpace;
 use gametree_game::{Game, Outcome, Player, perft};
 use gametree_games_tictactoe::TicTacToe;
 use gametree_games_tictactoe::index::BoardIndex;
-use gametree_verify::data::{Split, TicTacToeFigures};
 use rand_core::Rng;
 
 fn published() -> &'static TicTacToeFigures {
-    gametree_verify::data::tictactoe().unwrap()
+    gametree_data::tictactoe().unwrap()
 }
 
 fn reachable() -> HashMap<(u16, u16), TicTacToe> {

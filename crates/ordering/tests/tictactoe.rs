@@ -75,8 +75,8 @@ fn every_reachable_position() {
     let mut history = History::new(Policy::Textbook);
     let positions = visit(&mut TicTacToe::new(), &mut HashSet::new(), &mut history);
     // The published count of reachable positions (the corpus of
-    // `gametree-verify`).
-    let published = gametree_verify::data::tictactoe().unwrap();
+    // `gametree-data`).
+    let published = gametree_data::tictactoe().unwrap();
     assert_eq!(positions as u64, published.reachable_positions);
     assert!(history.max_magnitude() > 0);
 }

@@ -2,7 +2,7 @@
 //! the value (alpha-beta's weak solve, the strongest solver here for these
 //! games), the proof tree written with it as oracle and checked by the
 //! independent verifier, and the published value with its source from the
-//! corpus (`gametree_verify::data::mnk`).
+//! corpus (`gametree_data::mnk`).
 //!
 //! ```text
 //! cargo run --release -p gametree-pns-conspiracy --example mnk_proofs
@@ -37,7 +37,7 @@ const GAMES: [(u8, u8, u8); 12] = [
 ];
 
 fn main() {
-    let corpus = gametree_verify::data::mnk().expect("the corpus parses");
+    let corpus = gametree_data::mnk().expect("the corpus parses");
     println!(
         "| game | value | solver nodes | solve time | proof positions | of which win-bound leaves | proof time | published value (source) |"
     );

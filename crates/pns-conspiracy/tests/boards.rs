@@ -3,7 +3,7 @@
 //! Four Playground", tromp.github.io/c4/c4.html; 3,3,3 a draw and 4,4,3 a
 //! first-player win: the Wikipedia article "m,n,k-game", after Uiterwijk
 //! and van den Herik, "The advantage of the initiative", 2000; read from
-//! the corpus of `gametree-verify`) and against the workspace's alpha-beta
+//! the corpus of `gametree-data`) and against the workspace's alpha-beta
 //! solver on seeded random positions.
 
 use gametree_alphabeta::{AlphaBeta, Config};
@@ -58,13 +58,13 @@ fn random_positions<G: Game>(
 
 /// The published value of the empty Connect Four board `w` × `h`.
 fn connect4_value(w: usize, h: usize) -> Outcome {
-    let c4 = gametree_verify::data::connect4().unwrap();
+    let c4 = gametree_data::connect4().unwrap();
     c4.board(w, h).unwrap().value
 }
 
 /// The published value of the empty m,n,k board.
 fn mnk_value(m: u8, n: u8, k: u8) -> Outcome {
-    let games = gametree_verify::data::mnk().unwrap();
+    let games = gametree_data::mnk().unwrap();
     let game = games.iter().find(|g| (g.m, g.n, g.k) == (m, n, k));
     game.unwrap().value
 }

@@ -75,8 +75,8 @@ fn negamax_depth(g: &mut TicTacToe, depth: u32, ply: u32) -> Score {
 #[test]
 fn every_reachable_position_every_solver_agrees() {
     let positions = reachable();
-    // The published count (the corpus of `gametree-verify`).
-    let published = gametree_verify::data::tictactoe().unwrap();
+    // The published count (the corpus of `gametree-data`).
+    let published = gametree_data::tictactoe().unwrap();
     assert_eq!(positions.len() as u64, published.reachable_positions);
     let mut memo = HashMap::new();
     let mut counts = [0usize; 3];

@@ -69,8 +69,8 @@ fn four_by_four() {
     })
     .unwrap();
     assert_eq!(checked, plain.positions());
-    // Tromp: 4×4 is a draw (the corpus of `gametree-verify`).
-    let published = gametree_verify::data::connect4()
+    // Tromp: 4×4 is a draw (the corpus of `gametree-data`).
+    let published = gametree_data::connect4()
         .unwrap()
         .board(4, 4)
         .unwrap()

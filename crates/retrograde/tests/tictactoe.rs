@@ -13,9 +13,9 @@ use gametree_games_tictactoe::index::BoardIndex;
 use gametree_retrograde::verify::{self, PredecessorFault, VerifyError};
 use gametree_retrograde::{BuildError, Event, Generator, Method, Table, TableProbe, Value};
 
-/// The published tic-tac-toe counts (the corpus of `gametree-verify`).
-fn published() -> &'static gametree_verify::data::TicTacToeFigures {
-    gametree_verify::data::tictactoe().unwrap()
+/// The published tic-tac-toe counts (the corpus of `gametree-data`).
+fn published() -> &'static gametree_data::TicTacToeFigures {
+    gametree_data::tictactoe().unwrap()
 }
 
 /// The published number of positions of `space`: reachable positions, or

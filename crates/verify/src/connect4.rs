@@ -19,6 +19,29 @@ fn solver(tt_bytes: usize, threads: usize) -> AlphaBeta<Board> {
     AlphaBeta::new(Config::default().tt_bytes(tt_bytes).threads(threads)).expect("table")
 }
 
+/// The Connect Four board of a line of Pons's test sets, for
+/// [`TestSet::load_with`]: the moves replayed on 7 × 6 (an illegal game is
+/// refused) and the score checked against what the position can have.
+///
+/// ```
+/// let board = gametree_verify::pons_board("4455", 18)?;
+/// assert_eq!(board.plies(), 4);
+/// assert!(gametree_verify::pons_board("4455", 19).is_err()); // no win that fast
+/// assert!(gametree_verify::pons_board("4444444", 0).is_err()); // a full column
+/// # Ok::<(), String>(())
+/// ```
+///
+/// # Errors
+///
+/// What is wrong, in words.
+pub fn pons_board(moves: &str, score: i32) -> Result<Board, String> {
+    let board = Board::from_moves(Size::STANDARD, moves).map_err(|e| e.to_string())?;
+    if board.score_from_pons(score).is_none() {
+        return Err(format!("score {score} is impossible for this position"));
+    }
+    Ok(board)
+}
+
 /// Pons's set `set`: its first `quick`, `full` or `deep` lines by the mode
 /// (0: not in that mode), solved on `threads` threads.
 fn pons_row(
@@ -33,7 +56,7 @@ fn pons_row(
         return Tally::skip("long row: --deep only");
     }
     let dir = ctx.data.join("connect4");
-    let positions = match set.load(&dir) {
+    let positions = match set.load_with(&dir, pons_board) {
         Ok(p) => p,
         Err(e) => return Skip::data(format_args!("cannot load {}: {e}", set.file_name())).into(),
     };

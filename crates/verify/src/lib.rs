@@ -10,11 +10,12 @@
 //! tally (positions compared, agreements, mismatches, or a reason to skip).
 //! Each game registers its rows in its own module.
 //!
-//! The published numbers live once, in the corpus of [`data`]: one TOML
-//! file per game or source in this crate's `data/` directory, compiled in,
-//! each value with its source. The rows, the workspace's tests and its
-//! benchmarks read them through [`data`]'s accessors; [`data::pons`] loads
-//! Pascal Pons's Connect Four test sets, which are not in the repository.
+//! The published numbers live once, in the corpus of the crate
+//! `gametree-data` (re-exported here as [`data`]): one TOML file per game
+//! or source, compiled in, each value with its source. The rows, the
+//! workspace's tests and its benchmarks read them through its accessors;
+//! [`data::pons`] loads Pascal Pons's Connect Four test sets, which are not
+//! in the repository, and [`pons_board`] replays their lines.
 //!
 //! ```no_run
 //! use gametree_verify::{Mode, Options, run};
@@ -28,7 +29,7 @@
 #![deny(missing_docs)]
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Result, bail};
@@ -39,7 +40,6 @@ mod chess_builds;
 mod chess_oracle;
 mod common;
 mod connect4;
-pub mod data;
 mod dots;
 mod mnk;
 mod pressure;
@@ -49,6 +49,11 @@ mod solvers;
 mod tictactoe;
 
 pub use common::{random_positions, rng};
+pub use connect4::pons_board;
+/// The corpus of published numbers (the crate `gametree-data`), read by
+/// the rows.
+pub use gametree_data as data;
+pub use gametree_data::{CONNECT4_DATA, default_data_dir};
 
 /// The README's examples are compiled (and the runnable ones run) as
 /// doctests.
@@ -139,20 +144,6 @@ impl Options {
 
 /// The seed of the published tables.
 pub const DEFAULT_SEED: u64 = 20_261_202;
-
-/// What the data directory holds, and where to get it: said by every row
-/// that skips for lack of it.
-pub const CONNECT4_DATA: &str = "Pascal Pons's Connect Four test sets (Test_L3_R1, Test_L2_R1, Test_L2_R2, Test_L1_R1, Test_L1_R2, Test_L1_R3: one position and its score per line), from the test protocol page of his blog, http://blog.gamesolver.org/solving-connect-four/02-test-protocol/; put them in DIR/connect4 and set GAMETREE_DATA=DIR or pass --data DIR";
-
-/// The data directory: `$GAMETREE_DATA`, else `shared/data` beside the
-/// checkout this crate was built from (the same rule as the tests).
-#[must_use]
-pub fn default_data_dir() -> PathBuf {
-    std::env::var_os("GAMETREE_DATA").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-        PathBuf::from,
-    )
-}
 
 /// One row of the registry, as [`list`] names it.
 #[derive(Clone, Debug, PartialEq, Eq)]

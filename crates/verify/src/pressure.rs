@@ -299,7 +299,7 @@ fn pons(set: TestSet) -> Source<Board> {
     fn load(set: TestSet, pinned: &[usize], ctx: &Ctx) -> Result<Exact<Board>, Skip> {
         let dir = ctx.data.join("connect4");
         let positions = set
-            .load(&dir)
+            .load_with(&dir, crate::pons_board)
             .map_err(|e| Skip::data(format_args!("cannot load {}: {e}", set.file_name())))?;
         let line = |i: usize| (positions[i].board, positions[i].score.to_string());
         let first = pinned.iter().filter(|&&l| l <= positions.len());

@@ -218,7 +218,7 @@ pub(crate) fn checks() -> Vec<Check> {
             "PNS, PN2, df-pn, CNS: Test_L3_R1 (w/d/l)",
             |ctx| {
                 let dir = ctx.data.join("connect4");
-                let set = match TestSet::L3_R1.load(&dir) {
+                let set = match TestSet::L3_R1.load_with(&dir, crate::pons_board) {
                     Ok(set) => set,
                     Err(e) => {
                         return Skip::data(format_args!("cannot load Test_L3_R1: {e}")).into();

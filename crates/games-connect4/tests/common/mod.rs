@@ -135,33 +135,47 @@ pub const NO_PONS_DATA: &str = "needs Pascal Pons's Connect Four test sets (Test
 
 /// The directory of Pons's benchmark files: `$GAMETREE_DATA/connect4` if
 /// set, else `../shared/data/connect4` beside the repository
-/// (`gametree_verify::default_data_dir`).
+/// (`gametree_data::default_data_dir`).
 ///
 /// # Panics
 ///
 /// When it is missing (the tests that call it are ignored then, unless run
 /// with `--include-ignored`).
 pub fn data_dir() -> PathBuf {
-    let dir = gametree_verify::default_data_dir().join("connect4");
+    let dir = gametree_data::default_data_dir().join("connect4");
     assert!(dir.is_dir(), "{NO_PONS_DATA} (looked in {})", dir.display());
     dir
 }
 
+/// The board of a line of Pons's sets ([`TestSet::load_with`]): the moves
+/// replayed on 7 × 6 and the score checked against what the position can
+/// have.
+///
+/// [`TestSet::load_with`]: gametree_data::pons::TestSet::load_with
+pub fn pons_board(moves: &str, score: i32) -> Result<gametree_games_connect4::Board, String> {
+    use gametree_games_connect4::{Board, Size};
+    let board = Board::from_moves(Size::STANDARD, moves).map_err(|e| e.to_string())?;
+    match board.score_from_pons(score) {
+        Some(_) => Ok(board),
+        None => Err(format!("score {score} is impossible for this position")),
+    }
+}
+
 /// The published value of the empty `width` × `height` board for the first
-/// player (John Tromp; the corpus of `gametree-verify`).
+/// player (John Tromp; the corpus, `gametree-data`).
 ///
 /// # Panics
 ///
 /// When the corpus has no value for that size.
 pub fn published_value(width: usize, height: usize) -> gametree_game::Outcome {
-    let c4 = gametree_verify::data::connect4().unwrap();
+    let c4 = gametree_data::connect4().unwrap();
     c4.board(width, height)
         .unwrap_or_else(|| panic!("no published value of {width}x{height}"))
         .value
 }
 
 /// OEIS A212693: the number of legal 7 × 6 positions after each ply (the
-/// corpus of `gametree-verify`).
+/// corpus, `gametree-data`).
 pub fn legal_positions_7x6() -> &'static [u64] {
-    &gametree_verify::data::connect4().unwrap().positions_per_ply
+    &gametree_data::connect4().unwrap().positions_per_ply
 }

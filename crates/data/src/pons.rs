@@ -2,22 +2,28 @@
 //! checks every line, and his final solver's published figures (from the
 //! corpus file `connect4.toml`).
 //!
-//! Each file `Test_L{stage}_R{rating}` holds 1000 lines `moves score`
-//! (7 × 6; moves in Pons's notation, the score in his convention, see
-//! [`Board::pons_score`]). Pons publishes them with his blog *Solving
-//! Connect 4: how to build a perfect AI* (blog.gamesolver.org, part 2,
-//! "Test protocol"); they are not in this repository
-//! ([`CONNECT4_DATA`](crate::CONNECT4_DATA) says where to put them).
-//! [`TestSet::load`] reads one from a directory and checks every line: the
-//! moves are a legal game, the score an integer in the range possible for
-//! the position.
+//! Each file `Test_L{stage}_R{rating}` holds 1000 lines `moves score`: a
+//! 7 × 6 position as the columns played (`1` to `7`, left to right) and its
+//! exact score in Pons's convention (positive when the side to move wins:
+//! 22 minus the number of stones the winner has played when the game ends;
+//! 0 for a draw). Pons publishes them with his blog *Solving Connect 4: how
+//! to build a perfect AI* (blog.gamesolver.org, part 2, "Test protocol");
+//! they are not in this repository ([`CONNECT4_DATA`](crate::CONNECT4_DATA)
+//! says where to put them).
+//!
+//! [`TestSet::load`] reads one set from a directory and checks the form of
+//! every line: two fields, columns `1` to `7`, at most 42 moves, a score of
+//! at most 18 either way. This crate knows no Connect Four rules, so
+//! [`TestSet::load_with`] takes the caller's board builder, which replays
+//! the moves (refusing an illegal game or a score the position cannot
+//! have) and is kept beside each line.
 //!
 //! ```no_run
-//! use gametree_verify::data::pons::TestSet;
+//! use gametree_data::pons::TestSet;
 //!
-//! let dir = gametree_verify::default_data_dir().join("connect4");
+//! let dir = gametree_data::default_data_dir().join("connect4");
 //! for t in TestSet::L3_R1.load(&dir)?.iter().take(3) {
-//!     println!("{} {} (ply {})", t.moves, t.score, t.board.plies());
+//!     println!("{} {} ({} plies)", t.moves, t.score, t.moves.len());
 //! }
 //! println!("Pons's mean nodes: {}", TestSet::L3_R1.published()?.mean_nodes);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -26,9 +32,14 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use gametree_games_connect4::{Board, NotationError, Size};
-
 use super::{CorpusError, PonsFigures};
+
+/// The largest Pons score on 7 × 6 either way: a win with the winner's
+/// fourth stone, `22 − 4`.
+pub const MAX_SCORE: i32 = 18;
+
+/// The most moves a 7 × 6 game has.
+pub const MAX_MOVES: usize = 42;
 
 /// One of Pons's six benchmark sets (blog.gamesolver.org, "Solving Connect
 /// 4", part 2).
@@ -90,13 +101,41 @@ impl TestSet {
             .ok_or_else(|| CorpusError::new(super::CONNECT4, format!("no set {}", self.file)))
     }
 
-    /// Reads and checks the set's file in directory `dir`.
+    /// The path of the set's file in directory `dir`.
+    #[must_use]
+    pub fn path(self, dir: &Path) -> PathBuf {
+        dir.join(self.file)
+    }
+
+    /// Reads the set's file in directory `dir` and checks the form of every
+    /// line ([`parse_test_line`]); the positions are not replayed.
     ///
     /// # Errors
     ///
     /// [`LoadError`] when the file cannot be read or a line is malformed.
     pub fn load(self, dir: &Path) -> Result<Vec<TestPosition>, LoadError> {
-        load_test_file(&dir.join(self.file))
+        self.load_with(dir, |_, _| Ok::<(), std::convert::Infallible>(()))
+    }
+
+    /// Reads the set's file in directory `dir`, checks the form of every
+    /// line, and builds each position with `board(moves, score)`, which
+    /// refuses a line by returning an error (an illegal game, a score the
+    /// position cannot have). The result keeps what `board` built.
+    ///
+    /// [`parse_lines`] shows a board builder at work; with
+    /// `gametree-games-connect4` one is
+    /// `|moves, _| Board::from_moves(Size::STANDARD, moves)`.
+    ///
+    /// # Errors
+    ///
+    /// [`LoadError`] when the file cannot be read, a line is malformed or
+    /// `board` refuses it.
+    pub fn load_with<B, E: fmt::Display>(
+        self,
+        dir: &Path,
+        board: impl FnMut(&str, i32) -> Result<B, E>,
+    ) -> Result<Vec<TestPosition<B>>, LoadError> {
+        load_test_file(&self.path(dir), board)
     }
 }
 
@@ -107,13 +146,15 @@ impl fmt::Display for TestSet {
     }
 }
 
-/// One benchmark line: a 7 × 6 position and its exact Pons score.
+/// One benchmark line: a 7 × 6 position and its exact Pons score, with
+/// the board the caller built from it ([`TestSet::load_with`]; `()` for
+/// [`TestSet::load`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TestPosition {
-    /// The moves as written in the file (Pons's notation).
+pub struct TestPosition<B = ()> {
+    /// The moves as written in the file: the columns played, `1` to `7`.
     pub moves: String,
-    /// The position they reach.
-    pub board: Board,
+    /// What the caller's board builder made of the moves.
+    pub board: B,
     /// The exact Pons score of the position, for the side to move.
     pub score: i32,
     /// The 1-based line number in the file.
@@ -126,13 +167,15 @@ pub struct TestPosition {
 pub enum LineErrorKind {
     /// The line does not have exactly two whitespace-separated fields.
     FieldCount(usize),
-    /// The moves are not a legal game.
-    Moves(NotationError),
+    /// The moves are not columns `1` to `7`, or more than 42 of them.
+    Moves(String),
     /// The score is not an integer.
     Score(String),
-    /// The score cannot be the result of the position (too large for the
-    /// cells left, or a win on a ply of the wrong parity).
+    /// The score is beyond [`MAX_SCORE`] either way.
     ScoreOutOfRange(i32),
+    /// The caller's board builder refused the line (an illegal game, a
+    /// score the position cannot have), in its words.
+    Position(String),
 }
 
 impl fmt::Display for LineErrorKind {
@@ -141,43 +184,51 @@ impl fmt::Display for LineErrorKind {
             LineErrorKind::FieldCount(n) => {
                 write!(f, "expected 2 fields `moves score`, found {n}")
             }
-            LineErrorKind::Moves(e) => write!(f, "bad moves: {e}"),
+            LineErrorKind::Moves(m) => {
+                write!(f, "moves {m:?} are not at most 42 columns 1 to 7")
+            }
             LineErrorKind::Score(s) => write!(f, "score {s:?} is not an integer"),
             LineErrorKind::ScoreOutOfRange(s) => {
-                write!(f, "score {s} is impossible for this position")
+                write!(f, "score {s} is beyond the largest, {MAX_SCORE} either way")
             }
+            LineErrorKind::Position(e) => write!(f, "refused: {e}"),
         }
     }
 }
 
 impl std::error::Error for LineErrorKind {}
 
-/// Parses one benchmark line `moves score` (7 × 6).
+/// Parses one benchmark line `moves score` and checks its form: two
+/// fields, the moves at most [`MAX_MOVES`] columns `1` to `7`, the score an
+/// integer of at most [`MAX_SCORE`] either way. Whether the moves are a
+/// legal game is for a board to say ([`TestSet::load_with`]).
 ///
 /// ```
-/// use gametree_verify::data::pons::parse_test_line;
-/// let (board, score) = parse_test_line("4455 18")?;
-/// assert_eq!((board.plies(), score), (4, 18));
-/// assert!(parse_test_line("4455 19").is_err()); // no win that fast
-/// # Ok::<(), gametree_verify::data::pons::LineErrorKind>(())
+/// use gametree_data::pons::{LineErrorKind, parse_test_line};
+///
+/// assert_eq!(parse_test_line("4455 18"), Ok(("4455", 18)));
+/// assert_eq!(parse_test_line("4458 0"), Err(LineErrorKind::Moves("4458".into())));
+/// assert_eq!(parse_test_line("4455 19"), Err(LineErrorKind::ScoreOutOfRange(19)));
 /// ```
 ///
 /// # Errors
 ///
 /// [`LineErrorKind`] saying what is wrong.
-pub fn parse_test_line(line: &str) -> Result<(Board, i32), LineErrorKind> {
+pub fn parse_test_line(line: &str) -> Result<(&str, i32), LineErrorKind> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     let &[moves, score] = fields.as_slice() else {
         return Err(LineErrorKind::FieldCount(fields.len()));
     };
-    let board = Board::from_moves(Size::STANDARD, moves).map_err(LineErrorKind::Moves)?;
+    if moves.len() > MAX_MOVES || !moves.bytes().all(|c| (b'1'..=b'7').contains(&c)) {
+        return Err(LineErrorKind::Moves(moves.to_owned()));
+    }
     let score: i32 = score
         .parse()
         .map_err(|_| LineErrorKind::Score(score.to_owned()))?;
-    if board.score_from_pons(score).is_none() {
+    if score.abs() > MAX_SCORE {
         return Err(LineErrorKind::ScoreOutOfRange(score));
     }
-    Ok((board, score))
+    Ok((moves, score))
 }
 
 /// A benchmark file that could not be read or has a malformed line.
@@ -235,35 +286,65 @@ impl std::error::Error for LoadError {
     }
 }
 
-/// Reads a benchmark file (`moves score` per line; blank lines are
-/// skipped) and checks every line with [`parse_test_line`].
+/// Reads a benchmark file at `path`, any file of Pons's format: checks
+/// every line and builds its board with `board`, as
+/// [`TestSet::load_with`] does.
 ///
 /// # Errors
 ///
-/// [`LoadError`] when the file cannot be read or at the first malformed
-/// line.
-pub fn load_test_file(path: &Path) -> Result<Vec<TestPosition>, LoadError> {
+/// [`LoadError`] when the file cannot be read, a line is malformed or
+/// `board` refuses it.
+pub fn load_test_file<B, E: fmt::Display>(
+    path: &Path,
+    board: impl FnMut(&str, i32) -> Result<B, E>,
+) -> Result<Vec<TestPosition<B>>, LoadError> {
     let text = std::fs::read_to_string(path).map_err(|e| LoadError {
         path: path.to_owned(),
         kind: LoadErrorKind::Io(e),
     })?;
-    parse_test_text(&text).map_err(|(line, kind)| LoadError {
+    parse_lines(&text, board).map_err(|(line, kind)| LoadError {
         path: path.to_owned(),
         kind: LoadErrorKind::Line { line, kind },
     })
 }
 
-/// Parses the text of a benchmark file.
-fn parse_test_text(text: &str) -> Result<Vec<TestPosition>, (usize, LineErrorKind)> {
+/// Parses the text of a benchmark file (blank lines are skipped): checks
+/// every line with [`parse_test_line`] and builds its board with `board`.
+///
+/// ```
+/// use gametree_data::pons::{LineErrorKind, parse_lines};
+///
+/// // A stand-in for a board: the number of stones, refusing a full column.
+/// let stones = |moves: &str, _score: i32| match moves.matches('4').count() {
+///     0..=6 => Ok(moves.len()),
+///     _ => Err("column 4 is full"),
+/// };
+/// let lines = parse_lines("4455 18\n", stones)?;
+/// assert_eq!((lines[0].board, lines[0].score), (4, 18));
+/// let (line, error) = parse_lines("4455 18\n4444444 0\n", stones).unwrap_err();
+/// assert_eq!(line, 2);
+/// assert_eq!(error, LineErrorKind::Position("column 4 is full".into()));
+/// # Ok::<(), (usize, LineErrorKind)>(())
+/// ```
+///
+/// # Errors
+///
+/// The 1-based number of the first malformed or refused line, and why.
+pub fn parse_lines<B, E: fmt::Display>(
+    text: &str,
+    mut board: impl FnMut(&str, i32) -> Result<B, E>,
+) -> Result<Vec<TestPosition<B>>, (usize, LineErrorKind)> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let (board, score) = parse_test_line(line).map_err(|k| (i + 1, k))?;
+        let (moves, score) = parse_test_line(line).map_err(|k| (i + 1, k))?;
+        let built =
+            board(moves, score).map_err(|e| (i + 1, LineErrorKind::Position(e.to_string())))?;
         out.push(TestPosition {
-            moves: line.split_whitespace().next().unwrap_or("").to_owned(),
-            board,
+            moves: moves.to_owned(),
+            board: built,
             score,
             line: i + 1,
         });
@@ -289,15 +370,23 @@ mod tests {
             parse_test_line("4455 x"),
             Err(LineErrorKind::Score("x".into()))
         );
-        assert!(matches!(
+        assert_eq!(
             parse_test_line("4458 0"),
-            Err(LineErrorKind::Moves(_))
-        ));
+            Err(LineErrorKind::Moves("4458".into()))
+        );
+        assert_eq!(
+            parse_test_line("4a 0"),
+            Err(LineErrorKind::Moves("4a".into()))
+        );
+        assert!(parse_test_line(&format!("{} 0", "1".repeat(42))).is_ok());
+        assert_eq!(
+            parse_test_line(&format!("{} 0", "1".repeat(43))),
+            Err(LineErrorKind::Moves("1".repeat(43)))
+        );
         assert_eq!(
             parse_test_line("4455 19"),
             Err(LineErrorKind::ScoreOutOfRange(19))
         );
-        // The second player's earliest win is with its 4th stone (ply 8).
         assert_eq!(parse_test_line("4455 -18").map(|(_, s)| s), Ok(-18));
         assert_eq!(
             parse_test_line("4455 -19"),
@@ -307,12 +396,33 @@ mod tests {
 
     #[test]
     fn text_errors_carry_line_numbers() {
-        let r = parse_test_text("4455 18\n\n44 0\n4x 0\n");
+        let any = |_: &str, _: i32| Ok::<(), String>(());
+        let r = parse_lines("4455 18\n\n44 0\n4x 0\n", any);
         assert_eq!(r.unwrap_err().0, 4);
-        let ok = parse_test_text("4455 18\n\n44 0\n").unwrap();
+        let ok = parse_lines("4455 18\n\n44 0\n", any).unwrap();
         assert_eq!(ok.len(), 2);
         assert_eq!(ok[1].line, 3);
         assert_eq!(ok[1].moves, "44");
+        assert_eq!(ok[1].score, 0);
+    }
+
+    #[test]
+    fn the_board_builder_sees_every_line_and_may_refuse_one() {
+        let mut seen = Vec::new();
+        let odd_only = |moves: &str, score: i32| {
+            seen.push((moves.to_owned(), score));
+            if moves.len() % 2 == 1 {
+                Ok(moves.len())
+            } else {
+                Err(format!("{} plies", moves.len()))
+            }
+        };
+        let (line, kind) = parse_lines("1 3\n123 -2\n12 0\n", odd_only).unwrap_err();
+        assert_eq!((line, kind), (3, LineErrorKind::Position("2 plies".into())));
+        assert_eq!(seen.len(), 3);
+        assert_eq!(seen[1], ("123".to_owned(), -2));
+        let built = parse_lines("1 3\n123 -2\n", |m: &str, _| Ok::<_, String>(m.len())).unwrap();
+        assert_eq!(built.iter().map(|p| p.board).collect::<Vec<_>>(), [1, 3]);
     }
 
     #[test]

@@ -1,8 +1,13 @@
-//! The corpus of published numbers: every count and value from the
-//! literature that the workspace reproduces, kept once, as TOML files in
-//! this crate's `data/` directory (one file per game or source, each value
-//! with its source in a comment), and read by the verification rows, the
-//! tests and the benchmarks alike.
+//! The corpus of published numbers of gametree: every count and value from
+//! the literature that the workspace reproduces (perft tables, position
+//! counts, solved games, endgame statistics), kept once as TOML files in
+//! this crate's `data/` directory, one file per game or source, each value
+//! with its source in a comment, and read through typed accessors.
+//!
+//! This crate is the bottom floor of the workspace's tests: it depends on
+//! `gametree-game` (for [`Outcome`] and [`Score`]), `serde` and `toml` only,
+//! so a crate that checks its numbers against the literature builds nothing
+//! else. The verification table (`gametree-verify`) reads the same corpus.
 //!
 //! | file | accessor | what |
 //! |---|---|---|
@@ -22,18 +27,27 @@
 //! [`CorpusError`], never a panic.
 //!
 //! ```
-//! use gametree_verify::data;
-//!
-//! let ttt = data::tictactoe()?;
+//! let ttt = gametree_data::tictactoe()?;
 //! assert_eq!(ttt.positions_up_to_symmetry, 765); // OEIS A008907
-//! let a212693 = &data::connect4()?.positions_per_ply;
+//! let a212693 = &gametree_data::connect4()?.positions_per_ply;
 //! assert_eq!(a212693[4], 1_120);
-//! let initial = &data::chess_perft()?[0];
+//! let initial = &gametree_data::chess_perft()?[0];
 //! assert_eq!(initial.nodes(3), Some(8_902));
-//! # Ok::<(), data::CorpusError>(())
+//! # Ok::<(), gametree_data::CorpusError>(())
 //! ```
+//!
+//! # Data that is not in the repository
+//!
+//! Pascal Pons's Connect Four test sets are too large to ship and are not
+//! ours to redistribute; [`pons::TestSet`] loads them from the data
+//! directory, [`default_data_dir`] (`$GAMETREE_DATA`, else `shared/data`
+//! beside the checkout), and [`CONNECT4_DATA`] says where to get them.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use gametree_game::{Outcome, Score};
@@ -41,24 +55,53 @@ use serde::Deserialize;
 
 pub mod pons;
 
+/// The README's examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
+/// The data directory, for the data sets that are not in the repository
+/// (Pons's Connect Four test sets in its `connect4/` folder): the
+/// environment variable `GAMETREE_DATA` when it is set, else `shared/data`
+/// in the directory that holds the checkout this crate was built from
+/// (`<checkout>/../shared/data`).
+///
+/// This is the one rule of the workspace: the verification table, the
+/// tests, the build scripts that look for Pons's sets and `cargo xtask`
+/// all call this function (the command-line options `--data DIR` override
+/// it).
+///
+/// ```
+/// let dir = gametree_data::default_data_dir();
+/// assert!(dir.ends_with("shared/data") || std::env::var_os("GAMETREE_DATA").is_some());
+/// ```
+#[must_use]
+pub fn default_data_dir() -> PathBuf {
+    std::env::var_os("GAMETREE_DATA").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+        PathBuf::from,
+    )
+}
+
+/// What the data directory holds, and where to get it: said by every test
+/// or verify row that skips for lack of it.
+pub const CONNECT4_DATA: &str = "Pascal Pons's Connect Four test sets (Test_L3_R1, Test_L2_R1, Test_L2_R2, Test_L1_R1, Test_L1_R2, Test_L1_R3: one position and its score per line), from the test protocol page of his blog, http://blog.gamesolver.org/solving-connect-four/02-test-protocol/; put them in DIR/connect4 and set GAMETREE_DATA=DIR or pass --data DIR";
+
 /// Every corpus file compiled into the crate: its name in `data/` and its
 /// text.
 pub const FILES: [(&str, &str); 9] = [
-    (TICTACTOE, include_str!("../../data/tictactoe.toml")),
-    (CONNECT4, include_str!("../../data/connect4.toml")),
-    (MNK, include_str!("../../data/mnk.toml")),
-    (DOTS, include_str!("../../data/dots.toml")),
-    (ATAXX_PERFT, include_str!("../../data/ataxx-perft.toml")),
-    (CHESS_PERFT, include_str!("../../data/chess-perft.toml")),
-    (SYZYGY, include_str!("../../data/syzygy-3-4-men.toml")),
+    (TICTACTOE, include_str!("../data/tictactoe.toml")),
+    (CONNECT4, include_str!("../data/connect4.toml")),
+    (MNK, include_str!("../data/mnk.toml")),
+    (DOTS, include_str!("../data/dots.toml")),
+    (ATAXX_PERFT, include_str!("../data/ataxx-perft.toml")),
+    (CHESS_PERFT, include_str!("../data/chess-perft.toml")),
+    (SYZYGY, include_str!("../data/syzygy-3-4-men.toml")),
     (
         SYZYGY_PAWNS,
-        include_str!("../../data/syzygy-3-4-men-pawns.toml"),
+        include_str!("../data/syzygy-3-4-men-pawns.toml"),
     ),
-    (
-        CHESS_ENDGAMES,
-        include_str!("../../data/chess-endgames.toml"),
-    ),
+    (CHESS_ENDGAMES, include_str!("../data/chess-endgames.toml")),
 ];
 
 const TICTACTOE: &str = "tictactoe.toml";
