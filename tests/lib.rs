@@ -1,5 +1,7 @@
 //! Cross-crate conformance suite: the integration tests under `tests/tests/`
 //! run every searcher and solver of the workspace on the solved positions
 //! of the corpus of published numbers (`gametree_data`) and on games
-//! written against the public API only. This crate is not published.
+//! written against the public API only; `tests/guide.rs` compiles the
+//! user guide `docs/implement-a-game.md` (its code blocks, gathered by
+//! `build.rs`) and runs its tests. This crate is not published.
 #![forbid(unsafe_code)]
