@@ -3,5 +3,7 @@
 //! of the corpus of published numbers (`gametree_data`) and on games
 //! written against the public API only; `tests/guide.rs` compiles the
 //! user guide `docs/implement-a-game.md` (its code blocks, gathered by
-//! `build.rs`) and runs its tests. This crate is not published.
+//! `build.rs`) and runs its tests; `tests/tidy.rs` holds the workspace's
+//! structural rules (function length, no timings in doc comments, no
+//! measured figures in verify row labels). This crate is not published.
 #![forbid(unsafe_code)]

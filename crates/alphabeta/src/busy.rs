@@ -9,12 +9,12 @@
 //! must all be searched. Putting off first moves too sends a thread into a
 //! sibling that the first move usually makes useless, or, under a
 //! principal-variation node, into a sibling searched with a window the
-//! first move has not narrowed yet. Connect Four on 2 threads, wall time,
-//! first moves put off against never: after 4-4, 38 s against 21 s (one
-//! thread: 30 s); Test_L1_R3's first 6 lines, solved by null-window tests,
-//! 10.5 s against 15.8 s (one thread: 18.4 s). Putting them off at
-//! null-window nodes only took the empty board 350 s against 157 s (one
-//! thread: 167 s).
+//! first move has not narrowed yet. Measured on Connect Four with 2
+//! threads (wall time), putting first moves off too made the solve after
+//! 4-4 nearly twice as slow, slower than one thread; it sped up the first
+//! lines of Test_L1_R3, solved by null-window tests, by a third; and
+//! putting them off at null-window nodes only made the empty board's solve
+//! more than twice as slow, again slower than one thread.
 //!
 //! Only the order changes: a put-off move is still searched, after its
 //! siblings, unless one of them already refutes the node. So values are

@@ -408,12 +408,12 @@ impl CliGame for Connect4 {
     /// standard board's first 14 plies), 128 MiB; below 28 empty cells,
     /// 16 MiB, which a smaller tree does not outgrow and which costs less
     /// to touch; else 64 MiB. Measured on the standard board with the
-    /// solved layout, whole runs: Pons's Test_L1_R3 lines 1-10 take 27.8 s
-    /// at 128 MiB against 36.6 s at 64 MiB, Test_L1_R2 lines 1-100 15.0 s
-    /// against 19.4 s (22.6 s at 16 MiB); Test_L2_R2 (15-27 stones) 6.7 s
-    /// at 16 MiB against 7.2 s at 64 MiB and 7.5 s at 128 MiB, and
-    /// Test_L3_R1 (29-41 stones) 0.03 s at 16 MiB against 0.11 s at
-    /// 64 MiB and 0.26 s at 128 MiB.
+    /// solved layout, whole runs of Pons's sets: from the opening
+    /// (Test_L1_R3, Test_L1_R2) 128 MiB takes about a quarter less time
+    /// than 64 MiB (and 16 MiB more than either on Test_L1_R2); in the
+    /// middle game (Test_L2_R2, 15-27 stones) 16 MiB is a little faster
+    /// than 64 and 128 MiB, and near the end (Test_L3_R1, 29-41 stones)
+    /// several times faster.
     fn solve_table_bytes(&self) -> usize {
         let empty = self.empty_cells();
         if empty < 28 {

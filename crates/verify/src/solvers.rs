@@ -176,7 +176,7 @@ pub(crate) fn checks() -> Vec<Check> {
         Check::new(
             "mnk",
             Family::Solvers,
-            "PN2, df-pn: 4,4,4 (full; PNS, CNS: tree > 8 GiB)",
+            "PN2, df-pn: 4,4,4 (full; PNS, CNS: their trees outgrow memory)",
             |ctx| {
                 if !ctx.deep {
                     return Tally::skip("long row: --deep only");
