@@ -1,35 +1,37 @@
-//! [`Tables`]: a set of endgame tables, planned, built, saved, loaded and
-//! probed together.
+//! [`Tablebase`]: the chess endgame tables of a program, found by
+//! material — built in memory, inserted, or read from table files when
+//! first probed — probed by position, and planned and built together.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 
 use gametree_game::{Game, IndexSpace};
 use gametree_games_chess::{Move, Position};
-use gametree_retrograde::{Event, Generator, Label, Method, Resolve, Table, Value};
+use gametree_retrograde::{Event, Label, Resolve, Table, Value};
 
-use crate::exits::{flipped, reachable_endings, successor_endings};
+use crate::exits::flipped;
+use crate::{
+    BLACK_KING, Error, FastEndgame, MAX_PIECES, WHITE_KING, PawnEndgame, Placement, Signature, Statistics, flip_position,
+    pawn_statistics, piece, statistics,
+};
 
 mod build;
 mod compressed;
+mod files;
 mod written;
-use crate::{
-    Error, FastEndgame, PawnEndgame, Placement, Signature, Statistics, flip_position,
-    pawn_statistics, statistics,
-};
-use build::{build_ending, check_buildable, pawn_space_of, space_of, space_size};
-pub use compressed::{
-    COMPRESSED_EXTENSION, CompressedTables, check_table_file, compressed_table_file, is_compressed,
-};
+use build::{pawn_space_of, space_of};
+pub use compressed::{COMPRESSED_EXTENSION, check_table_file, compressed_table_file, is_compressed};
+pub use files::{Held, Load, LoadEvent};
 pub use written::{Written, find_table_file, table_bytes, table_file};
 
-/// The largest endings [`Tables::build`] builds, kings included: building
-/// a 5-man table takes about 2.25 bytes per index (KQRvKR: 520 MiB, as
-/// [`Generator::memory`] states); a 6-man one would take 64 times as much,
-/// about 32 GiB.
+/// The largest endings [`Tablebase::build`] builds, kings included:
+/// building a 5-man table takes about 2.25 bytes per index (KQRvKR: 520
+/// MiB, as [`Generator::memory`](gametree_retrograde::Generator::memory)
+/// states); a 6-man one would take 64 times as much, about 32 GiB.
 pub const MAX_BUILD_PIECES: usize = 5;
 
-/// The largest endings with pawns [`Tables::build`] builds, kings
+/// The largest endings with pawns [`Tablebase::build`] builds, kings
 /// included: as the pawnless ones, by the indexed backward method over
 /// [`PawnEndgame`]'s index-level moves.
 pub const MAX_PAWN_BUILD_PIECES: usize = 5;
@@ -57,173 +59,84 @@ pub fn label(signature: &Signature) -> Label {
     Label::new("chess", signature.to_string(), scheme)
 }
 
-/// An ending's index space and table.
-type Entry = (FastEndgame, Table);
-
-/// An ending with pawns: its index space and table.
-type PawnEntry = (PawnEndgame, Table);
-
-/// The value of any position without castling rights: pawnless ones in
-/// `pawnless` (two bare kings a draw), the others in `pawns`.
-fn lookup_any<'a>(
-    pawnless: impl Iterator<Item = &'a Entry> + Clone,
-    pawns: impl Iterator<Item = &'a PawnEntry> + Clone,
-    position: &Position,
-) -> Option<Value> {
-    infallible(lookup_any_in(pawnless, pawns, position, raw_get))
+/// The index space of an ending: pawnless, or with pawns.
+#[derive(Debug)]
+enum Space {
+    Pawnless(FastEndgame),
+    Pawns(Box<PawnEndgame>),
 }
 
-/// The value of `p` in the first of `tables` with its material, else in
-/// the first with the colours exchanged.
-fn lookup<'a>(tables: impl Iterator<Item = &'a Entry> + Clone, p: &Placement) -> Option<Value> {
-    infallible(lookup_in(tables, p, raw_get))
-}
-
-/// A raw table's value at an index (reading memory cannot fail).
-#[inline]
-fn raw_get(table: &Table, index: u64) -> Result<Option<Value>, std::convert::Infallible> {
-    Ok(table.get(index))
-}
-
-#[inline]
-fn infallible<T>(r: Result<T, std::convert::Infallible>) -> T {
-    match r {
-        Ok(t) => t,
-        Err(e) => match e {},
-    }
-}
-
-/// [`lookup`] over tables of any kind `T`, read by `get` (which may fail:
-/// a compressed file's block).
-#[inline]
-fn lookup_in<'a, T: 'a, E>(
-    tables: impl Iterator<Item = &'a (FastEndgame, T)> + Clone,
-    p: &Placement,
-    get: impl Fn(&T, u64) -> Result<Option<Value>, E>,
-) -> Result<Option<Value>, E> {
-    let find = |q: &Placement| {
-        let material = q.material();
-        match tables.clone().find(|(s, _)| s.material() == material) {
-            Some((space, table)) => match space.index_of(q) {
-                Some(index) => get(table, index),
-                None => Ok(None),
-            },
-            None => Ok(None),
+impl Space {
+    fn of(signature: &Signature) -> Space {
+        match pawn_space_of(signature) {
+            Some(space) => Space::Pawns(Box::new(space)),
+            None => Space::Pawnless(space_of(signature)),
         }
-    };
-    match find(p)? {
-        Some(v) => Ok(Some(v)),
-        None => find(&p.flipped()),
     }
 }
 
-/// The value of `position` (with pawns) in the first of `tables` with
-/// its material, else in the first with the colours exchanged, read by
-/// `get`.
-#[inline]
-fn lookup_pawns_in<'a, T: 'a, E>(
-    tables: impl Iterator<Item = &'a (PawnEndgame, T)> + Clone,
-    position: &Position,
-    get: impl Fn(&T, u64) -> Result<Option<Value>, E>,
-) -> Result<Option<Value>, E> {
-    let find = |q: &Position| {
-        let Some(signature) = Signature::of(q) else {
-            return Ok(None);
-        };
-        match tables.clone().find(|(s, _)| *s.signature() == signature) {
-            Some((space, table)) => match space.index_of(q) {
-                Some(index) => get(table, index),
-                None => Ok(None),
-            },
-            None => Ok(None),
-        }
-    };
-    match find(position)? {
-        Some(v) => Ok(Some(v)),
-        None => match flip_position(position) {
-            Some(flipped) => find(&flipped),
-            None => Ok(None),
-        },
-    }
+/// The material key of an ending: four bits per piece number (`colour ×
+/// 6 + role`, kings included) counting its pieces, the key
+/// [`Placement::material`] gives its positions.
+fn signature_key(signature: &Signature) -> u64 {
+    let kings = (1u64 << (4 * WHITE_KING)) + (1u64 << (4 * BLACK_KING));
+    kings
+        + signature
+            .pieces()
+            .map(|p| 1u64 << (4 * (p.color.index() * 6 + p.role.index())))
+            .sum::<u64>()
 }
 
-/// [`lookup_any`] over tables of any kind, read by `get`.
-#[inline]
-fn lookup_any_in<'a, T: 'a, E>(
-    pawnless: impl Iterator<Item = &'a (FastEndgame, T)> + Clone,
-    pawns: impl Iterator<Item = &'a (PawnEndgame, T)> + Clone,
-    position: &Position,
-    get: impl Fn(&T, u64) -> Result<Option<Value>, E>,
-) -> Result<Option<Value>, E> {
-    match Placement::from_position(position) {
-        Some(p) if p.pieces().count() == 2 => Ok(Some(Value::Draw)),
-        Some(p) => lookup_in(pawnless, &p, get),
-        None => lookup_pawns_in(pawns, position, get),
-    }
+/// The material key of a position of at most [`MAX_PIECES`] pieces (see
+/// [`signature_key`]).
+fn position_key(position: &Position) -> u64 {
+    (0..12)
+        .map(|n| u64::from(position.piece_squares(piece(n)).count_ones()) << (4 * n))
+        .sum()
 }
 
-/// Some tables, borrowed: the [`Resolve`]r of a build, which values a
-/// capture in the table of its material (or of the colours exchanged).
-///
-/// [`Tables`] is a resolver too; this one borrows tables from anywhere (a
-/// [`gametree_retrograde::schedule`] job's finished needs, say).
-#[derive(Debug, Default)]
-pub struct SubTables<'a>(Vec<&'a Entry>);
-
-impl<'a> SubTables<'a> {
-    /// A resolver over these tables.
-    #[must_use]
-    pub fn new(tables: impl IntoIterator<Item = &'a Entry>) -> Self {
-        SubTables(tables.into_iter().collect())
-    }
+/// The key of the same material with the colours exchanged: White's 24
+/// bits and Black's swapped.
+const fn flipped_key(key: u64) -> u64 {
+    (key >> 24) | ((key & 0xff_ffff) << 24)
 }
 
-impl Resolve<Placement> for SubTables<'_> {
-    fn resolve(&self, p: &Placement) -> Option<Value> {
-        lookup(self.0.iter().copied(), p)
-    }
-
-    /// Tables hold the exact value of terminal positions too.
-    fn knows_terminals(&self) -> bool {
-        true
-    }
+/// One ending of a [`Tablebase`]: its space and where its table is.
+#[derive(Debug)]
+struct Slot {
+    ending: Signature,
+    space: Space,
+    source: Source,
 }
 
-/// The resolver of a build with pawns: pawnless and pawn tables, borrowed.
-struct MixedTables<'a> {
-    pawnless: Vec<&'a Entry>,
-    pawns: Vec<&'a PawnEntry>,
+/// Where an ending's table is.
+#[derive(Debug)]
+enum Source {
+    /// In memory for good: built, inserted or loaded.
+    Memory(Table),
+    /// In a file, read when first probed.
+    File(files::FileTable),
 }
 
-impl Resolve<Position> for MixedTables<'_> {
-    fn resolve(&self, p: &Position) -> Option<Value> {
-        lookup_any(self.pawnless.iter().copied(), self.pawns.iter().copied(), p)
-    }
-
-    /// Tables hold the exact value of terminal positions too.
-    fn knows_terminals(&self) -> bool {
-        true
-    }
-}
-
-/// A table built by [`Tables::build`].
-enum Built {
-    Pawnless(Box<Entry>),
-    Pawns(Box<PawnEntry>),
-}
-
-impl Built {
-    fn pawnless(&self) -> Option<&Entry> {
-        match self {
-            Built::Pawnless(e) => Some(e),
-            Built::Pawns(_) => None,
+impl Slot {
+    fn memory(&self) -> Option<&Table> {
+        match &self.source {
+            Source::Memory(t) => Some(t),
+            Source::File(_) => None,
         }
     }
 
-    fn pawns(&self) -> Option<&PawnEntry> {
-        match self {
-            Built::Pawns(e) => Some(e),
-            Built::Pawnless(_) => None,
+    fn pawnless(&self) -> Option<(&FastEndgame, &Table)> {
+        match (&self.space, &self.source) {
+            (Space::Pawnless(s), Source::Memory(t)) => Some((s, t)),
+            _ => None,
+        }
+    }
+
+    fn pawns(&self) -> Option<(&PawnEndgame, &Table)> {
+        match (&self.space, &self.source) {
+            (Space::Pawns(s), Source::Memory(t)) => Some((s, t)),
+            _ => None,
         }
     }
 }
@@ -231,7 +144,7 @@ impl Built {
 /// A progress callback: the ending being built and what its build reports.
 pub type Progress<'a> = dyn Fn(&Signature, &Event) + Sync + 'a;
 
-/// How [`Tables::build`] builds.
+/// How [`Tablebase::build`] builds.
 #[derive(Clone, Copy, Default)]
 pub struct BuildOptions<'a> {
     /// Threads in all; 0 (the default) for every available core. Endings
@@ -252,86 +165,199 @@ impl fmt::Debug for BuildOptions<'_> {
     }
 }
 
-/// A set of endgame tables, each with its index space.
+/// The chess endgame tables of a program, one per ending, found by
+/// material: a probe hashes the position's material once and goes to
+/// its ending's table (or to the table of the colours exchanged: `KvKR`
+/// in `KRvK`) without looking at the others.
 ///
-/// A resolver too: a capture is valued in the table of its material, or
-/// of the colours exchanged.
-#[derive(Debug, Default)]
-pub struct Tables {
-    entries: Vec<Entry>,
-    pawn_entries: Vec<PawnEntry>,
+/// A table is in memory for good (built by [`build`](Self::build), added
+/// by [`insert`](Self::insert) or read by [`load`](Self::load)), or in a
+/// file ([`add_directory`](Self::add_directory),
+/// [`add_file`](Self::add_file)) read when a probe first needs it: a raw
+/// file (`ENDING.gtb`) is read whole; a compressed one (`ENDING.gtbz`)
+/// is probed a block at a time, only its block index in memory, until it
+/// has been probed once per 1,024 of its positions — then, when its table
+/// fits in the memory budget, it is decoded whole. The tables read from
+/// files stay within a memory budget
+/// ([`set_memory_budget`](Self::set_memory_budget)): reading one more
+/// beyond it first drops the tables probed least recently (a table
+/// larger than the budget is still read, alone).
+///
+/// Every way gives the values of the tables as built: a table read from
+/// a raw or compressed file probes exactly as the table written. A file
+/// that cannot be read (truncated, corrupted, of another format version
+/// or of another ending) is a typed [`Error`] where it is found: when it
+/// is added (its header) or when it is first probed (the rest), never a
+/// panic nor another value.
+///
+/// Probes may come from several threads at once (the tablebase is
+/// `Sync`): a file is read once, by the first probe that needs it, while
+/// probes of the tables in memory go on. It is a
+/// [`gametree_game::Oracle`] and a [`Resolve`]r (see
+/// [`take_error`](Self::take_error) for the errors these cannot return).
+///
+/// ```
+/// use gametree_chess_tables::{BuildOptions, Tablebase, table_file};
+/// use gametree_games_chess::Position;
+/// use gametree_retrograde::Value;
+///
+/// // Built in memory: KRvK needs no other table.
+/// let mut built = Tablebase::new();
+/// built.build(&["KRvK".parse()?], &BuildOptions::default())?;
+/// let p: Position = "8/8/8/4k3/8/8/8/R6K b - - 0 1".parse()?;
+/// assert!(matches!(built.probe(&p)?, Some(Value::Loss(_))));
+///
+/// // Written to a directory, then probed from it: read when first probed.
+/// let dir = std::env::temp_dir().join(format!("tablebase-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// built.save(&"KRvK".parse()?, &table_file(&dir, &"KRvK".parse()?))?;
+/// let mut tablebase = Tablebase::new();
+/// assert_eq!(tablebase.add_directory(&dir)?, 1);
+/// assert_eq!(tablebase.held(&"KRvK".parse()?), None); // not read yet
+/// assert_eq!(tablebase.probe(&p)?, built.probe(&p)?);
+/// assert!(tablebase.held(&"KRvK".parse()?).is_some()); // read now
+/// // The colours exchanged: the same table.
+/// let q: Position = "r6k/8/8/8/4K3/8/8/8 w - - 0 1".parse()?;
+/// assert_eq!(tablebase.probe(&q)?, tablebase.probe(&p)?);
+/// // A best move by the tables, with the position's value.
+/// let (best, value) = tablebase.best_move(&q)?.expect("a legal move");
+/// assert_eq!(Some(value), tablebase.probe(&q)?);
+/// println!("{best}");
+/// std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Tablebase {
+    /// Every ending, in the order added.
+    slots: Vec<Slot>,
+    /// Each ending's place in `slots`, by its material key.
+    by_key: HashMap<u64, usize>,
+    /// The state of the tables read from files.
+    files: files::Files,
 }
 
-impl Tables {
-    /// No tables.
+impl fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let endings: Vec<String> = self.slots.iter().map(|s| s.ending.to_string()).collect();
+        f.debug_struct("Tablebase")
+            .field("endings", &endings)
+            .field("files", &self.files)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Tablebase {
+    fn default() -> Self {
+        Tablebase::new()
+    }
+}
+
+impl Tablebase {
+    /// No tables, no memory budget for the tables of files (see
+    /// [`set_memory_budget`](Self::set_memory_budget)).
     #[must_use]
     pub fn new() -> Self {
-        Tables::default()
+        Tablebase {
+            slots: Vec::new(),
+            by_key: HashMap::new(),
+            files: files::Files::default(),
+        }
     }
 
-    /// The number of tables, with and without pawns.
+    /// The number of endings, in memory or in files.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.entries.len() + self.pawn_entries.len()
+        self.slots.len()
     }
 
-    /// No tables?
+    /// No endings?
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.slots.is_empty()
     }
 
-    /// Every table's signature and table, pawnless endings first, each
-    /// in the order they were added.
+    /// Every ending (in memory or in a file), in the order added.
+    pub fn endings(&self) -> impl Iterator<Item = &Signature> {
+        self.slots.iter().map(|s| &s.ending)
+    }
+
+    /// The place of exactly this ending (colours as given), by material.
+    fn slot_of(&self, signature: &Signature) -> Option<usize> {
+        self.by_key.get(&signature_key(signature)).copied()
+    }
+
+    /// The ending of this material key, if any.
+    #[inline]
+    fn slot_by_key(&self, key: u64) -> Option<usize> {
+        self.by_key.get(&key).copied()
+    }
+
+    /// Is this ending here, or the colours exchanged (in memory or in a
+    /// file)?
+    #[must_use]
+    pub fn covers(&self, signature: &Signature) -> bool {
+        let key = signature_key(signature);
+        self.by_key.contains_key(&key) || self.by_key.contains_key(&flipped_key(key))
+    }
+
+    /// Is the table of this ending, or of the colours exchanged, in memory
+    /// for good (built, inserted or loaded; not a file's)?
+    fn covers_in_memory(&self, signature: &Signature) -> bool {
+        [signature.clone(), flipped(signature)]
+            .iter()
+            .any(|s| self.table(s).is_some())
+    }
+
+    /// The tables in memory for good (built, inserted or loaded) with
+    /// their signatures, pawnless endings first, each in the order they
+    /// were added. The tables of files are not among them.
     pub fn tables(&self) -> impl Iterator<Item = (&Signature, &Table)> {
         let pawnless = self
-            .entries
+            .slots
             .iter()
-            .map(|(s, t)| (s.endgame().signature(), t));
-        let pawns = self.pawn_entries.iter().map(|(s, t)| (s.signature(), t));
+            .filter_map(|s| s.pawnless().map(|(_, t)| (&s.ending, t)));
+        let pawns = self
+            .slots
+            .iter()
+            .filter_map(|s| s.pawns().map(|(_, t)| (&s.ending, t)));
         pawnless.chain(pawns)
     }
 
     /// The table of exactly this ending (colours as given), with or
-    /// without pawns.
+    /// without pawns, when it is in memory for good.
     #[must_use]
     pub fn table(&self, signature: &Signature) -> Option<&Table> {
-        match self.get(signature) {
-            Some((_, t)) => Some(t),
-            None => self.get_pawns(signature).map(|(_, t)| t),
-        }
+        self.slot_of(signature)
+            .and_then(|at| self.slots[at].memory())
     }
 
     /// The space and table of exactly this ending with pawns (colours as
-    /// given).
+    /// given), when its table is in memory for good.
     #[must_use]
     pub fn get_pawns(&self, signature: &Signature) -> Option<(&PawnEndgame, &Table)> {
-        self.pawn_entries
-            .iter()
-            .find(|(s, _)| s.signature() == signature)
-            .map(|(s, t)| (s, t))
+        self.slot_of(signature)
+            .and_then(|at| self.slots[at].pawns())
     }
 
-    /// The pawnless endings' signatures, spaces and tables, in the order
-    /// they were added (see [`tables`](Self::tables) for all).
+    /// The pawnless endings' signatures, spaces and tables in memory for
+    /// good, in the order they were added (see [`tables`](Self::tables)
+    /// for all).
     pub fn iter(&self) -> impl Iterator<Item = (&Signature, &FastEndgame, &Table)> {
-        self.entries
+        self.slots
             .iter()
-            .map(|(s, t)| (s.endgame().signature(), s, t))
+            .filter_map(|s| s.pawnless().map(|(space, t)| (&s.ending, space, t)))
     }
 
     /// The space and table of exactly this pawnless ending (colours as
-    /// given; see [`get_pawns`](Self::get_pawns) for endings with pawns).
+    /// given; see [`get_pawns`](Self::get_pawns) for endings with pawns),
+    /// when its table is in memory for good.
     #[must_use]
     pub fn get(&self, signature: &Signature) -> Option<(&FastEndgame, &Table)> {
-        self.entries
-            .iter()
-            .find(|(s, _)| s.endgame().signature() == signature)
-            .map(|(s, t)| (s, t))
+        self.slot_of(signature)
+            .and_then(|at| self.slots[at].pawnless())
     }
 
     /// The [`statistics`] of this ending's table (colours as given), or
-    /// `None` when there is none.
+    /// `None` when it is not in memory for good.
     #[must_use]
     pub fn statistics(&self, signature: &Signature) -> Option<Statistics> {
         // A table is kept only with the size of its space.
@@ -344,17 +370,35 @@ impl Tables {
         }
     }
 
-    /// Is there a table for this ending, or for it with the colours
-    /// exchanged?
-    #[must_use]
-    pub fn covers(&self, signature: &Signature) -> bool {
-        self.table(signature).is_some() || self.table(&flipped(signature)).is_some()
+    /// Adds an ending, in place of the ending's entry if there was one,
+    /// which is returned.
+    fn put(&mut self, slot: Slot) -> Option<Slot> {
+        let old = self.take(&slot.ending);
+        self.by_key
+            .insert(signature_key(&slot.ending), self.slots.len());
+        self.slots.push(slot);
+        old
     }
 
-    /// Adds a table (built elsewhere, or read from a file), replacing the
-    /// table of its ending if there was one, which is returned. The
-    /// ending is read from the table's [`Label`], which must be the
-    /// [`label`] of a chess ending.
+    /// Removes an ending's entry (colours as given).
+    fn take(&mut self, signature: &Signature) -> Option<Slot> {
+        let at = self.slot_of(signature)?;
+        let slot = self.slots.remove(at);
+        if let Source::File(f) = &slot.source {
+            self.files.forget(f);
+        }
+        self.by_key.clear();
+        for (i, s) in self.slots.iter().enumerate() {
+            self.by_key.insert(signature_key(&s.ending), i);
+        }
+        Some(slot)
+    }
+
+    /// Adds a table (built elsewhere, or read from a file), in memory for
+    /// good, in place of its ending's table or file if there was one; the
+    /// ending's table is returned when it was in memory. The ending is
+    /// read from the table's [`Label`], which must be the [`label`] of a
+    /// chess ending.
     ///
     /// # Errors
     ///
@@ -371,246 +415,35 @@ impl Tables {
                 });
             }
         };
-        let size = space_size(&signature);
-        if size != table.len() {
-            return Err(Error::Size {
-                ending: signature,
-                source: gametree_retrograde::SizeMismatch {
-                    space: size,
-                    table: table.len(),
-                },
-            });
-        }
-        let old = self.remove(&signature);
-        match pawn_space_of(&signature) {
-            Some(space) => self.pawn_entries.push((space, table)),
-            None => self.entries.push((space_of(&signature), table)),
-        }
-        Ok(old)
+        compressed::check_len(&signature, table.len())?;
+        let old = self.put(Slot {
+            space: Space::of(&signature),
+            ending: signature,
+            source: Source::Memory(table),
+        });
+        Ok(old.and_then(|s| match s.source {
+            Source::Memory(t) => Some(t),
+            Source::File(_) => None,
+        }))
     }
 
-    /// Removes this ending's table (colours as given) and returns it.
+    /// Removes this ending (colours as given), in memory or in a file, and
+    /// returns its table when it was in memory for good.
     pub fn remove(&mut self, signature: &Signature) -> Option<Table> {
-        if let Some(at) = self
-            .entries
-            .iter()
-            .position(|(s, _)| s.endgame().signature() == signature)
-        {
-            return Some(self.entries.remove(at).1);
+        match self.take(signature)?.source {
+            Source::Memory(t) => Some(t),
+            Source::File(_) => None,
         }
-        let at = self
-            .pawn_entries
-            .iter()
-            .position(|(s, _)| s.signature() == signature)?;
-        Some(self.pawn_entries.remove(at).1)
     }
 
-    /// The endings [`build`](Self::build) would build for `endings`, in an
-    /// order where each comes after the endings its moves out of it lead
-    /// to (captures, promotions): those of `endings` and of every ending
-    /// a sequence of such moves leads to (down to three pieces) that have
-    /// no table yet, colours exchanged or not, an ending with only Black
-    /// pieces written with the colours exchanged (`KvKP` as `KPvK`);
-    /// fewest pieces first, then fewest pawns, then biggest space first
-    /// (which [`build`](Self::build) starts first when it can), then in
-    /// the order met: `endings` first, so that each keeps its colours
-    /// even when another leads to it with the colours exchanged.
-    #[must_use]
-    pub fn plan(&self, endings: &[Signature]) -> Vec<Signature> {
-        let mut out: Vec<Signature> = Vec::new();
-        // The endings asked for first, so that each keeps its colours
-        // when another leads to it with the colours exchanged.
-        let all = endings
-            .iter()
-            .cloned()
-            .chain(endings.iter().flat_map(reachable_endings))
-            .filter(|s| s.piece_count() > 2);
-        for s in all {
-            let flip = flipped(&s);
-            if !self.covers(&s) && !out.contains(&s) && !out.contains(&flip) {
-                out.push(s);
-            }
-        }
-        let mut keyed: Vec<(usize, usize, u64, Signature)> = out
-            .into_iter()
-            .map(|s| {
-                let pawns = s
-                    .pieces()
-                    .filter(|p| p.role == gametree_games_chess::Role::Pawn);
-                (s.piece_count(), pawns.count(), u64::MAX - space_size(&s), s)
-            })
-            .collect();
-        keyed.sort_by_key(|k| (k.0, k.1, k.2));
-        keyed.into_iter().map(|k| k.3).collect()
-    }
-
-    /// An upper bound, in bytes, on the memory [`build`](Self::build)
-    /// would use for `endings` on `threads` threads (0: every core): the
-    /// tables here and every table of the [`plan`](Self::plan), which are
-    /// all kept, plus the working memory beyond its table
-    /// ([`Generator::memory`]: move counters, level mask, open set) of the
-    /// `threads` biggest builds of the plan, which may run at once.
-    ///
-    /// ```
-    /// use gametree_chess_tables::Tables;
-    ///
-    /// // KQRvKR and its five sub-endings, on two threads: about 536 MiB,
-    /// // most of it KQRvKR's build (520 MiB, its table of 231 MiB
-    /// // included); the 4-man tables take 3.6 MiB each.
-    /// let tables = Tables::new();
-    /// let kqrkr: gametree_chess_tables::Signature = "KQRvKR".parse()?;
-    /// assert_eq!(tables.plan(&[kqrkr.clone()]).len(), 6);
-    /// let bytes = tables.memory(&[kqrkr], 2);
-    /// assert!(bytes > 530 << 20 && bytes < 540 << 20, "{bytes}");
-    /// # Ok::<(), gametree_chess_tables::SignatureError>(())
-    /// ```
-    #[must_use]
-    pub fn memory(&self, endings: &[Signature], threads: usize) -> u64 {
-        let plan = self.plan(endings);
-        let held: u64 = self.tables().map(|(_, t)| t.len()).sum();
-        let mut extra: Vec<u64> = Vec::with_capacity(plan.len());
-        let mut tables = 0;
-        for ending in &plan {
-            let (size, working) = match pawn_space_of(ending) {
-                Some(space) => (
-                    space.size(),
-                    Generator::new(&space).threads(1).memory(Method::Backward),
-                ),
-                None => {
-                    let space = space_of(ending);
-                    (
-                        space.size(),
-                        Generator::new(&space).threads(1).memory(Method::Backward),
-                    )
-                }
-            };
-            tables += size;
-            extra.push(working.total_bytes.saturating_sub(size));
-        }
-        extra.sort_unstable_by(|a, b| b.cmp(a));
-        let at_once = match threads {
-            0 => std::thread::available_parallelism().map_or(1, usize::from),
-            n => n,
-        };
-        held + tables + extra.iter().take(at_once).sum::<u64>()
-    }
-
-    /// Builds the tables of `endings` and of every ending their captures
-    /// lead to (down to three pieces) that are not here yet, with the
-    /// colours as given unless the colours exchanged are here already;
-    /// adds them and returns their signatures, in the order of
-    /// [`plan`](Self::plan). Endings that do not depend on each other are
-    /// built at the same time ([`BuildOptions::threads`]).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::TooManyPieces`] (nothing is built) when an ending to build
-    /// has more than [`MAX_BUILD_PIECES`] pieces; [`Error::Build`] when a
-    /// build fails (the first to fail; no table of this call is kept).
-    ///
-    /// # Panics
-    ///
-    /// When a progress callback panics (after the builds running then
-    /// have finished).
-    pub fn build(
-        &mut self,
-        endings: &[Signature],
-        options: &BuildOptions<'_>,
-    ) -> Result<Vec<Signature>, Error> {
-        let plan = self.plan(endings);
-        for ending in &plan {
-            check_buildable(ending)?;
-        }
-        // For each job, the jobs of its direct captures and promotions
-        // (all earlier in the plan); the others are here already.
-        let needs: Vec<Vec<usize>> = plan
-            .iter()
-            .map(|s| {
-                successor_endings(s)
-                    .iter()
-                    .filter_map(|c| {
-                        let f = flipped(c);
-                        plan.iter().position(|p| *p == *c || *p == f)
-                    })
-                    .collect()
-            })
-            .collect();
-        let threads = match options.threads {
-            0 => std::thread::available_parallelism().map_or(1, usize::from),
-            n => n,
-        };
-        let have = &self.entries;
-        let have_pawns = &self.pawn_entries;
-        let built = gametree_retrograde::schedule(&needs, threads, |job| {
-            let finished = || needs[job.index()].iter().filter_map(|&j| job.finished(j));
-            build_ending(
-                &plan[job.index()],
-                have.iter()
-                    .chain(finished().filter_map(Built::pawnless))
-                    .collect(),
-                have_pawns
-                    .iter()
-                    .chain(finished().filter_map(Built::pawns))
-                    .collect(),
-                job.threads(),
-                options.progress,
-            )
-        })
-        .map_err(|e| match e {
-            gametree_retrograde::ScheduleError::Build { error, .. } => error,
-            // Every job needs only earlier ones, all of them jobs.
-            other => unreachable!("a plan is acyclic: {other:?}"),
-        })?;
-        for b in built {
-            match b {
-                Built::Pawnless(e) => self.entries.push(*e),
-                Built::Pawns(e) => self.pawn_entries.push(*e),
-            }
-        }
-        Ok(plan)
-    }
-
-    /// Builds the table of `ending` alone, on `options.threads` threads,
-    /// its captures and promotions valued in the tables here, and returns
-    /// it without keeping it (to write it and drop it, say). Unlike
-    /// [`build`](Self::build), it plans nothing: the endings it leads to
-    /// must be here ([`successor_endings`], colours exchanged or not).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::TooManyPieces`] as for [`build`](Self::build);
-    /// [`Error::Build`] when the build fails, in particular
-    /// (`BuildError::Unresolved`) when a table it needs is missing.
-    pub fn build_table(
-        &self,
-        ending: &Signature,
-        options: &BuildOptions<'_>,
-    ) -> Result<Table, Error> {
-        check_buildable(ending)?;
-        let threads = match options.threads {
-            0 => std::thread::available_parallelism().map_or(1, usize::from),
-            n => n,
-        };
-        let built = build_ending(
-            ending,
-            self.entries.iter().collect(),
-            self.pawn_entries.iter().collect(),
-            threads,
-            options.progress,
-        )?;
-        Ok(match built {
-            Built::Pawnless(e) => e.1,
-            Built::Pawns(e) => e.1,
-        })
-    }
-
-    /// Reads this ending's table from `path` and adds it, replacing the
-    /// ending's table if there was one. The file is raw (written by
-    /// [`save`](Self::save), or by [`Table::write`] from a table labelled
-    /// with [`label`]) or, when its name ends in `.gtbz`
-    /// ([`is_compressed`]), compressed (written by
+    /// Reads this ending's table from `path` now and adds it, in memory
+    /// for good, in place of the ending's table or file if there was one.
+    /// The file is raw (written by [`save`](Self::save), or by
+    /// [`Table::write`] from a table labelled with [`label`]) or, when its
+    /// name ends in `.gtbz` ([`is_compressed`]), compressed (written by
     /// [`save_compressed`](Self::save_compressed): every block is read,
-    /// checked and decoded).
+    /// checked and decoded). [`add_file`](Self::add_file) adds a file to
+    /// be read when first probed instead.
     ///
     /// # Errors
     ///
@@ -625,7 +458,7 @@ impl Tables {
 
     /// Writes this ending's table to `path` (atomically: a temporary file
     /// renamed), with its label. Returns `false` when there is no such
-    /// table (colours as given).
+    /// table in memory (colours as given).
     ///
     /// # Errors
     ///
@@ -644,30 +477,106 @@ impl Tables {
     /// The value of `p` for the side to move, from the table of its
     /// material or of the colours exchanged; `None` when neither is here.
     /// Two bare kings are a draw without a table.
-    #[must_use]
-    pub fn probe_placement(&self, p: &Placement) -> Option<Value> {
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Load`] or [`Error::Size`] when the table's file, read
+    /// now, is refused ([`probe`](Self::probe)).
+    pub fn probe_placement(&self, p: &Placement) -> Result<Option<Value>, Error> {
         if p.pieces().count() == 2 {
-            return Some(Value::Draw);
+            return Ok(Some(Value::Draw));
         }
-        lookup(self.entries.iter(), p)
+        self.lookup_placement(p)
     }
 
     /// The value of `position` for the side to move, from the table of
-    /// its material or of the colours exchanged (see
-    /// [`probe_placement`](Self::probe_placement) for pawnless ones; with
-    /// pawns, an en-passant capture the side to move has is taken into
-    /// account); `None` when it has castling rights or too many pieces, or
-    /// when its ending has no table here.
-    #[must_use]
-    pub fn probe(&self, position: &Position) -> Option<Value> {
-        if position.castling_rights() != 0 {
-            return None;
+    /// its material or of the colours exchanged (with pawns, an
+    /// en-passant capture the side to move has is taken into account);
+    /// `None` when it has castling rights or more than [`MAX_PIECES`]
+    /// pieces, or when its ending is not here. Two bare kings are a draw
+    /// without a table. A table in a file is read first when it is not
+    /// in memory ([`Tablebase`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Load`] when the table's file, read now, cannot be read or
+    /// is refused (truncated, corrupted, another version or ending; a
+    /// compressed file's block that fails its checksum); [`Error::Size`]
+    /// when it is not the ending's size.
+    pub fn probe(&self, position: &Position) -> Result<Option<Value>, Error> {
+        if position.castling_rights() != 0 || position.piece_count() as usize > MAX_PIECES {
+            return Ok(None);
         }
-        lookup_any(self.entries.iter(), self.pawn_entries.iter(), position)
+        match Placement::from_position(position) {
+            Some(p) => self.probe_placement(&p),
+            None => self.lookup_pawns(position),
+        }
     }
-}
 
-impl Tables {
+    /// The value of a pawnless placement in the table of its material,
+    /// else of the colours exchanged.
+    #[inline]
+    fn lookup_placement(&self, p: &Placement) -> Result<Option<Value>, Error> {
+        let key = p.material();
+        if let Some(at) = self.slot_by_key(key)
+            && let Some(v) = self.value_pawnless(at, p)?
+        {
+            return Ok(Some(v));
+        }
+        match self.slot_by_key(flipped_key(key)) {
+            Some(at) => self.value_pawnless(at, &p.flipped()),
+            None => Ok(None),
+        }
+    }
+
+    /// The value of a position with pawns in the table of its material,
+    /// else of the colours exchanged.
+    fn lookup_pawns(&self, position: &Position) -> Result<Option<Value>, Error> {
+        let key = position_key(position);
+        if let Some(at) = self.slot_by_key(key)
+            && let Some(v) = self.value_pawns(at, position)?
+        {
+            return Ok(Some(v));
+        }
+        let Some(at) = self.slot_by_key(flipped_key(key)) else {
+            return Ok(None);
+        };
+        match flip_position(position) {
+            Some(flipped) => self.value_pawns(at, &flipped),
+            None => Ok(None),
+        }
+    }
+
+    #[inline]
+    fn value_pawnless(&self, at: usize, p: &Placement) -> Result<Option<Value>, Error> {
+        match &self.slots[at].space {
+            Space::Pawnless(space) => match space.index_of(p) {
+                Some(index) => self.value_at(at, index),
+                None => Ok(None),
+            },
+            Space::Pawns(_) => Ok(None),
+        }
+    }
+
+    fn value_pawns(&self, at: usize, position: &Position) -> Result<Option<Value>, Error> {
+        match &self.slots[at].space {
+            Space::Pawns(space) => match space.index_of(position) {
+                Some(index) => self.value_at(at, index),
+                None => Ok(None),
+            },
+            Space::Pawnless(_) => Ok(None),
+        }
+    }
+
+    /// The value at `index` of the table of ending `at`.
+    #[inline]
+    fn value_at(&self, at: usize, index: u64) -> Result<Option<Value>, Error> {
+        match &self.slots[at].source {
+            Source::Memory(table) => Ok(table.get(index)),
+            Source::File(file) => self.file_value(at, file, index),
+        }
+    }
+
     /// A best move of `position` by the tables, and the position's value:
     /// the legal move to the successor whose value is best for the side to
     /// move (the fastest win, else a draw, else the slowest loss; the first
@@ -678,14 +587,41 @@ impl Tables {
     /// Following best moves from a won position mates in exactly the
     /// number of plies its value says, whatever the loser plays (the
     /// fifty-move rule is ignored, as the tables do).
-    #[must_use]
-    pub fn best_move(&self, position: &Position) -> Option<(Move, Value)> {
-        infallible(best_move_by(position, |p| Ok(self.probe(p))))
+    ///
+    /// # Errors
+    ///
+    /// As [`probe`](Self::probe).
+    pub fn best_move(&self, position: &Position) -> Result<Option<(Move, Value)>, Error> {
+        best_move_by(position, |p| self.probe(p))
+    }
+
+    /// The value, or `None` with the error kept for
+    /// [`take_error`](Self::take_error).
+    pub(crate) fn kept(&self, probed: Result<Option<Value>, Error>) -> Option<Value> {
+        match probed {
+            Ok(v) => v,
+            Err(e) => {
+                self.files.keep_error(e);
+                None
+            }
+        }
+    }
+
+    /// The first error a probe met through the [`Oracle`] or [`Resolve`]
+    /// traits since the last call (taken: the next call returns `None`
+    /// until another comes). These traits cannot return errors: a
+    /// position whose table's file cannot be read is unknown to them
+    /// (`None`), and a caller that must tell an unknown position from a
+    /// damaged file checks here, or probes with
+    /// [`probe`](Self::probe) itself.
+    ///
+    /// [`Oracle`]: gametree_game::Oracle
+    pub fn take_error(&self) -> Option<Error> {
+        self.files.take_error()
     }
 }
 
-/// [`Tables::best_move`] with positions valued by `probe` (which may
-/// fail: a compressed file's block).
+/// [`Tablebase::best_move`] with positions valued by `probe`.
 fn best_move_by<E>(
     position: &Position,
     probe: impl Fn(&Position) -> Result<Option<Value>, E>,
@@ -722,9 +658,13 @@ fn rank(v: Value) -> i64 {
     }
 }
 
-impl Resolve<Placement> for Tables {
+/// A capture is valued in the table of its material (or of the colours
+/// exchanged), read from its file first if need be; a file that cannot be
+/// read leaves it unknown, the error kept for
+/// [`Tablebase::take_error`].
+impl Resolve<Placement> for Tablebase {
     fn resolve(&self, p: &Placement) -> Option<Value> {
-        lookup(self.entries.iter(), p)
+        self.kept(self.lookup_placement(p))
     }
 
     /// Tables hold the exact value of terminal positions too.
@@ -733,9 +673,11 @@ impl Resolve<Placement> for Tables {
     }
 }
 
-impl Resolve<Position> for Tables {
+/// As [`Tablebase::probe`]; a file that cannot be read leaves the
+/// position unknown, the error kept for [`Tablebase::take_error`].
+impl Resolve<Position> for Tablebase {
     fn resolve(&self, p: &Position) -> Option<Value> {
-        self.probe(p)
+        self.kept(self.probe(p))
     }
 
     /// Tables hold the exact value of terminal positions too.
@@ -743,3 +685,6 @@ impl Resolve<Position> for Tables {
         true
     }
 }
+
+#[cfg(test)]
+mod tests;

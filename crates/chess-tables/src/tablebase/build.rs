@@ -1,15 +1,134 @@
-//! Building one ending's table: the limits, the method (the indexed
-//! backward method, over [`FastEndgame`] without pawns and [`PawnEndgame`]
-//! with them), and the memory a build takes.
+//! Building: the plan of a build, the builds of endings (the indexed
+//! backward method, over [`FastEndgame`] without pawns and
+//! [`PawnEndgame`] with them), their resolvers, and the memory a build
+//! takes.
 
 use gametree_game::{IndexMoves, IndexSpace};
-use gametree_retrograde::{Event, Generator, Method, Resolve, Table};
+use gametree_games_chess::{Position, Role};
+use gametree_retrograde::{Event, Generator, Method, Resolve, Table, Value};
 
 use super::{
-    Built, Entry, MAX_BUILD_PIECES, MAX_PAWN_BUILD_PIECES, MixedTables, PawnEntry, Progress,
-    SubTables, label,
+    BuildOptions, MAX_BUILD_PIECES, MAX_PAWN_BUILD_PIECES, Progress, Slot, Source, Space,
+    Tablebase, label,
 };
-use crate::{Endgame, Error, FastEndgame, PawnEndgame, Signature};
+use crate::exits::{flipped, reachable_endings, successor_endings};
+use crate::{Endgame, Error, FastEndgame, PawnEndgame, Placement, Signature, flip_position};
+
+/// A table built, with its space.
+pub(super) enum Built {
+    Pawnless(Box<(FastEndgame, Table)>),
+    Pawns(Box<(PawnEndgame, Table)>),
+}
+
+impl Built {
+    pub(super) fn pawnless(&self) -> Option<(&FastEndgame, &Table)> {
+        match self {
+            Built::Pawnless(e) => Some((&e.0, &e.1)),
+            Built::Pawns(_) => None,
+        }
+    }
+
+    pub(super) fn pawns(&self) -> Option<(&PawnEndgame, &Table)> {
+        match self {
+            Built::Pawns(e) => Some((&e.0, &e.1)),
+            Built::Pawnless(_) => None,
+        }
+    }
+
+    pub(super) fn len(&self) -> u64 {
+        match self {
+            Built::Pawnless(e) => e.1.len(),
+            Built::Pawns(e) => e.1.len(),
+        }
+    }
+
+    pub(super) fn into_table(self) -> Table {
+        match self {
+            Built::Pawnless(e) => e.1,
+            Built::Pawns(e) => e.1,
+        }
+    }
+
+    /// The table as an ending of a [`Tablebase`], in memory.
+    fn into_slot(self) -> Slot {
+        let (ending, space, table) = match self {
+            Built::Pawnless(e) => {
+                let (space, table) = *e;
+                (space.endgame().signature().clone(), Space::Pawnless(space), table)
+            }
+            Built::Pawns(e) => {
+                let (space, table) = *e;
+                (space.signature().clone(), Space::Pawns(Box::new(space)), table)
+            }
+        };
+        Slot {
+            ending,
+            space,
+            source: Source::Memory(table),
+        }
+    }
+}
+
+/// The tables a build values its exits in, borrowed: the tables of its
+/// direct captures and promotions (a handful), so a resolve compares the
+/// material keys of a few pawnless tables and the signatures of a few
+/// with pawns.
+pub(super) struct Exits<'a> {
+    pub(super) pawnless: Vec<(&'a FastEndgame, &'a Table)>,
+    pub(super) pawns: Vec<(&'a PawnEndgame, &'a Table)>,
+}
+
+impl Exits<'_> {
+    /// The value of `p` in the table of its material, else of the colours
+    /// exchanged.
+    fn placement(&self, p: &Placement) -> Option<Value> {
+        let find = |q: &Placement| {
+            let material = q.material();
+            let (space, table) = self.pawnless.iter().find(|(s, _)| s.material() == material)?;
+            space.index_of(q).and_then(|i| table.get(i))
+        };
+        find(p).or_else(|| find(&p.flipped()))
+    }
+
+    /// The value of `position` (pawnless or with pawns) in the table of
+    /// its material, else of the colours exchanged; two bare kings a draw.
+    fn position(&self, position: &Position) -> Option<Value> {
+        if let Some(p) = Placement::from_position(position) {
+            if p.pieces().count() == 2 {
+                return Some(Value::Draw);
+            }
+            return self.placement(&p);
+        }
+        let find = |q: &Position| {
+            let signature = Signature::of(q)?;
+            let (space, table) = self.pawns.iter().find(|(s, _)| *s.signature() == signature)?;
+            space.index_of(q).and_then(|i| table.get(i))
+        };
+        find(position).or_else(|| find(&flip_position(position)?))
+    }
+}
+
+impl Resolve<Placement> for Exits<'_> {
+    fn resolve(&self, p: &Placement) -> Option<Value> {
+        self.placement(p)
+    }
+
+    /// Tables hold the exact value of terminal positions too.
+    fn knows_terminals(&self) -> bool {
+        true
+    }
+}
+
+impl Resolve<Position> for Exits<'_> {
+    fn resolve(&self, p: &Position) -> Option<Value> {
+        self.position(p)
+    }
+
+    /// Tables hold the exact value of terminal positions too.
+    fn knows_terminals(&self) -> bool {
+        true
+    }
+}
 
 /// [`Error::TooManyPieces`] when `ending` is larger than
 /// [`MAX_BUILD_PIECES`] (or [`MAX_PAWN_BUILD_PIECES`] with pawns).
@@ -33,8 +152,7 @@ pub(super) fn check_buildable(ending: &Signature) -> Result<(), Error> {
 /// [`FastEndgame`] without.
 pub(super) fn build_ending(
     ending: &Signature,
-    pawnless: Vec<&Entry>,
-    pawns: Vec<&PawnEntry>,
+    exits: &Exits<'_>,
     threads: usize,
     progress: Option<&Progress<'_>>,
 ) -> Result<Built, Error> {
@@ -45,13 +163,11 @@ pub(super) fn build_ending(
     };
     let report: Option<&(dyn Fn(&Event) + Sync)> = progress.is_some().then_some(&report);
     if let Some(space) = pawn_space_of(ending) {
-        let resolver = MixedTables { pawnless, pawns };
-        let table = indexed(ending, &space, &resolver, threads, report)?;
+        let table = indexed(ending, &space, exits, threads, report)?;
         return Ok(Built::Pawns(Box::new((space, table))));
     }
     let space = space_of(ending);
-    let resolver = SubTables::new(pawnless);
-    let table = indexed(ending, &space, &resolver, threads, report)?;
+    let table = indexed(ending, &space, exits, threads, report)?;
     Ok(Built::Pawnless(Box::new((space, table))))
 }
 
@@ -112,5 +228,208 @@ pub(super) fn space_size(signature: &Signature) -> u64 {
     match pawn_space_of(signature) {
         Some(space) => space.size(),
         None => space_of(signature).size(),
+    }
+}
+
+impl Tablebase {
+    /// The pawnless tables in memory for good, with their spaces.
+    pub(super) fn memory_pawnless(&self) -> impl Iterator<Item = (&FastEndgame, &Table)> {
+        self.slots.iter().filter_map(Slot::pawnless)
+    }
+
+    /// The tables with pawns in memory for good, with their spaces.
+    pub(super) fn memory_pawns(&self) -> impl Iterator<Item = (&PawnEndgame, &Table)> {
+        self.slots.iter().filter_map(Slot::pawns)
+    }
+
+    /// The endings [`build`](Self::build) would build for `endings`, in an
+    /// order where each comes after the endings its moves out of it lead
+    /// to (captures, promotions): those of `endings` and of every ending
+    /// a sequence of such moves leads to (down to three pieces) that have
+    /// no table in memory yet, colours exchanged or not (builds value
+    /// their exits in the tables in memory; the files of
+    /// [`add_directory`](Self::add_directory) are probed, not built upon:
+    /// [`build_into`](Self::build_into) builds into a directory reading
+    /// what it holds), an ending with only Black
+    /// pieces written with the colours exchanged (`KvKP` as `KPvK`);
+    /// fewest pieces first, then fewest pawns, then biggest space first
+    /// (which [`build`](Self::build) starts first when it can), then in
+    /// the order met: `endings` first, so that each keeps its colours
+    /// even when another leads to it with the colours exchanged.
+    #[must_use]
+    pub fn plan(&self, endings: &[Signature]) -> Vec<Signature> {
+        let mut out: Vec<Signature> = Vec::new();
+        // The endings asked for first, so that each keeps its colours
+        // when another leads to it with the colours exchanged.
+        let all = endings
+            .iter()
+            .cloned()
+            .chain(endings.iter().flat_map(reachable_endings))
+            .filter(|s| s.piece_count() > 2);
+        for s in all {
+            let flip = flipped(&s);
+            if !self.covers_in_memory(&s) && !out.contains(&s) && !out.contains(&flip) {
+                out.push(s);
+            }
+        }
+        let mut keyed: Vec<(usize, usize, u64, Signature)> = out
+            .into_iter()
+            .map(|s| {
+                let pawns = s
+                    .pieces()
+                    .filter(|p| p.role == Role::Pawn);
+                (s.piece_count(), pawns.count(), u64::MAX - space_size(&s), s)
+            })
+            .collect();
+        keyed.sort_by_key(|k| (k.0, k.1, k.2));
+        keyed.into_iter().map(|k| k.3).collect()
+    }
+
+    /// An upper bound, in bytes, on the memory [`build`](Self::build)
+    /// would use for `endings` on `threads` threads (0: every core): the
+    /// tables here and every table of the [`plan`](Self::plan), which are
+    /// all kept, plus the working memory beyond its table
+    /// ([`Generator::memory`]: move counters, level mask, open set) of the
+    /// `threads` biggest builds of the plan, which may run at once.
+    ///
+    /// ```
+    /// use gametree_chess_tables::Tablebase;
+    ///
+    /// // KQRvKR and its five sub-endings, on two threads: about 536 MiB,
+    /// // most of it KQRvKR's build (520 MiB, its table of 231 MiB
+    /// // included); the 4-man tables take 3.6 MiB each.
+    /// let tables = Tablebase::new();
+    /// let kqrkr: gametree_chess_tables::Signature = "KQRvKR".parse()?;
+    /// assert_eq!(tables.plan(&[kqrkr.clone()]).len(), 6);
+    /// let bytes = tables.memory(&[kqrkr], 2);
+    /// assert!(bytes > 530 << 20 && bytes < 540 << 20, "{bytes}");
+    /// # Ok::<(), gametree_chess_tables::SignatureError>(())
+    /// ```
+    #[must_use]
+    pub fn memory(&self, endings: &[Signature], threads: usize) -> u64 {
+        let plan = self.plan(endings);
+        let held: u64 = self.tables().map(|(_, t)| t.len()).sum();
+        let mut extra: Vec<u64> = Vec::with_capacity(plan.len());
+        let mut tables = 0;
+        for ending in &plan {
+            let (size, working) = match pawn_space_of(ending) {
+                Some(space) => (
+                    space.size(),
+                    Generator::new(&space).threads(1).memory(Method::Backward),
+                ),
+                None => {
+                    let space = space_of(ending);
+                    (
+                        space.size(),
+                        Generator::new(&space).threads(1).memory(Method::Backward),
+                    )
+                }
+            };
+            tables += size;
+            extra.push(working.total_bytes.saturating_sub(size));
+        }
+        extra.sort_unstable_by(|a, b| b.cmp(a));
+        let at_once = match threads {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            n => n,
+        };
+        held + tables + extra.iter().take(at_once).sum::<u64>()
+    }
+
+    /// Builds the tables of `endings` and of every ending their captures
+    /// lead to (down to three pieces) that are not here yet, with the
+    /// colours as given unless the colours exchanged are here already;
+    /// adds them and returns their signatures, in the order of
+    /// [`plan`](Self::plan). Endings that do not depend on each other are
+    /// built at the same time ([`BuildOptions::threads`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooManyPieces`] (nothing is built) when an ending to build
+    /// has more than [`MAX_BUILD_PIECES`] pieces; [`Error::Build`] when a
+    /// build fails (the first to fail; no table of this call is kept).
+    ///
+    /// # Panics
+    ///
+    /// When a progress callback panics (after the builds running then
+    /// have finished).
+    pub fn build(
+        &mut self,
+        endings: &[Signature],
+        options: &BuildOptions<'_>,
+    ) -> Result<Vec<Signature>, Error> {
+        let plan = self.plan(endings);
+        for ending in &plan {
+            check_buildable(ending)?;
+        }
+        // For each job, the jobs of its direct captures and promotions
+        // (all earlier in the plan); the others are here already.
+        let needs: Vec<Vec<usize>> = plan
+            .iter()
+            .map(|s| {
+                successor_endings(s)
+                    .iter()
+                    .filter_map(|c| {
+                        let f = flipped(c);
+                        plan.iter().position(|p| *p == *c || *p == f)
+                    })
+                    .collect()
+            })
+            .collect();
+        let threads = match options.threads {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            n => n,
+        };
+        let built = gametree_retrograde::schedule(&needs, threads, |job| {
+            let finished = || needs[job.index()].iter().filter_map(|&j| job.finished(j));
+            let exits = Exits {
+                pawnless: self
+                    .memory_pawnless()
+                    .chain(finished().filter_map(Built::pawnless))
+                    .collect(),
+                pawns: self
+                    .memory_pawns()
+                    .chain(finished().filter_map(Built::pawns))
+                    .collect(),
+            };
+            build_ending(&plan[job.index()], &exits, job.threads(), options.progress)
+        })
+        .map_err(|e| match e {
+            gametree_retrograde::ScheduleError::Build { error, .. } => error,
+            // Every job needs only earlier ones, all of them jobs.
+            other => unreachable!("a plan is acyclic: {other:?}"),
+        })?;
+        for b in built {
+            self.put(b.into_slot());
+        }
+        Ok(plan)
+    }
+
+    /// Builds the table of `ending` alone, on `options.threads` threads,
+    /// its captures and promotions valued in the tables here, and returns
+    /// it without keeping it (to write it and drop it, say). Unlike
+    /// [`build`](Self::build), it plans nothing: the endings it leads to
+    /// must be here ([`successor_endings`], colours exchanged or not).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooManyPieces`] as for [`build`](Self::build);
+    /// [`Error::Build`] when the build fails, in particular
+    /// (`BuildError::Unresolved`) when a table it needs is missing.
+    pub fn build_table(
+        &self,
+        ending: &Signature,
+        options: &BuildOptions<'_>,
+    ) -> Result<Table, Error> {
+        check_buildable(ending)?;
+        let threads = match options.threads {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            n => n,
+        };
+        let exits = Exits {
+            pawnless: self.memory_pawnless().collect(),
+            pawns: self.memory_pawns().collect(),
+        };
+        Ok(build_ending(ending, &exits, threads, options.progress)?.into_table())
     }
 }
