@@ -155,6 +155,7 @@ fn build_subs(material: &str, threads: usize, have: &mut Tablebase) -> Result<()
         &BuildOptions {
             threads,
             progress: None,
+            ..BuildOptions::default()
         },
     )?;
     Ok(())
@@ -215,6 +216,7 @@ pub(crate) fn all_24_scheduled(threads: usize) -> Result<Timed24> {
         &BuildOptions {
             threads,
             progress: None,
+            ..BuildOptions::default()
         },
     )?;
     let (wall, cpu) = (start.elapsed().as_secs_f64(), cpu_seconds() - cpu0);

@@ -42,6 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &BuildOptions {
             threads,
             progress: None,
+            ..BuildOptions::default()
         },
     )?;
     let wall = start.elapsed().as_secs_f64();

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use gametree_game::Stop;
 use gametree_retrograde::{Label, LoadError};
 
 use crate::{MAX_BUILD_PIECES, SCHEME, Signature};
@@ -25,6 +26,14 @@ pub enum Error {
         ending: Signature,
         /// What went wrong.
         source: gametree_retrograde::BuildError,
+    },
+    /// A build was stopped by its limits
+    /// ([`BuildOptions::limits`](crate::BuildOptions::limits)).
+    Stopped {
+        /// The ending being built, or the next one to build.
+        ending: Signature,
+        /// Which limit.
+        stop: Stop,
     },
     /// A directory of tables could not be read (missing, not a
     /// directory).
@@ -72,6 +81,7 @@ impl fmt::Display for Error {
                 "{ending}: {pieces} pieces; tables are built for at most {MAX_BUILD_PIECES} (memory)"
             ),
             Error::Build { ending, source } => write!(f, "building {ending}: {source}"),
+            Error::Stopped { ending, stop } => write!(f, "building {ending}: stopped ({stop})"),
             Error::Directory { path, source } => {
                 write!(f, "reading the directory {}: {source}", path.display())
             }
@@ -89,7 +99,7 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::TooManyPieces { .. } | Error::Label { .. } => None,
+            Error::TooManyPieces { .. } | Error::Label { .. } | Error::Stopped { .. } => None,
             Error::Build { source, .. } => Some(source),
             Error::Directory { source, .. } => Some(source),
             Error::Load { source, .. } => Some(source),

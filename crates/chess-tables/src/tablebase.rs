@@ -6,14 +6,14 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 
-use gametree_game::{Game, IndexSpace};
+use gametree_game::{Game, IndexSpace, Limits};
 use gametree_games_chess::{Move, Position};
 use gametree_retrograde::{Event, Label, Resolve, Table, Value};
 
 use crate::exits::flipped;
 use crate::{
-    BLACK_KING, Error, FastEndgame, MAX_PIECES, WHITE_KING, PawnEndgame, Placement, Signature, Statistics, flip_position,
-    pawn_statistics, piece, statistics,
+    BLACK_KING, Error, FastEndgame, MAX_PIECES, PawnEndgame, Placement, Signature, Statistics,
+    WHITE_KING, flip_position, pawn_statistics, piece, statistics,
 };
 
 mod build;
@@ -21,7 +21,9 @@ mod compressed;
 mod files;
 mod written;
 use build::{pawn_space_of, space_of};
-pub use compressed::{COMPRESSED_EXTENSION, check_table_file, compressed_table_file, is_compressed};
+pub use compressed::{
+    COMPRESSED_EXTENSION, check_table_file, compressed_table_file, is_compressed,
+};
 pub use files::{Held, Load, LoadEvent};
 pub use written::{Written, find_table_file, table_bytes, table_file};
 
@@ -154,6 +156,16 @@ pub struct BuildOptions<'a> {
     /// Called with each build's progress ([`Event`]), from the threads
     /// that build; several endings may report at the same time.
     pub progress: Option<&'a Progress<'a>>,
+    /// When to stop (none by default): [`Limits::cancel`] raised, or
+    /// [`Limits::time`] spent (from the start of the call, all its
+    /// endings together), or an ending's build past [`Limits::nodes`]
+    /// positions decided. An ending not started yet is not started; one
+    /// building stops after its classification or at the end of the
+    /// level it is at (a level of a 5-man ending takes seconds). The call
+    /// then returns [`Error::Stopped`]: nothing of it is kept in memory,
+    /// and the files a build into a directory finished stay (a later call
+    /// resumes from them). [`Limits::depth`] is not used.
+    pub limits: Option<&'a Limits>,
 }
 
 impl fmt::Debug for BuildOptions<'_> {
@@ -161,6 +173,7 @@ impl fmt::Debug for BuildOptions<'_> {
         f.debug_struct("BuildOptions")
             .field("threads", &self.threads)
             .field("progress", &self.progress.is_some())
+            .field("limits", &self.limits)
             .finish()
     }
 }

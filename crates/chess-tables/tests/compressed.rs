@@ -127,7 +127,11 @@ fn compressed_files_probe_and_load_as_the_tables_written() {
         seen.insert(Signature::of(p).unwrap().to_string());
     }
     for p in positions.iter().step_by(37) {
-        assert_eq!(disk.best_move(p).unwrap(), tables.best_move(p).unwrap(), "{p}");
+        assert_eq!(
+            disk.best_move(p).unwrap(),
+            tables.best_move(p).unwrap(),
+            "{p}"
+        );
     }
     // Opened when first probed; KQvK probed more than once per 1,024 of
     // its positions (40 probes): decoded whole.
@@ -256,6 +260,7 @@ fn a_build_written_compressed_equals_the_build_in_memory_and_resumes() {
     let options = BuildOptions {
         threads: 2,
         progress: None,
+        ..BuildOptions::default()
     };
     let reports = std::sync::Mutex::new(Vec::new());
     let record = |s: &Signature, path: &Path, w: Written| {

@@ -46,7 +46,11 @@ fn built() -> Tablebase {
 fn write(tables: &Tablebase, dir: &Path, compressed: impl Fn(&Signature) -> bool) {
     for (s, _) in tables.tables() {
         if compressed(s) {
-            assert!(tables.save_compressed(s, &compressed_table_file(dir, s)).unwrap());
+            assert!(
+                tables
+                    .save_compressed(s, &compressed_table_file(dir, s))
+                    .unwrap()
+            );
         } else {
             assert!(tables.save(s, &table_file(dir, s)).unwrap());
         }
@@ -63,10 +67,18 @@ fn positions(tables: &Tablebase) -> Vec<Position> {
     for s in &endings {
         let mut found: Vec<Position> = Vec::new();
         if let Some((space, _)) = tables.get(s) {
-            found.extend((0..space.size()).step_by(97).filter_map(|i| space.endgame().position(i)));
+            found.extend(
+                (0..space.size())
+                    .step_by(97)
+                    .filter_map(|i| space.endgame().position(i)),
+            );
         } else {
             let (space, _) = tables.get_pawns(s).unwrap();
-            found.extend((0..space.size()).step_by(97).filter_map(|i| space.position(i)));
+            found.extend(
+                (0..space.size())
+                    .step_by(97)
+                    .filter_map(|i| space.position(i)),
+            );
         }
         for (k, p) in found.iter().enumerate() {
             if let Some(f) = gametree_chess_tables::flip_position(p) {
@@ -91,7 +103,12 @@ fn positions(tables: &Tablebase) -> Vec<Position> {
 fn a_directory_of_raw_and_compressed_files_probes_as_the_tables_built() {
     let tables = built();
     // KQvK, KRvK, KBvK, KNvK, KPvK, KQvKR, KRvKN.
-    assert_eq!(tables.len(), 7, "{:?}", tables.endings().collect::<Vec<_>>());
+    assert_eq!(
+        tables.len(),
+        7,
+        "{:?}",
+        tables.endings().collect::<Vec<_>>()
+    );
     let dir = fresh_dir("values");
     // KQvKR and KBvK compressed, the others raw.
     write(&tables, &dir, |s| {
@@ -154,7 +171,10 @@ fn an_ending_is_read_when_first_probed_and_once() {
             .push(format!("{:?} {}: {}", e.load, e.ending, held.join(" ")));
     });
     assert_eq!(disk.add_directory(&dir).unwrap(), 2);
-    assert_eq!(disk.file(&sig("KQvK")), Some(table_file(&dir, &sig("KQvK")).as_path()));
+    assert_eq!(
+        disk.file(&sig("KQvK")),
+        Some(table_file(&dir, &sig("KQvK")).as_path())
+    );
     assert_eq!(disk.held(&sig("KQvK")), None);
     assert_eq!(disk.held(&sig("KRvK")), None);
     // Black's rook: KRvK's table, colours exchanged.
@@ -176,7 +196,10 @@ fn an_ending_is_read_when_first_probed_and_once() {
         ["Read KRvK: KRvK", "Read KQvK: KQvK KRvK"]
     );
     // Dropped on demand, read again when probed again.
-    assert_eq!(disk.unload_where(|s| s.to_string() == "KRvK"), [sig("KRvK")]);
+    assert_eq!(
+        disk.unload_where(|s| s.to_string() == "KRvK"),
+        [sig("KRvK")]
+    );
     assert_eq!(disk.held(&sig("KRvK")), None);
     assert_eq!(disk.memory_held(), table_bytes(&sig("KQvK")));
     disk.probe(&kkr).unwrap();
@@ -299,7 +322,11 @@ fn damaged_files_and_missing_directories_are_typed_errors() {
         Err(Error::Directory { .. })
     ));
     for compressed in [false, true] {
-        let dir = fresh_dir(if compressed { "damage-gtbz" } else { "damage-gtb" });
+        let dir = fresh_dir(if compressed {
+            "damage-gtbz"
+        } else {
+            "damage-gtb"
+        });
         let path = if compressed {
             compressed_table_file(&dir, &krvk)
         } else {
@@ -314,7 +341,10 @@ fn damaged_files_and_missing_directories_are_typed_errors() {
         // Cut short in its header: refused when added.
         write_with(&|b| b.truncate(30));
         let e = Tablebase::new().add_directory(&dir).unwrap_err();
-        assert!(matches!(load_error(e), LoadError::Truncated { found: 30, .. }));
+        assert!(matches!(
+            load_error(e),
+            LoadError::Truncated { found: 30, .. }
+        ));
         // Another format version: refused when added.
         write_with(&|b| b[VERSION_BYTES].copy_from_slice(&9u16.to_le_bytes()));
         let e = Tablebase::new().add_directory(&dir).unwrap_err();
@@ -324,7 +354,12 @@ fn damaged_files_and_missing_directories_are_typed_errors() {
         ));
         // Another ending's file under this name: refused when added.
         write(&tables, &dir, |_| compressed);
-        let name = path.file_name().unwrap().to_str().unwrap().replace("KRvK", "KQvK");
+        let name = path
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .replace("KRvK", "KQvK");
         std::fs::rename(&path, dir.join(name)).unwrap();
         let e = Tablebase::new().add_directory(&dir).unwrap_err();
         assert!(matches!(load_error(e), LoadError::WrongMaterial { .. }));

@@ -52,6 +52,7 @@ fn a_scheduled_set_equals_tables_built_one_by_one() {
         let options = BuildOptions {
             threads,
             progress: None,
+            ..BuildOptions::default()
         };
         let built = tables
             .build(&[sig("KQvKR"), sig("KRvKN"), sig("KBNvK")], &options)
@@ -131,6 +132,7 @@ fn progress_reports_every_build() {
             &BuildOptions {
                 threads: 2,
                 progress: Some(&progress),
+                ..BuildOptions::default()
             },
         )
         .unwrap();
@@ -284,4 +286,104 @@ fn best_moves_mate_in_the_stated_number_of_plies() {
     // No table for the position: no answer.
     let bishop: Position = "8/8/8/8/2k5/8/8/BK6 w - - 0 1".parse().unwrap();
     assert_eq!(tables.best_move(&bishop).unwrap(), None);
+}
+
+/// Builds stop on their limits with `Error::Stopped`: a cancel flag raised
+/// before or during the call, a time limit spent; nothing of the call is
+/// kept in memory, and a build into a directory keeps the files it
+/// finished and resumes from them.
+#[test]
+fn builds_stop_on_their_limits() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Duration;
+
+    use gametree_chess_tables::{Written, table_file};
+    use gametree_game::{Limits, Stop};
+
+    let stopped = |r: Result<Vec<Signature>, Error>| match r {
+        Err(Error::Stopped { ending, stop }) => (ending.to_string(), stop),
+        other => panic!("not stopped: {other:?}"),
+    };
+    // Cancelled before the call: nothing built.
+    let cancel = Arc::new(AtomicBool::new(true));
+    let limits = Limits {
+        cancel: Some(Arc::clone(&cancel)),
+        ..Limits::default()
+    };
+    let options = BuildOptions {
+        limits: Some(&limits),
+        ..BuildOptions::default()
+    };
+    let mut tables = Tablebase::new();
+    let (_, stop) = stopped(tables.build(&[sig("KQvKR")], &options));
+    assert_eq!(stop, Stop::Cancelled);
+    assert!(tables.is_empty());
+    assert!(matches!(
+        tables.build_table(&sig("KQvK"), &options),
+        Err(Error::Stopped {
+            stop: Stop::Cancelled,
+            ..
+        })
+    ));
+    // No time left: the same, for the time limit.
+    let spent = Limits::default().with_time(Duration::ZERO);
+    let options = BuildOptions {
+        limits: Some(&spent),
+        ..BuildOptions::default()
+    };
+    let (_, stop) = stopped(tables.build(&[sig("KQvKR")], &options));
+    assert_eq!(stop, Stop::Time);
+    assert!(tables.is_empty());
+    // Raised while KQvKR builds (its 3-man endings done): KQvKR stops,
+    // and none of the call's tables is kept.
+    cancel.store(false, Ordering::Relaxed);
+    let progress = |s: &Signature, e: &Event| {
+        if s.to_string() == "KQvKR" && matches!(e, Event::Start { .. }) {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    };
+    let options = BuildOptions {
+        threads: 1,
+        progress: Some(&progress),
+        limits: Some(&limits),
+    };
+    let (ending, stop) = stopped(tables.build(&[sig("KQvKR")], &options));
+    assert_eq!((ending.as_str(), stop), ("KQvKR", Stop::Cancelled));
+    assert!(tables.is_empty());
+    // Into a directory: the 3-man files finished stay, KQvKR's is not
+    // written; without limits, the build resumes from them.
+    let dir = std::env::temp_dir().join(format!("tables-stop-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    cancel.store(false, Ordering::Relaxed);
+    let r = tables.build_into(&[sig("KQvKR")], &dir, &options, &|_, _, _| {});
+    assert_eq!(stopped(r).0, "KQvKR");
+    assert!(table_file(&dir, &sig("KQvK")).exists());
+    assert!(table_file(&dir, &sig("KRvK")).exists());
+    assert!(!table_file(&dir, &sig("KQvKR")).exists());
+    let written = Mutex::new(Vec::new());
+    tables
+        .build_into(
+            &[sig("KQvKR")],
+            &dir,
+            &BuildOptions::default(),
+            &|s, _, w| {
+                written
+                    .lock()
+                    .unwrap()
+                    .push((s.to_string(), w == Written::Loaded));
+            },
+        )
+        .unwrap();
+    let mut written = written.into_inner().unwrap();
+    written.sort();
+    assert_eq!(
+        written,
+        [
+            ("KQvK".to_string(), true),
+            ("KQvKR".to_string(), false),
+            ("KRvK".to_string(), true)
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -50,6 +50,7 @@ fn two_threads_write_the_bytes_of_one() {
         let options = BuildOptions {
             threads,
             progress: None,
+            ..BuildOptions::default()
         };
         let plan = Tablebase::new()
             .build_into(&endings, &dir, &options, &done)
@@ -103,6 +104,7 @@ fn independent_endings_are_built_at_the_same_time() {
     let options = BuildOptions {
         threads: 2,
         progress: Some(&progress),
+        ..BuildOptions::default()
     };
     Tablebase::new()
         .build_into(&pair, &dir, &options, &|_, _, _| {})

@@ -67,6 +67,7 @@ pub(crate) fn scheduled_equals_in_turn(endings: &[&str]) -> Result<Vec<(String, 
         &BuildOptions {
             threads: 2,
             progress: None,
+            ..BuildOptions::default()
         },
     )?;
     // The reference: one ending at a time, its captures valued in the
@@ -102,6 +103,7 @@ fn build_subs(material: &str, threads: usize, have: &mut Tablebase) -> Result<()
         &BuildOptions {
             threads,
             progress: None,
+            ..BuildOptions::default()
         },
     )?;
     Ok(())
@@ -172,6 +174,7 @@ fn compressed_equals_raw(endings: &[String], samples: usize, seed: u64) -> Tally
             &BuildOptions {
                 threads: 2,
                 progress: None,
+                ..BuildOptions::default()
             },
         )?;
         let dir = Scratch::new()?;
@@ -450,6 +453,7 @@ fn written_equals_in_memory(endings: &[String]) -> Tally {
     let options = BuildOptions {
         threads: 2,
         progress: None,
+        ..BuildOptions::default()
     };
     let tables = Tablebase::new();
     let reports = Reports::default();

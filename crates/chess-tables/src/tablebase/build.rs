@@ -3,9 +3,11 @@
 //! [`PawnEndgame`] with them), their resolvers, and the memory a build
 //! takes.
 
-use gametree_game::{IndexMoves, IndexSpace};
+use std::time::Instant;
+
+use gametree_game::{IndexMoves, IndexSpace, Limits, Stop};
 use gametree_games_chess::{Position, Role};
-use gametree_retrograde::{Event, Generator, Method, Resolve, Table, Value};
+use gametree_retrograde::{BuildError, Event, Generator, Method, Resolve, Table, Value};
 
 use super::{
     BuildOptions, MAX_BUILD_PIECES, MAX_PAWN_BUILD_PIECES, Progress, Slot, Source, Space,
@@ -54,11 +56,19 @@ impl Built {
         let (ending, space, table) = match self {
             Built::Pawnless(e) => {
                 let (space, table) = *e;
-                (space.endgame().signature().clone(), Space::Pawnless(space), table)
+                (
+                    space.endgame().signature().clone(),
+                    Space::Pawnless(space),
+                    table,
+                )
             }
             Built::Pawns(e) => {
                 let (space, table) = *e;
-                (space.signature().clone(), Space::Pawns(Box::new(space)), table)
+                (
+                    space.signature().clone(),
+                    Space::Pawns(Box::new(space)),
+                    table,
+                )
             }
         };
         Slot {
@@ -84,7 +94,10 @@ impl Exits<'_> {
     fn placement(&self, p: &Placement) -> Option<Value> {
         let find = |q: &Placement| {
             let material = q.material();
-            let (space, table) = self.pawnless.iter().find(|(s, _)| s.material() == material)?;
+            let (space, table) = self
+                .pawnless
+                .iter()
+                .find(|(s, _)| s.material() == material)?;
             space.index_of(q).and_then(|i| table.get(i))
         };
         find(p).or_else(|| find(&p.flipped()))
@@ -101,7 +114,10 @@ impl Exits<'_> {
         }
         let find = |q: &Position| {
             let signature = Signature::of(q)?;
-            let (space, table) = self.pawns.iter().find(|(s, _)| *s.signature() == signature)?;
+            let (space, table) = self
+                .pawns
+                .iter()
+                .find(|(s, _)| *s.signature() == signature)?;
             space.index_of(q).and_then(|i| table.get(i))
         };
         find(position).or_else(|| find(&flip_position(position)?))
@@ -130,6 +146,48 @@ impl Resolve<Position> for Exits<'_> {
     }
 }
 
+/// The limits of a call that builds ([`BuildOptions::limits`]), from its
+/// start.
+pub(super) struct Deadline<'a> {
+    limits: Option<&'a Limits>,
+    start: Instant,
+}
+
+impl<'a> Deadline<'a> {
+    pub(super) fn new(options: &BuildOptions<'a>) -> Self {
+        Deadline {
+            limits: options.limits,
+            start: Instant::now(),
+        }
+    }
+
+    /// The limits of `ending`'s build, starting now: the time left of the
+    /// call's, its cancel flag and node limit; [`Error::Stopped`] when the
+    /// call is to stop before it.
+    pub(super) fn job(&self, ending: &Signature) -> Result<Limits, Error> {
+        let Some(l) = self.limits else {
+            return Ok(Limits::none());
+        };
+        let stopped = |stop| Error::Stopped {
+            ending: ending.clone(),
+            stop,
+        };
+        if l.is_cancelled() {
+            return Err(stopped(Stop::Cancelled));
+        }
+        let mut out = Limits::none();
+        if let Some(time) = l.time {
+            match time.checked_sub(self.start.elapsed()) {
+                Some(left) if !left.is_zero() => out.time = Some(left),
+                _ => return Err(stopped(Stop::Time)),
+            }
+        }
+        out.nodes = l.nodes;
+        out.cancel.clone_from(&l.cancel);
+        Ok(out)
+    }
+}
+
 /// [`Error::TooManyPieces`] when `ending` is larger than
 /// [`MAX_BUILD_PIECES`] (or [`MAX_PAWN_BUILD_PIECES`] with pawns).
 pub(super) fn check_buildable(ending: &Signature) -> Result<(), Error> {
@@ -155,6 +213,7 @@ pub(super) fn build_ending(
     exits: &Exits<'_>,
     threads: usize,
     progress: Option<&Progress<'_>>,
+    limits: Limits,
 ) -> Result<Built, Error> {
     let report = |e: &Event| {
         if let Some(p) = progress {
@@ -163,11 +222,11 @@ pub(super) fn build_ending(
     };
     let report: Option<&(dyn Fn(&Event) + Sync)> = progress.is_some().then_some(&report);
     if let Some(space) = pawn_space_of(ending) {
-        let table = indexed(ending, &space, exits, threads, report)?;
+        let table = indexed(ending, &space, exits, threads, report, limits)?;
         return Ok(Built::Pawns(Box::new((space, table))));
     }
     let space = space_of(ending);
-    let table = indexed(ending, &space, exits, threads, report)?;
+    let table = indexed(ending, &space, exits, threads, report, limits)?;
     Ok(Built::Pawnless(Box::new((space, table))))
 }
 
@@ -179,17 +238,25 @@ fn indexed<S: IndexMoves + Sync>(
     resolver: &(dyn Resolve<S::Game> + Sync),
     threads: usize,
     report: Option<&(dyn Fn(&Event) + Sync)>,
+    limits: Limits,
 ) -> Result<Table, Error> {
     let mut generator = Generator::new(space)
         .label(label(ending))
         .resolver(resolver)
-        .threads(threads);
+        .threads(threads)
+        .limits(limits);
     if let Some(report) = report {
         generator = generator.progress(report);
     }
-    generator.backward_indexed().map_err(|source| Error::Build {
-        ending: ending.clone(),
-        source,
+    generator.backward_indexed().map_err(|source| match source {
+        BuildError::Stopped(stop) => Error::Stopped {
+            ending: ending.clone(),
+            stop,
+        },
+        source => Error::Build {
+            ending: ending.clone(),
+            source,
+        },
     })
 }
 
@@ -275,9 +342,7 @@ impl Tablebase {
         let mut keyed: Vec<(usize, usize, u64, Signature)> = out
             .into_iter()
             .map(|s| {
-                let pawns = s
-                    .pieces()
-                    .filter(|p| p.role == Role::Pawn);
+                let pawns = s.pieces().filter(|p| p.role == Role::Pawn);
                 (s.piece_count(), pawns.count(), u64::MAX - space_size(&s), s)
             })
             .collect();
@@ -347,7 +412,9 @@ impl Tablebase {
     ///
     /// [`Error::TooManyPieces`] (nothing is built) when an ending to build
     /// has more than [`MAX_BUILD_PIECES`] pieces; [`Error::Build`] when a
-    /// build fails (the first to fail; no table of this call is kept).
+    /// build fails, [`Error::Stopped`] when a limit of
+    /// [`BuildOptions::limits`] stops it (the first to fail or stop; no
+    /// table of this call is kept).
     ///
     /// # Panics
     ///
@@ -380,7 +447,9 @@ impl Tablebase {
             0 => std::thread::available_parallelism().map_or(1, usize::from),
             n => n,
         };
+        let deadline = Deadline::new(options);
         let built = gametree_retrograde::schedule(&needs, threads, |job| {
+            let limits = deadline.job(&plan[job.index()])?;
             let finished = || needs[job.index()].iter().filter_map(|&j| job.finished(j));
             let exits = Exits {
                 pawnless: self
@@ -392,7 +461,13 @@ impl Tablebase {
                     .chain(finished().filter_map(Built::pawns))
                     .collect(),
             };
-            build_ending(&plan[job.index()], &exits, job.threads(), options.progress)
+            build_ending(
+                &plan[job.index()],
+                &exits,
+                job.threads(),
+                options.progress,
+                limits,
+            )
         })
         .map_err(|e| match e {
             gametree_retrograde::ScheduleError::Build { error, .. } => error,
@@ -415,7 +490,8 @@ impl Tablebase {
     ///
     /// [`Error::TooManyPieces`] as for [`build`](Self::build);
     /// [`Error::Build`] when the build fails, in particular
-    /// (`BuildError::Unresolved`) when a table it needs is missing.
+    /// (`BuildError::Unresolved`) when a table it needs is missing;
+    /// [`Error::Stopped`] when a limit of [`BuildOptions::limits`] stops it.
     pub fn build_table(
         &self,
         ending: &Signature,
@@ -426,10 +502,11 @@ impl Tablebase {
             0 => std::thread::available_parallelism().map_or(1, usize::from),
             n => n,
         };
+        let limits = Deadline::new(options).job(ending)?;
         let exits = Exits {
             pawnless: self.memory_pawnless().collect(),
             pawns: self.memory_pawns().collect(),
         };
-        Ok(build_ending(ending, &exits, threads, options.progress)?.into_table())
+        Ok(build_ending(ending, &exits, threads, options.progress, limits)?.into_table())
     }
 }

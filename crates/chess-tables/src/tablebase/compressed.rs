@@ -114,8 +114,8 @@ pub(super) fn check_file_header(ending: &Signature, path: &Path) -> Result<(), E
         return check_table_file(ending, path);
     }
     let file = std::fs::File::open(path).map_err(|e| load(LoadError::Io(e)))?;
-    let header = Header::read_format(std::io::BufReader::new(file), FileFormat::Compressed)
-        .map_err(load)?;
+    let header =
+        Header::read_format(std::io::BufReader::new(file), FileFormat::Compressed).map_err(load)?;
     header.check_label(&label(ending)).map_err(load)?;
     check_len(ending, header.size())
 }

@@ -108,7 +108,12 @@ impl Files {
     /// Forgets a file's table, removed from the tablebase.
     pub(super) fn forget(&self, file: &FileTable) {
         let mut held = lock(&self.held);
-        if let Some(r) = file.state.write().unwrap_or_else(PoisonError::into_inner).take() {
+        if let Some(r) = file
+            .state
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+        {
             *held -= r.bytes();
         }
     }

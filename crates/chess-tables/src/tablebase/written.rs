@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::build::{
-    Built, Exits, build_bytes, build_ending, check_buildable, pawn_space_of, space_of, space_size,
+    Built, Deadline, Exits, build_bytes, build_ending, check_buildable, pawn_space_of, space_of,
+    space_size,
 };
 use super::compressed::{compressed_table_file, read_table};
 use super::{BuildOptions, Tablebase};
@@ -278,8 +279,9 @@ impl Tablebase {
     /// has more than [`MAX_BUILD_PIECES`](super::MAX_BUILD_PIECES) pieces;
     /// [`Error::Load`] or [`Error::Size`] for a file in `dir` that is not
     /// the ending's table; [`Error::Build`] or [`Error::Save`] when a
-    /// build or a write fails (the first error; the tables written before
-    /// stay).
+    /// build or a write fails, [`Error::Stopped`] when a limit of
+    /// [`BuildOptions::limits`] stops it (the first error; the tables
+    /// written before stay, and a later call resumes from them).
     ///
     /// # Panics
     ///
@@ -413,6 +415,7 @@ impl Tablebase {
             peak: 0,
         });
         let plan = &schedule.plan;
+        let deadline = Deadline::new(options);
         gametree_retrograde::schedule(&schedule.needs(), schedule.at_once, |job| {
             let j = job.index();
             let ending = &plan[j];
@@ -426,6 +429,7 @@ impl Tablebase {
                 done(ending, &path, Written::Loaded);
                 return Ok(());
             }
+            let limits = deadline.job(ending)?;
             let start = Instant::now();
             let probes = &schedule.probes[j];
             // The tables this build probes: held, or read from their files.
@@ -462,7 +466,7 @@ impl Tablebase {
                     .chain(mine.iter().filter_map(|b| b.pawns()))
                     .collect(),
             };
-            let built = build_ending(ending, &exits, job.threads(), options.progress);
+            let built = build_ending(ending, &exits, job.threads(), options.progress, limits);
             drop(exits);
             // Whatever happened, this job no longer probes its tables.
             drop(mine);

@@ -121,6 +121,7 @@ pub(super) fn with_progress<T>(
     let options = BuildOptions {
         threads,
         progress: progress::enabled().then_some(&report as &gametree_chess_tables::Progress<'_>),
+        ..BuildOptions::default()
     };
     let out = build(&options, &done).map_err(|e| super::dir_error(dir, &e))?;
     let files = files.into_inner().unwrap_or_else(PoisonError::into_inner);

@@ -15,9 +15,7 @@ use gametree_retrograde::{Event, Table, Value};
 use indicatif::ProgressBar;
 
 use super::build::{check_memory, human, memory_bound, with_progress};
-use super::{
-    MAX_CHESS_PIECES, Probe, line_visiting, report_event, table_error, tablebase_error,
-};
+use super::{MAX_CHESS_PIECES, Probe, line_visiting, report_event, table_error, tablebase_error};
 use crate::error::{CliError, Result};
 use crate::progress;
 
@@ -420,9 +418,7 @@ fn value_in(tables: &Tablebase, p: &Chess) -> Result<Option<Value>> {
         Some(Outcome::Win) => return Ok(Some(Value::Win(0))),
         None => {}
     }
-    tables
-        .probe(p)
-        .map_err(|e| CliError::input(e.to_string()))
+    tables.probe(p).map_err(|e| CliError::input(e.to_string()))
 }
 
 /// Makes sure the table of `sig` and of every ending it captures or
@@ -492,6 +488,7 @@ fn build_chess(
         progress: pb
             .is_some()
             .then_some(&report as &gametree_chess_tables::Progress<'_>),
+        ..BuildOptions::default()
     };
     let table = tables
         .build_table(sig, &options)

@@ -162,7 +162,6 @@ pub const MIN_BLOCK_LOG2: u32 = 6;
 /// The largest `log2` of a block size.
 pub const MAX_BLOCK_LOG2: u32 = 24;
 
-
 // ---------------------------------------------------------------------
 // Writing.
 

@@ -17,7 +17,10 @@ fn chess5() -> Vec<Signature> {
 fn each_job_probes_its_direct_exits_built_before_it() {
     for threads in [1, 2, 3] {
         let s = Schedule::new(&Tablebase::new(), &[sig("KPPvKP"), sig("KQvKR")], threads);
-        assert_eq!(s.plan, Tablebase::new().plan(&[sig("KPPvKP"), sig("KQvKR")]));
+        assert_eq!(
+            s.plan,
+            Tablebase::new().plan(&[sig("KPPvKP"), sig("KQvKR")])
+        );
         for (j, ending) in s.plan.iter().enumerate() {
             // Exactly the plan's jobs of its captures and promotions.
             let mut want: Vec<usize> = successor_endings(ending)
@@ -160,6 +163,7 @@ fn tables_no_build_probes_are_dropped() {
     let options = BuildOptions {
         threads: 1,
         progress: None,
+        ..BuildOptions::default()
     };
     let (plan, peak) = Tablebase::new()
         .build_into_counted(&endings, &dir, &options, &|_, _, _| {})
@@ -179,6 +183,7 @@ fn a_build_into_a_directory_holds_what_it_states_and_resumes() {
     let options = BuildOptions {
         threads: 2,
         progress: None,
+        ..BuildOptions::default()
     };
     let log = Mutex::new(Vec::new());
     let done = |s: &Signature, p: &Path, w: Written| {
@@ -266,6 +271,7 @@ fn a_file_is_built_with_its_own_colours_even_beside_the_colours_exchanged() {
     let options = BuildOptions {
         threads: 1,
         progress: None,
+        ..BuildOptions::default()
     };
     let path = tables
         .build_file(&sig("KQvKR"), &dir, &options, &|_, _, _| {})
