@@ -78,7 +78,7 @@ impl LeanOrder {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn next<G: Game>(
         &mut self,
         game: &G,
