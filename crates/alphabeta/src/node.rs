@@ -26,12 +26,12 @@ use core::ops::ControlFlow::{self, Break, Continue};
 
 use arrayvec::ArrayVec;
 use gametree_game::{Game, MoveBuffer, Score};
-use gametree_ordering::{MovePicker, NoHistory};
+use gametree_ordering::MovePicker;
 use gametree_ttable::{Bound, Entry, Table};
 
 use crate::busy::{Busy, DEFER_MAX, DEFER_PLY};
 use crate::config::{Algorithm, TtUse};
-use crate::order::{HintOrder, LEAN_MAX, LeanOrder, move_code, move_of_code};
+use crate::order::{LEAN_MAX, LeanOrder, QuietKey, move_code, move_of_code};
 use crate::searcher::MAX_PLY;
 use crate::worker::{Frame, NodeValue, TO_END_DEPTH, Taint, Worker, with_move};
 
@@ -543,18 +543,13 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
             return lean.next(game, &mut n.moves, n.tt_move, hints);
         }
         let picker = order.picker.as_mut()?;
-        let history = self.uses.history.is_some();
-        if hints {
-            let order = HintOrder {
-                game,
-                history: history.then_some(&self.h.history),
-            };
-            picker.next(game, &mut n.moves, &order)
-        } else if history {
-            picker.next(game, &mut n.moves, &self.h.history)
-        } else {
-            picker.next(game, &mut n.moves, &NoHistory)
-        }
+        let history = self.uses.history.is_some().then_some(&self.h.history);
+        let key = match (hints, history) {
+            (true, history) => QuietKey::Hints { game, history },
+            (false, Some(history)) => QuietKey::History(history),
+            (false, None) => QuietKey::Buffer,
+        };
+        picker.next(game, &mut n.moves, &key)
     }
 
     /// The value of move `m` (just made) seen from the node, whose window
