@@ -153,7 +153,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         } else {
             game.generate(&mut moves);
         }
-        let tt_on = self.config.tt != TtUse::Off;
+        let tt_on = self.config.table.usage != TtUse::Off;
         let key = game.table_key();
         let tt_depth = self.tt_depth(depth);
         let mut tt_move = None;
@@ -163,7 +163,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
                 .best_move
                 .and_then(|code| move_of_code(&*game, &moves, code));
             if ply > 0
-                && self.config.tt == TtUse::Cutoffs
+                && self.config.table.usage == TtUse::Cutoffs
                 && let Some(v) = hit.cutoff(alpha.get(), beta.get())
             {
                 self.stats.tt_cutoffs += 1;
