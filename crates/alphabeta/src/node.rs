@@ -300,7 +300,7 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
     ) -> ControlFlow<NodeValue> {
         n.key = game.table_key();
         n.tt_depth = self.tt_depth(n.f.depth);
-        if self.config.tt == TtUse::Off {
+        if self.config.table.usage == TtUse::Off {
             return Continue(());
         }
         let Some(hit) = self.probe(n.key, n.tt_depth, n.f.ply) else {
@@ -311,7 +311,7 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
             .best_move
             .and_then(|code| move_of_code(&*game, &n.moves, code));
         if !ROOT
-            && self.config.tt == TtUse::Cutoffs
+            && self.config.table.usage == TtUse::Cutoffs
             && let Some(v) = hit.cutoff(n.f.alpha.get(), n.f.beta.get())
         {
             self.stats.tt_cutoffs += 1;
@@ -332,7 +332,7 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
     /// on the horizon do not probe).
     #[inline(always)]
     fn prefetch_children(&mut self, game: &mut G, n: &Node<G>) {
-        if self.config.tt != TtUse::Off
+        if self.config.table.usage != TtUse::Off
             && self.config.prefetch
             && n.deep(self.to_end)
             && n.moves.len() > 1
@@ -395,7 +395,7 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
         let lower = Score::win_in(n.f.ply + win.plies);
         if lower >= n.f.beta {
             self.stats.threat_cutoffs += 1;
-            if self.config.tt != TtUse::Off {
+            if self.config.table.usage != TtUse::Off {
                 self.store(
                     n.key,
                     n.f.ply,
@@ -627,7 +627,7 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
         } else {
             best.clamp(alpha, beta)
         };
-        if self.config.tt != TtUse::Off && !taint.path {
+        if self.config.table.usage != TtUse::Off && !taint.path {
             self.store(
                 n.key,
                 n.f.ply,

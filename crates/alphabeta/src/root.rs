@@ -223,7 +223,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
             let hint = line.get(out.len()).copied();
             // Then the table's move (usually the one that decided), then
             // the rest in generation order.
-            let stored = if self.config.tt == TtUse::Off {
+            let stored = if self.config.table.usage == TtUse::Off {
                 None
             } else {
                 let tt_depth = self.tt_depth(depth);

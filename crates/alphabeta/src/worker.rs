@@ -90,7 +90,7 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
                 && !uses.counter_moves
                 && uses.history.is_none()
                 && !uses.tactical,
-            etc: config.etc && config.tt == TtUse::Cutoffs,
+            etc: config.etc && config.table.usage == TtUse::Cutoffs,
             // `Auto` is PVS until `iterate` learns it solves to the end.
             config: config.resolved(Algorithm::Pvs),
             uses,
