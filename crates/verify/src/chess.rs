@@ -5,7 +5,7 @@
 //! databases', the oracles.
 
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::Limits;
+use gametree_game::{Limits, Use};
 use gametree_games_chess::Position;
 
 use super::common::{oracle_playouts, random_positions, rng, searcher_rows};
@@ -93,17 +93,17 @@ pub(crate) fn checks() -> Vec<Check> {
             let configs = [
                 Config::plain().quiescence(true),
                 Config::default()
-                    .tt(
-                        gametree_alphabeta::TtUse::Cutoffs,
-                        gametree_ttable::ProbePolicy::ExactDepth,
+                    .table(
+                        gametree_alphabeta::TableConfig::new()
+                            .probe_policy(gametree_ttable::ProbePolicy::ExactDepth),
                     )
                     .quiescence(true)
-                    .tactical_ordering(true),
+                    .tactical_ordering(Use::On),
                 Config::default()
                     .algorithm(gametree_alphabeta::Algorithm::Mtdf)
-                    .tt(
-                        gametree_alphabeta::TtUse::Cutoffs,
-                        gametree_ttable::ProbePolicy::ExactDepth,
+                    .table(
+                        gametree_alphabeta::TableConfig::new()
+                            .probe_policy(gametree_ttable::ProbePolicy::ExactDepth),
                     )
                     .quiescence(true),
             ];
@@ -522,7 +522,7 @@ fn dtm_equals_solver(material: &str, samples: usize, seed: u64, t: &mut Tally) {
         }
     };
     let mut solver =
-        AlphaBeta::<Position>::new(Config::default().tt_bytes(16 << 20)).expect("16 MiB table");
+        AlphaBeta::<Position>::new(Config::default().memory(16 << 20)).expect("16 MiB table");
     let mut r = rng(seed);
     let mut done = 0;
     while done < samples {

@@ -3,6 +3,7 @@
 //! tables below the root, alpha-beta with the tables two plies below it,
 //! df-pn with the tables, on random positions of each ending.
 
+use gametree_pns_conspiracy::ProofConfig;
 use std::sync::Arc;
 
 use gametree_alphabeta::{AlphaBeta, Config};
@@ -101,11 +102,12 @@ pub(crate) fn search_with_tables(endings: &[&str], samples: usize, seed: u64) ->
         return t;
     }
     let tables = Arc::new(tables);
-    let config = Config::default().tt_bytes(1 << 20);
+    let config = Config::default().memory(1 << 20);
     let mut shallow = AlphaBeta::<Position>::new(config).expect("1 MiB table");
     shallow.set_oracle(Some(tables.clone()));
     let mut deep = AlphaBeta::<Position>::new(config.complete_line(false)).expect("1 MiB table");
-    let mut dfpn = DfPn::new(DfPnConfig::new().table_bytes(1 << 20)).expect("1 MiB table");
+    let mut dfpn = DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(1 << 20)))
+        .expect("1 MiB table");
     let none = Limits::none();
     let mut r = rng(seed);
     for signature in &signatures {

@@ -12,6 +12,7 @@
 //! Dots-and-Boxes through `gametree_games_dots::exact_solve` (the exact box
 //! difference), chess endings through the tables' `best_move`.
 
+use gametree_pns_conspiracy::ProofConfig;
 use std::fmt::{Debug, Display};
 
 use gametree_alphabeta::{AlphaBeta, Config, negamax_solve};
@@ -171,7 +172,10 @@ where
         ("pn2", Box::new(Pns::pn2())),
         (
             "df-pn",
-            Box::new(DfPn::new(DfPnConfig::new().table_bytes(4 << 20)).expect("4 MiB table")),
+            Box::new(
+                DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(4 << 20)))
+                    .expect("4 MiB table"),
+            ),
         ),
     ];
     if cns {
@@ -195,7 +199,7 @@ where
 {
     let mut t = Tally::default();
     let mut reference = |g: &G| negamax_solve(&mut g.clone()).value;
-    let mut ab = AlphaBeta::<G>::new(Config::default().tt_bytes(16 << 20)).expect("16 MiB");
+    let mut ab = AlphaBeta::<G>::new(Config::default().memory(16 << 20)).expect("16 MiB");
     for p in positions {
         match score_answer(&mut ab, p, limits) {
             Some(a) => check_printed(&mut t, "alpha-beta", p, &a, &mut reference, Score::back_up),
@@ -254,7 +258,7 @@ fn dots_rows(
     let positions = positions_after(&Dots::new(size), count, drawn, seed);
     let mut solvers: Vec<(&'static str, Box<dyn Solver<Dots>>)> = vec![(
         "alpha-beta",
-        Box::new(AlphaBeta::<Dots>::new(Config::default().tt_bytes(16 << 20)).expect("16 MiB")),
+        Box::new(AlphaBeta::<Dots>::new(Config::default().memory(16 << 20)).expect("16 MiB")),
     )];
     solvers.extend(outcome_solvers::<Dots>(false));
     for (name, mut s) in solvers {
