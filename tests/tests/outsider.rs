@@ -7,6 +7,7 @@
 
 use arrayvec::ArrayVec;
 use gametree_game::{Game, IndexSpace, Limits, Outcome, Player, Predecessors, Solver};
+use gametree_pns_conspiracy::ProofConfig;
 
 /// A pile of stones; take 1, 3 or 4; whoever takes the last stone wins.
 /// Known: the side to move loses exactly when `stones % 7` is 0 or 2.
@@ -119,13 +120,15 @@ where
         ),
         (
             "alpha-beta tiny table",
-            Box::new(AlphaBeta::<G>::new(Config::default().tt_bytes(256)).unwrap()),
+            Box::new(AlphaBeta::<G>::new(Config::default().memory(256)).unwrap()),
         ),
         ("pns", Box::new(Pns::default())),
         ("pn2", Box::new(Pns::pn2())),
         (
             "df-pn",
-            Box::new(DfPn::new(DfPnConfig::new().table_bytes(1 << 12)).unwrap()),
+            Box::new(
+                DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(1 << 12))).unwrap(),
+            ),
         ),
         (
             "cns",

@@ -2,6 +2,8 @@
 //! are wall-clock on this machine and noisy; every table carries a baseline
 //! measured in the same run, and the ratios are what to read.
 
+use gametree_alphabeta::TableConfig;
+use gametree_game::Use;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
@@ -145,14 +147,17 @@ fn ladder() -> Vec<(&'static str, Config)> {
     let base = Config::plain().fail_soft(true);
     let tt = base
         .iterative_deepening(true)
-        .tt(TtUse::Ordering, ProbePolicy::Normal)
-        .tt_bytes(16 << 20);
+        .table(TableConfig::off().usage(TtUse::Ordering).memory(16 << 20));
     let killers = tt.killers(2);
     let history = killers.history(Some(Policy::Gravity));
     let counters = history.counter_moves(true);
     let all = counters
-        .tactical_ordering(true)
-        .tt(TtUse::Cutoffs, ProbePolicy::ExactDepth)
+        .tactical_ordering(Use::On)
+        .table(
+            tt.get_table()
+                .usage(TtUse::Cutoffs)
+                .probe_policy(ProbePolicy::ExactDepth),
+        )
         .algorithm(gametree_alphabeta::Algorithm::Pvs);
     vec![
         ("no ordering (plain alpha-beta)", base),
@@ -316,8 +321,8 @@ pub(crate) fn connect4_config(algo: gametree_alphabeta::Algorithm, tt_bytes: usi
         .killers(0)
         .history(None)
         .counter_moves(false)
-        .tactical_ordering(false)
-        .tt_bytes(tt_bytes)
+        .tactical_ordering(Use::Off)
+        .memory(tt_bytes)
 }
 
 /// A table size for a set: 128 bytes per node of Pons's mean (16
@@ -477,7 +482,7 @@ fn connect4_ablate(opts: &Options, dir: &std::path::Path) -> Result<()> {
         .with_context(|| format!("--sets {want:?}: no such Pons set"))?;
     let mut positions = set.load_with(dir, gametree_verify::pons_board)?;
     positions.truncate(opts.limit.unwrap_or(30));
-    let base = Config::default().complete_line(false).tt_bytes(64 << 20);
+    let base = Config::default().complete_line(false).memory(64 << 20);
     let variants: [(&str, Config); 3] = [
         ("default (table prefetch on, ETC off)", base),
         ("table prefetch off", base.prefetch(false)),

@@ -4,6 +4,7 @@
 //! the same run, per game, in nodes. Every value is checked against an
 //! independent reference as it is measured.
 
+use gametree_game::Use;
 use std::time::Instant;
 
 use anyhow::{Result, bail};
@@ -20,7 +21,7 @@ fn ladder() -> Vec<(&'static str, Config)> {
         .killers(0)
         .history(None)
         .counter_moves(false)
-        .tactical_ordering(false)
+        .tactical_ordering(Use::Off)
         .algorithm(Algorithm::Pvs);
     vec![
         ("default", Config::default()),
@@ -67,7 +68,7 @@ where
     G: Game + Send + std::fmt::Display,
     G::Move: Send + Sync,
 {
-    let mut s = AlphaBeta::<G>::new(config.tt_bytes(bench.tt_bytes))?;
+    let mut s = AlphaBeta::<G>::new(config.memory(bench.tt_bytes))?;
     let t0 = Instant::now();
     let mut total = 0;
     for (p, &expected) in bench.positions.iter().zip(&bench.expected) {
@@ -184,7 +185,7 @@ pub(crate) fn run(data: Option<std::path::PathBuf>, quick: bool) -> Result<()> {
     };
     for &(w, h) in sizes {
         let b = Board::new(Size::new(w, h)?);
-        let mut reference = AlphaBeta::<Board>::new(Config::default().tt_bytes(256 << 20))?;
+        let mut reference = AlphaBeta::<Board>::new(Config::default().memory(256 << 20))?;
         let expected = reference.solve(&mut b.clone(), &Limits::none()).value;
         worst = worst.max(row(&Bench {
             name: format!("connect4 {w}x{h} empty board"),

@@ -13,6 +13,7 @@
 //! `../shared/data/connect4` beside the repository); `LIMIT` takes only the
 //! first lines.
 
+use gametree_game::Use;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -121,14 +122,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let configs: [(&str, Config); 3] = [
         (
             "AlphaBeta default without forcing and hints",
-            Config::default().forcing(false).order_hints(false),
+            Config::default().forcing(Use::Off).order_hints(Use::Off),
         ),
         ("AlphaBeta default", Config::default()),
         ("AlphaBeta bisection, threat order, forcing", solver),
     ];
     for (name, config) in configs {
         // 1 MiB: the table is cleared per position, as for minimax's fresh one.
-        let mut searcher = AlphaBeta::<Board>::new(config.tt_bytes(1 << 20))?;
+        let mut searcher = AlphaBeta::<Board>::new(config.memory(1 << 20))?;
         let t0 = Instant::now();
         let mut wrong = 0;
         let mut nodes = 0;

@@ -1,5 +1,6 @@
 //! [`Config`]: every option of the [`AlphaBeta`](crate::AlphaBeta) searcher.
 
+use gametree_game::{ALL_CORES, Use};
 use gametree_ordering::Policy;
 use gametree_threats::ThreatConfig;
 use gametree_ttable::ProbePolicy;
@@ -55,29 +56,196 @@ pub enum TtUse {
     Cutoffs,
 }
 
-/// Whether the searcher uses an item of the game's knowledge
-/// ([`gametree_game::Knowledge`]).
+/// The transposition table's options, nested in [`Config`]
+/// ([`Config::table`]) and turned into the table's own
+/// [`gametree_ttable::Config`] by one function, for a depth-limited search
+/// and for a solve to the end alike.
+///
+/// ```
+/// use gametree_alphabeta::{Config, TableConfig, TtUse};
+/// use gametree_ttable::ProbePolicy;
+///
+/// let table = TableConfig::new()
+///     .usage(TtUse::Cutoffs)
+///     .probe_policy(ProbePolicy::ExactDepth)
+///     .memory(1 << 20);
+/// let config = Config::new().table(table);
+/// assert_eq!(config.get_table().get_memory(), 1 << 20);
+/// assert_eq!(config.memory(4 << 20).get_table().get_memory(), 4 << 20);
+/// ```
+///
+/// Default ([`TableConfig::new`]): 16 MiB with [`TtUse::Cutoffs`], the
+/// normal probe policy, full-key verification, and the solved layout,
+/// grown as it fills, when solving.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Use {
-    /// When the game provides it (the default).
-    Auto,
-    /// Always: building the searcher fails for a game that lacks it.
-    On,
-    /// Never.
-    Off,
+pub struct TableConfig {
+    pub(crate) usage: TtUse,
+    pub(crate) probe_policy: ProbePolicy,
+    pub(crate) memory: usize,
+    pub(crate) check_bits: u32,
+    pub(crate) solved_layout: bool,
+    pub(crate) grow: bool,
 }
 
-impl Use {
-    fn from_bool(on: bool) -> Use {
-        if on { Use::On } else { Use::Off }
+impl Default for TableConfig {
+    fn default() -> TableConfig {
+        TableConfig::new()
+    }
+}
+
+impl TableConfig {
+    /// The default table (see [`TableConfig`]).
+    #[must_use]
+    pub const fn new() -> TableConfig {
+        TableConfig {
+            usage: TtUse::Cutoffs,
+            probe_policy: ProbePolicy::Normal,
+            memory: 16 << 20,
+            check_bits: 64,
+            solved_layout: true,
+            grow: true,
+        }
     }
 
-    /// Whether the searcher uses the item, for a game that has it or not.
-    pub(crate) fn resolve(self, available: bool) -> bool {
-        match self {
-            Use::Auto | Use::On => available,
-            Use::Off => false,
+    /// No table at all.
+    #[must_use]
+    pub const fn off() -> TableConfig {
+        TableConfig {
+            usage: TtUse::Off,
+            probe_policy: ProbePolicy::Normal,
+            memory: 0,
+            check_bits: 64,
+            solved_layout: false,
+            grow: false,
         }
+    }
+
+    /// How the table is used.
+    #[must_use]
+    pub const fn usage(mut self, usage: TtUse) -> TableConfig {
+        self.usage = usage;
+        self
+    }
+
+    /// When a stored value may cut ([`ProbePolicy::ExactDepth`] for
+    /// comparing with fixed-depth negamax; it needs 64 check bits).
+    #[must_use]
+    pub const fn probe_policy(mut self, policy: ProbePolicy) -> TableConfig {
+        self.probe_policy = policy;
+        self
+    }
+
+    /// The table's size in bytes.
+    #[must_use]
+    pub const fn memory(mut self, bytes: usize) -> TableConfig {
+        self.memory = bytes;
+        self
+    }
+
+    /// How many bits of a position's 64-bit hash the table compares before
+    /// it trusts an entry, in `1..=64` (checked by
+    /// [`AlphaBeta::new`](crate::AlphaBeta::new)). The default, 64, verifies
+    /// the whole key (4 entries per 64-byte bucket): a stored value is only
+    /// ever read back for a position with the same hash. With 16 or fewer
+    /// bits the table packs 8 entries per bucket, twice as many for the
+    /// same memory, but a probe of a position that is not stored matches
+    /// another position's entry with probability up to `8 · 2^-bits`
+    /// (1 in 8,192 with 16 bits), and that entry's value is then trusted:
+    /// an occasional wrong value, acceptable in heuristic play, never in a
+    /// solver. [`ProbePolicy::ExactDepth`] needs 64.
+    #[must_use]
+    pub const fn check_bits(mut self, bits: u32) -> TableConfig {
+        self.check_bits = bits;
+        self
+    }
+
+    /// Whether the table switches to its *solved* layout
+    /// ([`gametree_ttable::Config::solved`]) while the searcher solves a
+    /// game that cannot repeat positions to its end ([`AlphaBeta::solve`],
+    /// [`AlphaBeta::solve_weak`]), on one thread or several (the shared
+    /// table then keeps one atomic word per entry), where every stored
+    /// value is exact to the end: 8-byte entries keeping the key bits the index
+    /// does not determine, the value and the bound, so twice the entries in
+    /// the same memory, just as exact, and the best move only where the
+    /// free bits hold its code (from 128 MiB for Connect Four's 7 columns).
+    /// Default `true`. It applies to tables of
+    /// 16 MiB or more with [`TtUse::Cutoffs`], the normal probe policy and
+    /// full-key verification (the defaults); switching layouts (a solve
+    /// after a depth-limited search, or the reverse) empties the table.
+    ///
+    /// [`AlphaBeta::solve`]: crate::AlphaBeta::solve
+    /// [`AlphaBeta::solve_weak`]: crate::AlphaBeta::solve_weak
+    #[must_use]
+    pub const fn solved_layout(mut self, on: bool) -> TableConfig {
+        self.solved_layout = on;
+        self
+    }
+
+    /// Whether a single-threaded table in the [solved
+    /// layout](TableConfig::solved_layout) starts at 16 MiB and doubles as it
+    /// fills, up to its [`memory`](TableConfig::memory)
+    /// ([`gametree_ttable::Config::grow`]). Default `true`: memory the
+    /// search never needs is never touched, so a light solve does not pay
+    /// the operating system for zeroing a large table, while a heavy one
+    /// grows into all of it. Same values and, once grown, the same table;
+    /// the shared table of several threads always uses all of its memory.
+    /// Measured with a 128 MiB table on Pons's Connect Four sets (whole
+    /// process, alternating pairs, medians): the 1,000 light openings of
+    /// Test_L1_R1 0.93× the time of the full table (20.9 MiB touched
+    /// against 132.8 MiB, and no slow first touch), Test_L1_R2 lines
+    /// 1-100 1.01×, Test_L1_R3 lines 1-6 1.00×.
+    #[must_use]
+    pub const fn grow(mut self, on: bool) -> TableConfig {
+        self.grow = on;
+        self
+    }
+
+    /// How the table is used.
+    #[must_use]
+    pub const fn get_usage(&self) -> TtUse {
+        self.usage
+    }
+    /// The probe policy.
+    #[must_use]
+    pub const fn get_probe_policy(&self) -> ProbePolicy {
+        self.probe_policy
+    }
+    /// The table's size in bytes.
+    #[must_use]
+    pub const fn get_memory(&self) -> usize {
+        self.memory
+    }
+    /// The verified key bits.
+    #[must_use]
+    pub const fn get_check_bits(&self) -> u32 {
+        self.check_bits
+    }
+    /// The solved layout when solving ([`TableConfig::solved_layout`])?
+    #[must_use]
+    pub const fn get_solved_layout(&self) -> bool {
+        self.solved_layout
+    }
+    /// Does a solved-layout table start small and grow ([`TableConfig::grow`])?
+    #[must_use]
+    pub const fn get_grow(&self) -> bool {
+        self.grow
+    }
+
+    /// The table's own configuration for a search to the end of the game
+    /// (`to_end`) or to a depth: the only place where these options become
+    /// a [`gametree_ttable::Config`], called when the searcher is built and
+    /// before each search.
+    pub(crate) fn derive(&self, to_end: bool) -> gametree_ttable::Config {
+        let solved = to_end
+            && self.solved_layout
+            && self.usage == TtUse::Cutoffs
+            && self.probe_policy == ProbePolicy::Normal
+            && self.check_bits == 64;
+        gametree_ttable::Config::new()
+            .probe_policy(self.probe_policy)
+            .check_bits(self.check_bits)
+            .solved(solved)
+            .grow(solved && self.grow)
     }
 }
 
@@ -112,15 +280,18 @@ impl<T: Copy> Setting<T> {
 /// Every option of the searcher, built by value.
 ///
 /// ```
-/// use gametree_alphabeta::{Algorithm, Config, TtUse};
+/// use gametree_alphabeta::{Algorithm, Config, TableConfig, TtUse, Use};
 /// use gametree_ttable::ProbePolicy;
 ///
 /// let config = Config::new()
 ///     .algorithm(Algorithm::Mtdf)
-///     .tt(TtUse::Cutoffs, ProbePolicy::ExactDepth)
+///     .table(TableConfig::new().probe_policy(ProbePolicy::ExactDepth))
 ///     .killers(1)
-///     .history(None);
+///     .history(None)
+///     .threats(Use::Off);
 /// assert_eq!(config.get_killers(), 1);
+/// assert_eq!(config.get_threats(), Use::Off);
+/// assert_eq!(config.get_forcing(), Use::Auto);
 /// ```
 ///
 /// [`Config::new`] (= `default()`) is the strongest general setting:
@@ -138,21 +309,18 @@ impl<T: Copy> Setting<T> {
 /// [`forcing`](Config::forcing), [`order_hints`](Config::order_hints),
 /// [`length_bound`](Config::length_bound), [`win_bounds`](Config::win_bounds),
 /// [`threats`](Config::threats))
-/// are [`Use::Auto`] by default;
-/// setting one to `true` makes it required (a game without it is refused by
-/// [`AlphaBeta::new`](crate::AlphaBeta::new)), `false` turns it off.
+/// take a [`Use`] and are [`Use::Auto`] by default: [`Use::On`] makes one
+/// required (a game without it is refused by
+/// [`AlphaBeta::new`](crate::AlphaBeta::new) with
+/// [`SearchError::MissingKnowledge`](crate::SearchError::MissingKnowledge)),
+/// [`Use::Off`] turns it off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Config {
     pub(crate) algorithm: Algorithm,
     pub(crate) fail_soft: bool,
     pub(crate) iterative_deepening: bool,
     pub(crate) aspiration: Option<i32>,
-    pub(crate) tt: TtUse,
-    pub(crate) tt_policy: ProbePolicy,
-    pub(crate) tt_bytes: usize,
-    pub(crate) tt_check_bits: u32,
-    pub(crate) tt_solved_layout: bool,
-    pub(crate) tt_grow: bool,
+    pub(crate) table: TableConfig,
     pub(crate) killers: Setting<u8>,
     pub(crate) history: Setting<Option<Policy>>,
     pub(crate) history_malus: bool,
@@ -179,12 +347,7 @@ impl Default for Config {
             fail_soft: true,
             iterative_deepening: true,
             aspiration: None,
-            tt: TtUse::Cutoffs,
-            tt_policy: ProbePolicy::Normal,
-            tt_bytes: 16 << 20,
-            tt_check_bits: 64,
-            tt_solved_layout: true,
-            tt_grow: true,
+            table: TableConfig::new(),
             killers: Setting::Auto(2),
             history: Setting::Auto(Some(Policy::Gravity)),
             history_malus: true,
@@ -230,12 +393,7 @@ impl Config {
             fail_soft: false,
             iterative_deepening: false,
             aspiration: None,
-            tt: TtUse::Off,
-            tt_policy: ProbePolicy::Normal,
-            tt_bytes: 0,
-            tt_check_bits: 64,
-            tt_solved_layout: false,
-            tt_grow: false,
+            table: TableConfig::off(),
             killers: Setting::Set(0),
             history: Setting::Set(None),
             history_malus: false,
@@ -288,76 +446,19 @@ impl Config {
         self
     }
 
-    /// How the table is used and when its values may cut.
+    /// The transposition table's options.
     #[must_use]
-    pub fn tt(mut self, usage: TtUse, policy: ProbePolicy) -> Config {
-        self.tt = usage;
-        self.tt_policy = policy;
+    pub fn table(mut self, table: TableConfig) -> Config {
+        self.table = table;
         self
     }
 
-    /// The table's size in bytes.
+    /// The searcher's memory in bytes: the size of its transposition
+    /// table (the same as [`TableConfig::memory`] on
+    /// [`get_table`](Config::get_table)).
     #[must_use]
-    pub fn tt_bytes(mut self, bytes: usize) -> Config {
-        self.tt_bytes = bytes;
-        self
-    }
-
-    /// How many bits of a position's 64-bit hash the table compares before
-    /// it trusts an entry, in `1..=64` (checked by
-    /// [`AlphaBeta::new`](crate::AlphaBeta::new)). The default, 64, verifies
-    /// the whole key (4 entries per 64-byte bucket): a stored value is only
-    /// ever read back for a position with the same hash. With 16 or fewer
-    /// bits the table packs 8 entries per bucket, twice as many for the
-    /// same memory, but a probe of a position that is not stored matches
-    /// another position's entry with probability up to `8 · 2^-bits`
-    /// (1 in 8,192 with 16 bits), and that entry's value is then trusted:
-    /// an occasional wrong value, acceptable in heuristic play, never in a
-    /// solver. [`ProbePolicy::ExactDepth`] needs 64.
-    #[must_use]
-    pub fn tt_check_bits(mut self, bits: u32) -> Config {
-        self.tt_check_bits = bits;
-        self
-    }
-
-    /// Whether the table switches to its *solved* layout
-    /// ([`gametree_ttable::Config::solved`]) while the searcher solves a
-    /// game that cannot repeat positions to its end ([`AlphaBeta::solve`],
-    /// [`AlphaBeta::solve_weak`]), on one thread or several (the shared
-    /// table then keeps one atomic word per entry), where every stored
-    /// value is exact to the end: 8-byte entries keeping the key bits the index
-    /// does not determine, the value and the bound, so twice the entries in
-    /// the same memory, just as exact, and the best move only where the
-    /// free bits hold its code (from 128 MiB for Connect Four's 7 columns).
-    /// Default `true`. It applies to tables of
-    /// 16 MiB or more with [`TtUse::Cutoffs`], the normal probe policy and
-    /// full-key verification (the defaults); switching layouts (a solve
-    /// after a depth-limited search, or the reverse) empties the table.
-    ///
-    /// [`AlphaBeta::solve`]: crate::AlphaBeta::solve
-    /// [`AlphaBeta::solve_weak`]: crate::AlphaBeta::solve_weak
-    #[must_use]
-    pub fn tt_solved_layout(mut self, on: bool) -> Config {
-        self.tt_solved_layout = on;
-        self
-    }
-
-    /// Whether a single-threaded table in the [solved
-    /// layout](Config::tt_solved_layout) starts at 16 MiB and doubles as it
-    /// fills, up to [`tt_bytes`](Config::tt_bytes)
-    /// ([`gametree_ttable::Config::grow`]). Default `true`: memory the
-    /// search never needs is never touched, so a light solve does not pay
-    /// the operating system for zeroing a large table, while a heavy one
-    /// grows into all of it. Same values and, once grown, the same table;
-    /// the shared table of several threads always uses all of its memory.
-    /// Measured with a 128 MiB table on Pons's Connect Four sets (whole
-    /// process, alternating pairs, medians): the 1,000 light openings of
-    /// Test_L1_R1 0.93× the time of the full table (20.9 MiB touched
-    /// against 132.8 MiB, and no slow first touch), Test_L1_R2 lines
-    /// 1-100 1.01×, Test_L1_R3 lines 1-6 1.00×.
-    #[must_use]
-    pub fn tt_grow(mut self, on: bool) -> Config {
-        self.tt_grow = on;
+    pub fn memory(mut self, bytes: usize) -> Config {
+        self.table.memory = bytes;
         self
     }
 
@@ -390,10 +491,10 @@ impl Config {
     }
 
     /// Try the game's tactical moves (captures, immediate wins) first
-    /// ([`gametree_game::Knowledge::tactics`]; `true` requires it).
+    /// ([`gametree_game::Knowledge::tactics`]; `Use::On` requires it).
     #[must_use]
-    pub fn tactical_ordering(mut self, on: bool) -> Config {
-        self.tactical_ordering = Use::from_bool(on);
+    pub fn tactical_ordering(mut self, usage: Use) -> Config {
+        self.tactical_ordering = usage;
         self
     }
 
@@ -409,54 +510,54 @@ impl Config {
     }
 
     /// End a node with the game's immediate win, and skip moves that hand
-    /// the opponent one ([`gametree_game::Knowledge::forcing`]; `true` requires it).
+    /// the opponent one ([`gametree_game::Knowledge::forcing`]; `Use::On` requires it).
     #[must_use]
-    pub fn forcing(mut self, on: bool) -> Config {
-        self.forcing = Use::from_bool(on);
+    pub fn forcing(mut self, usage: Use) -> Config {
+        self.forcing = usage;
         self
     }
 
     /// Order quiet moves by the game's static hint, history breaking ties
-    /// ([`gametree_game::Knowledge::order_hints`]; `true` requires it).
+    /// ([`gametree_game::Knowledge::order_hints`]; `Use::On` requires it).
     #[must_use]
-    pub fn order_hints(mut self, on: bool) -> Config {
-        self.order_hints = Use::from_bool(on);
+    pub fn order_hints(mut self, usage: Use) -> Config {
+        self.order_hints = usage;
         self
     }
 
     /// When solving, use the game's bound on its remaining length
-    /// ([`gametree_game::Knowledge::length_bound`]; `true` requires it): a node
+    /// ([`gametree_game::Knowledge::length_bound`]; `Use::On` requires it): a node
     /// where no win or loss can come in time is a draw, and
     /// [`Algorithm::Bisection`] tests only the values the position can
     /// still have.
     #[must_use]
-    pub fn length_bound(mut self, on: bool) -> Config {
-        self.length_bound = Use::from_bool(on);
+    pub fn length_bound(mut self, usage: Use) -> Config {
+        self.length_bound = usage;
         self
     }
 
     /// When solving, use the game's proofs that a player can no longer win
-    /// ([`gametree_game::Knowledge::win_bounds`]; `true` requires it): a
+    /// ([`gametree_game::Knowledge::win_bounds`]; `Use::On` requires it): a
     /// side to move that cannot win is held to a draw at best, one whose
     /// opponent cannot win draws at least, so a node whose window lies
     /// beyond that range is settled without a search.
     #[must_use]
-    pub fn win_bounds(mut self, on: bool) -> Config {
-        self.win_bounds = Use::from_bool(on);
+    pub fn win_bounds(mut self, usage: Use) -> Config {
+        self.win_bounds = usage;
         self
     }
 
     /// When solving, prove wins by threat-space search
     /// ([`gametree_threats`]; the game's [`threat
     /// moves`](gametree_game::Game::threat_moves) and forcing knowledge, no
-    /// repetitions; `true` requires them): a node whose side to move wins by
+    /// repetitions; `Use::On` requires them): a node whose side to move wins by
     /// a sequence of absolute threats within `p` plies is worth at least a
     /// win in `p`, so a window below that is cut without searching the
     /// node's moves, and the bound is stored in the table. Every threat and
     /// defence is checked against the rules, so values are unchanged.
     #[must_use]
-    pub fn threats(mut self, on: bool) -> Config {
-        self.threats = Use::from_bool(on);
+    pub fn threats(mut self, usage: Use) -> Config {
+        self.threats = usage;
         self
     }
 
@@ -518,7 +619,8 @@ impl Config {
     /// Calls the progress callback of
     /// [`search_with`](crate::AlphaBeta::search_with) and
     /// [`solve_with`](crate::AlphaBeta::solve_with) about every `nodes`
-    /// nodes (default 2^20, at least 1,024: limits are checked every 1,024
+    /// nodes, counted as [`Report::nodes`](crate::Report::nodes) counts
+    /// them (default 2^20, at least 1,024: limits are checked every 1,024
     /// nodes).
     #[must_use]
     pub fn progress_interval(mut self, nodes: u64) -> Config {
@@ -526,14 +628,27 @@ impl Config {
         self
     }
 
-    /// Lazy SMP threads sharing one lockless table (1 = single-threaded;
-    /// 0 is read as 1). When solving, the first thread to finish gives the
-    /// value, and near the root a thread puts off the moves another thread
-    /// is searching. Every thread count gives the same values; more
-    /// threads do not always pay (see the crate's README).
+    /// Lazy SMP threads sharing one lockless table (1, the default, is
+    /// single-threaded; [`ALL_CORES`] (0) is every core the machine
+    /// offers, the workspace's one meaning of `threads`, resolved by
+    /// [`AlphaBeta::new`](crate::AlphaBeta::new), whose
+    /// [`config`](crate::AlphaBeta::config) shows the count in effect).
+    /// When solving, the first thread to finish gives the value, and near
+    /// the root a thread puts off the moves another thread is searching.
+    /// Every thread count gives the same values; more threads do not
+    /// always pay (see the crate's README).
     #[must_use]
     pub fn threads(mut self, n: usize) -> Config {
-        self.threads = n.max(1);
+        self.threads = n;
+        self
+    }
+
+    /// This configuration with [`ALL_CORES`] replaced by the number of
+    /// cores.
+    pub(crate) fn with_thread_count(mut self) -> Config {
+        if self.threads == ALL_CORES {
+            self.threads = std::thread::available_parallelism().map_or(1, usize::from);
+        }
         self
     }
 
@@ -567,20 +682,15 @@ impl Config {
     pub fn get_aspiration(&self) -> Option<i32> {
         self.aspiration
     }
-    /// Table use and probe policy.
+    /// The transposition table's options.
     #[must_use]
-    pub fn get_tt(&self) -> (TtUse, ProbePolicy) {
-        (self.tt, self.tt_policy)
+    pub fn get_table(&self) -> TableConfig {
+        self.table
     }
-    /// The table's size in bytes.
+    /// The searcher's memory in bytes (its table's size).
     #[must_use]
-    pub fn get_tt_bytes(&self) -> usize {
-        self.tt_bytes
-    }
-    /// The table's verification bits.
-    #[must_use]
-    pub fn get_tt_check_bits(&self) -> u32 {
-        self.tt_check_bits
+    pub fn get_memory(&self) -> usize {
+        self.table.memory
     }
     /// Killers per ply (for a game without order hints, by default).
     #[must_use]
@@ -647,24 +757,12 @@ impl Config {
     pub fn get_etc(&self) -> bool {
         self.etc
     }
-    /// The solved table layout when solving ([`Config::tt_solved_layout`])?
-    #[must_use]
-    pub fn get_tt_solved_layout(&self) -> bool {
-        self.tt_solved_layout
-    }
-
-    /// Does a solved-layout table start small and grow ([`Config::tt_grow`])?
-    #[must_use]
-    pub fn get_tt_grow(&self) -> bool {
-        self.tt_grow
-    }
-
     /// Table prefetch?
     #[must_use]
     pub fn get_prefetch(&self) -> bool {
         self.prefetch
     }
-    /// Threads.
+    /// Threads ([`ALL_CORES`] when set so and not yet resolved).
     #[must_use]
     pub fn get_threads(&self) -> usize {
         self.threads

@@ -41,8 +41,9 @@ mod searcher;
 pub mod variants;
 mod worker;
 
-pub use config::{Algorithm, Config, TtUse, Use};
+pub use config::{Algorithm, Config, TableConfig, TtUse};
 pub use gametree_game::Stop;
+pub use gametree_game::{ALL_CORES, MissingKnowledge, Use};
 pub use gametree_threats::ThreatConfig;
 pub use reference::{
     Depth, MAX_QUIESCENCE_PLY, alpha_beta, alpha_beta_solve, negamax, negamax_quiescence,
@@ -106,12 +107,7 @@ pub enum SearchError {
     Table(gametree_ttable::TableError),
     /// A configuration option requires an item of knowledge that the game
     /// does not declare in [`gametree_game::Game::KNOWLEDGE`].
-    MissingKnowledge {
-        /// The option, e.g. `quiescence`.
-        option: &'static str,
-        /// The item it needs, e.g. `tactics`.
-        item: &'static str,
-    },
+    MissingKnowledge(MissingKnowledge),
     /// The threat-space search limits were refused
     /// ([`Config::threat_limits`]).
     Threats(gametree_threats::Error),
@@ -121,10 +117,7 @@ impl fmt::Display for SearchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SearchError::Table(e) => write!(f, "transposition table: {e}"),
-            SearchError::MissingKnowledge { option, item } => write!(
-                f,
-                "option `{option}` needs the game's {item}, which this game does not declare"
-            ),
+            SearchError::MissingKnowledge(e) => e.fmt(f),
             SearchError::Threats(e) => write!(f, "threat-space search: {e}"),
         }
     }
@@ -134,7 +127,7 @@ impl std::error::Error for SearchError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             SearchError::Table(e) => Some(e),
-            SearchError::MissingKnowledge { .. } => None,
+            SearchError::MissingKnowledge(e) => Some(e),
             SearchError::Threats(e) => Some(e),
         }
     }

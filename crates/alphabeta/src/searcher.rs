@@ -5,8 +5,11 @@ use std::time::Instant;
 
 use std::sync::Arc;
 
-use gametree_game::{Game, Knowledge, Limits, Oracle, Outcome, Progress, Score, Solution, Solver};
-use gametree_ttable::{ProbePolicy, SharedTable, Table, TranspositionTable};
+use gametree_game::{
+    Game, Knowledge, Limits, MissingKnowledge, Oracle, Outcome, Progress, Score, Solution, Solver,
+    Use,
+};
+use gametree_ttable::{SharedTable, Table, TranspositionTable};
 
 use crate::config::{Config, TtUse};
 use crate::order::Heuristics;
@@ -51,20 +54,16 @@ impl Uses {
         knowledge: Knowledge,
         can_repeat: bool,
     ) -> Result<Uses, SearchError> {
-        use crate::config::Use;
         let need = |u: Use, has: bool, option: &'static str, item: &'static str| {
-            if u == Use::On && !has {
-                Err(SearchError::MissingKnowledge { option, item })
-            } else {
-                Ok(u.resolve(has))
-            }
+            u.require(has, option, item)
+                .map_err(SearchError::MissingKnowledge)
         };
         let tactics = knowledge.has_tactics();
         if config.quiescence && !tactics {
-            return Err(SearchError::MissingKnowledge {
-                option: "quiescence",
-                item: "tactics",
-            });
+            return Err(SearchError::MissingKnowledge(MissingKnowledge::new(
+                "quiescence",
+                "tactics",
+            )));
         }
         let forcing = need(
             config.forcing,
@@ -166,23 +165,19 @@ impl<G: Game> AlphaBeta<G> {
     /// [`SearchError::Threats`] when threat-space search is in use and its
     /// limits are refused.
     pub fn new(config: Config) -> Result<Self, SearchError> {
+        let config = config.with_thread_count();
         let uses = Uses::resolve(&config, G::KNOWLEDGE, G::CAN_REPEAT)?;
         if uses.threats {
             config.threat_limits.check().map_err(SearchError::Threats)?;
         }
-        let tt_config = gametree_ttable::Config::new()
-            .probe_policy(config.tt_policy)
-            .check_bits(config.tt_check_bits);
-        let (table, shared) = match (config.tt, config.threads) {
+        let (bytes, tt_config) = (config.table.memory, config.table.derive(false));
+        let (table, shared) = match (config.table.usage, config.threads) {
             (TtUse::Off, _) => (None, None),
             (_, 1) => (
-                Some(TranspositionTable::with_config(config.tt_bytes, tt_config)?),
+                Some(TranspositionTable::with_config(bytes, tt_config)?),
                 None,
             ),
-            (_, _) => (
-                None,
-                Some(SharedTable::with_config(config.tt_bytes, tt_config)?),
-            ),
+            (_, _) => (None, Some(SharedTable::with_config(bytes, tt_config)?)),
         };
         Ok(AlphaBeta {
             heuristics: Heuristics::new(&config, &uses),
@@ -404,16 +399,15 @@ impl<G: Game> AlphaBeta<G> {
 
     /// Switches the table (single-threaded or shared) to the solved layout for a solve
     /// to the end (`to_end`), or back for anything else, when the
-    /// configuration allows it ([`Config::tt_solved_layout`]). A table the
-    /// layout cannot serve (under 16 MiB) keeps the full layout.
+    /// configuration allows it ([`TableConfig::solved_layout`]), as
+    /// [`TableConfig::derive`] decides. A table the layout cannot serve
+    /// (under 16 MiB) keeps the full layout.
+    ///
+    /// [`TableConfig::solved_layout`]: crate::TableConfig::solved_layout
+    /// [`TableConfig::derive`]: crate::TableConfig
     fn lay_out_table(&mut self, to_end: bool) {
-        let c = &self.config;
-        let want = to_end
-            && c.tt_solved_layout
-            && c.tt == TtUse::Cutoffs
-            && c.tt_policy == ProbePolicy::Normal
-            && c.tt_check_bits == 64;
-        let grow = want && c.tt_grow;
+        let derived = self.config.table.derive(to_end);
+        let (want, grow) = (derived.get_solved(), derived.get_grow());
         if let Some(t) = &mut self.table
             && (t.config().get_solved() != want || t.config().get_grow() != grow)
         {
@@ -446,12 +440,11 @@ impl<G: Game> AlphaBeta<G> {
         limits: &'a Limits,
         stop: &'a AtomicBool,
         start: Instant,
-    ) -> Worker<'a, G, TranspositionTable> {
+    ) -> Worker<'a, G, &'a mut TranspositionTable> {
         let mut worker = Worker::new(
             &self.config,
             self.uses,
             self.table.as_mut(),
-            None,
             &mut self.heuristics,
             limits,
             stop,

@@ -9,7 +9,7 @@ use gametree_ordering::Policy;
 use gametree_ttable::ProbePolicy;
 
 use crate::config::Setting;
-use crate::{Algorithm, Config, TtUse, Use};
+use crate::{Algorithm, Config, TableConfig, TtUse, Use};
 
 /// A configuration with a short human-readable name.
 #[derive(Clone, Debug)]
@@ -45,7 +45,7 @@ pub fn covering_set(tt_bytes: usize, threads: usize) -> Vec<Variant> {
     out.push(Config::plain());
     out.push(
         Config::default()
-            .tt(TtUse::Cutoffs, ProbePolicy::ExactDepth)
+            .table(exact_depth(TableConfig::new(), TtUse::Cutoffs))
             .aspiration(Some(25))
             .etc(true),
     );
@@ -66,7 +66,7 @@ pub fn covering_set(tt_bytes: usize, threads: usize) -> Vec<Variant> {
             } else {
                 None
             })
-            .tt(tt, ProbePolicy::ExactDepth)
+            .table(exact_depth(TableConfig::off(), tt))
             .killers((i % 3) as u8)
             .history(histories[i % 4])
             .history_malus(i % 3 != 1)
@@ -85,7 +85,7 @@ pub fn covering_set(tt_bytes: usize, threads: usize) -> Vec<Variant> {
     // or tactical stage (the lean move order), the game's hints, forcing.
     let mut lean = Config::plain()
         .algorithm(Algorithm::Bisection)
-        .tt(TtUse::Cutoffs, ProbePolicy::ExactDepth)
+        .table(exact_depth(TableConfig::off(), TtUse::Cutoffs))
         .prefetch(true);
     lean.forcing = Use::Auto;
     lean.order_hints = Use::Auto;
@@ -94,13 +94,13 @@ pub fn covering_set(tt_bytes: usize, threads: usize) -> Vec<Variant> {
     if threads > 1 {
         out.push(
             Config::default()
-                .tt(TtUse::Cutoffs, ProbePolicy::ExactDepth)
+                .table(exact_depth(TableConfig::new(), TtUse::Cutoffs))
                 .threads(threads),
         );
         out.push(
             Config::plain()
                 .algorithm(Algorithm::Mtdf)
-                .tt(TtUse::Cutoffs, ProbePolicy::ExactDepth)
+                .table(exact_depth(TableConfig::off(), TtUse::Cutoffs))
                 .iterative_deepening(true)
                 .threads(threads),
         );
@@ -108,8 +108,8 @@ pub fn covering_set(tt_bytes: usize, threads: usize) -> Vec<Variant> {
     out.into_iter()
         .map(|c| {
             let mut c = c;
-            if c.tt != TtUse::Off {
-                c = c.tt_bytes(tt_bytes);
+            if c.table.usage != TtUse::Off {
+                c = c.memory(tt_bytes);
             }
             Variant {
                 name: name(&c),
@@ -117,6 +117,11 @@ pub fn covering_set(tt_bytes: usize, threads: usize) -> Vec<Variant> {
             }
         })
         .collect()
+}
+
+/// `base` used as `usage` with the exact-depth probe policy.
+fn exact_depth(base: TableConfig, usage: TtUse) -> TableConfig {
+    base.usage(usage).probe_policy(ProbePolicy::ExactDepth)
 }
 
 fn auto_or_off(on: bool) -> Use {
@@ -143,7 +148,7 @@ pub fn name(c: &Config) -> String {
     if let Some(d) = c.aspiration {
         s += &format!(" asp{d}");
     }
-    s += match c.tt {
+    s += match c.table.usage {
         TtUse::Off => "",
         TtUse::Ordering => " tt=move",
         TtUse::Cutoffs => " tt=cut",
@@ -193,7 +198,7 @@ pub fn name(c: &Config) -> String {
     if c.etc {
         s += " etc";
     }
-    if c.prefetch && c.tt != TtUse::Off {
+    if c.prefetch && c.table.usage != TtUse::Off {
         s += " pf";
     }
     if c.threads > 1 {

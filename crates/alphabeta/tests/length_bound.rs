@@ -5,6 +5,7 @@
 //! tic-tac-toe position and on random Connect Four positions of small
 //! boards.
 
+use gametree_game::Use;
 use std::collections::HashSet;
 
 use gametree_alphabeta::{Algorithm, AlphaBeta, Config, negamax_solve};
@@ -69,14 +70,14 @@ fn configs() -> Vec<Config> {
         .killers(0)
         .history(None)
         .counter_moves(false)
-        .tt_bytes(1 << 16);
+        .memory(1 << 16);
     let mut out = Vec::new();
     for algorithm in [Algorithm::Bisection, Algorithm::Pvs, Algorithm::Mtdf] {
         for forcing in [true, false] {
             out.push(
                 base.algorithm(algorithm)
-                    .forcing(forcing)
-                    .length_bound(true),
+                    .forcing(Use::from(forcing))
+                    .length_bound(Use::On),
             );
         }
     }

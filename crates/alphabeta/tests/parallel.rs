@@ -34,7 +34,7 @@ fn positions(size: Size, stones: usize, count: usize, mut seed: u64) -> Vec<Boar
 
 /// The value of `b` solved on one thread.
 fn single(b: &Board) -> Score {
-    let mut s = AlphaBeta::<Board>::new(Config::default().tt_bytes(1 << 20)).unwrap();
+    let mut s = AlphaBeta::<Board>::new(Config::default().memory(1 << 20)).unwrap();
     s.solve(&mut b.clone(), &Limits::none()).value
 }
 
@@ -46,7 +46,7 @@ fn check(size: Size, stones: usize, count: usize, threads: usize) {
 /// layout).
 fn check_with(size: Size, stones: usize, count: usize, threads: usize, tt_bytes: usize) {
     let mut searcher =
-        AlphaBeta::<Board>::new(Config::default().tt_bytes(tt_bytes).threads(threads)).unwrap();
+        AlphaBeta::<Board>::new(Config::default().memory(tt_bytes).threads(threads)).unwrap();
     for (i, p) in positions(size, stones, count, 0x9e37_79b9_7f4a_7c15 + stones as u64)
         .iter()
         .enumerate()

@@ -78,7 +78,7 @@ where
 
 #[test]
 fn prefetch_changes_nothing_but_timing() {
-    let base = Config::default().tt_bytes(1 << 20);
+    let base = Config::default().memory(1 << 20);
     let c4 = random_positions(
         &Board::new(Size::new(6, 5).expect("a size")),
         &mut rng(1),
@@ -95,7 +95,7 @@ fn prefetch_changes_nothing_but_timing() {
 #[test]
 fn prefetch_on_the_shared_table_keeps_values() {
     // Lazy SMP: node counts depend on the threads' timing, values do not.
-    let base = Config::default().tt_bytes(1 << 20).threads(2);
+    let base = Config::default().memory(1 << 20).threads(2);
     let c4 = random_positions(
         &Board::new(Size::new(5, 5).expect("a size")),
         &mut rng(4),

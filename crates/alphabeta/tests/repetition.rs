@@ -4,7 +4,7 @@
 //! cycles. Distances to mate are checked against a plain depth-limited
 //! alpha-beta without a table (a mate found inside the horizon is exact).
 
-use gametree_alphabeta::{Algorithm, AlphaBeta, Config, TtUse, alpha_beta};
+use gametree_alphabeta::{Algorithm, AlphaBeta, Config, TableConfig, alpha_beta};
 use gametree_game::{Limits, Score};
 use gametree_games_chess::Position;
 use gametree_ttable::ProbePolicy;
@@ -35,7 +35,8 @@ fn kqk_longest_defence_is_exact() {
     let fen = "8/8/8/8/7k/8/3K1Q2/8 b - - 0 1";
     let exact = |d: u32| {
         let mut p: Position = fen.parse().unwrap();
-        let config = Config::default().tt(TtUse::Cutoffs, ProbePolicy::ExactDepth);
+        let config =
+            Config::default().table(TableConfig::new().probe_policy(ProbePolicy::ExactDepth));
         let mut s = AlphaBeta::<Position>::new(config).unwrap();
         s.search(&mut p, &Limits::none().with_depth(d)).value
     };

@@ -4,6 +4,7 @@
 //! `negamax_solve` with the normal table policy, weak solving gives the
 //! right sign, limits stop the search, quiescence equals its reference.
 
+use gametree_alphabeta::TableConfig;
 use std::collections::HashSet;
 
 use gametree_alphabeta::variants::covering_set;
@@ -83,7 +84,7 @@ fn solve_with_normal_table_equals_negamax_solve() {
         Config::default().algorithm(gametree_alphabeta::Algorithm::Mtdf),
         Config::default().threads(2),
     ] {
-        let mut searcher = AlphaBeta::<TicTacToe>::new(config.tt_bytes(1 << 16)).unwrap();
+        let mut searcher = AlphaBeta::<TicTacToe>::new(config.memory(1 << 16)).unwrap();
         for p in &positions {
             let expected = negamax_solve(&mut p.clone());
             let r = searcher.solve(&mut p.clone(), &Limits::none());
@@ -118,7 +119,11 @@ fn node_limit_and_cancel_stop_the_search() {
 fn quiescence_equals_its_reference() {
     let positions = reachable();
     let config = Config::default()
-        .tt(TtUse::Off, ProbePolicy::ExactDepth)
+        .table(
+            TableConfig::new()
+                .usage(TtUse::Off)
+                .probe_policy(ProbePolicy::ExactDepth),
+        )
         .quiescence(true);
     let mut searcher = AlphaBeta::<TicTacToe>::new(config).unwrap();
     for p in positions.iter().step_by(3) {
@@ -132,6 +137,6 @@ fn quiescence_equals_its_reference() {
 
 #[test]
 fn bad_table_size_is_an_error() {
-    assert!(AlphaBeta::<TicTacToe>::new(Config::default().tt_bytes(0)).is_err());
-    assert!(AlphaBeta::<TicTacToe>::new(Config::default().tt_bytes(usize::MAX)).is_err());
+    assert!(AlphaBeta::<TicTacToe>::new(Config::default().memory(0)).is_err());
+    assert!(AlphaBeta::<TicTacToe>::new(Config::default().memory(usize::MAX)).is_err());
 }

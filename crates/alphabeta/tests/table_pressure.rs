@@ -15,7 +15,7 @@ use gametree_games_connect4::{Board, Size};
 fn pons_l2_r2_line_298_exact_with_the_default_table() {
     let board: Board = "142642644756145".parse().expect("position");
     for bytes in [1 << 20, 16 << 20] {
-        let mut s = AlphaBeta::<Board>::new(Config::default().tt_bytes(bytes)).expect("table");
+        let mut s = AlphaBeta::<Board>::new(Config::default().memory(bytes)).expect("table");
         let r = s.solve(&mut board.clone(), &Limits::none());
         assert_eq!(board.pons_score(r.value), Some(2), "table of {bytes} bytes");
     }
@@ -27,7 +27,7 @@ fn pons_l2_r2_line_298_exact_with_the_default_table() {
 #[test]
 fn four_by_four_232_is_a_draw_with_a_tiny_table() {
     let board = Board::from_moves(Size::new(4, 4).expect("size"), "232").expect("position");
-    let mut s = AlphaBeta::<Board>::new(Config::default().tt_bytes(128)).expect("table");
+    let mut s = AlphaBeta::<Board>::new(Config::default().memory(128)).expect("table");
     let r = s.solve(&mut board.clone(), &Limits::none());
     assert_eq!(r.value, Score::DRAW);
     assert_eq!(alpha_beta_solve(&mut board.clone()).value, Score::DRAW);
@@ -38,7 +38,7 @@ fn four_by_four_232_is_a_draw_with_a_tiny_table() {
 /// plain alpha-beta, distance included.
 #[test]
 fn four_by_four_positions_in_a_row_with_a_tiny_table() {
-    let mut s = AlphaBeta::<Board>::new(Config::default().tt_bytes(256)).expect("table");
+    let mut s = AlphaBeta::<Board>::new(Config::default().memory(256)).expect("table");
     let mut frontier = vec![Board::new(Size::new(4, 4).expect("size"))];
     let mut moves = <Board as Game>::Moves::default();
     let mut solved = 0;

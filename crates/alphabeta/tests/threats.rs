@@ -4,7 +4,7 @@
 //! a typed error.
 
 use gametree_alphabeta::{AlphaBeta, Config, SearchError, ThreatConfig};
-use gametree_game::{Game, Limits};
+use gametree_game::{Game, Limits, Use};
 use gametree_games_mnk::Mnk;
 use gametree_games_tictactoe::TicTacToe;
 
@@ -38,8 +38,8 @@ fn positions(m: u8, n: u8, k: u8, stones: u32, count: usize, seed: u64) -> Vec<M
 
 #[test]
 fn threats_keep_every_value() {
-    let mut off = AlphaBeta::<Mnk>::new(Config::default().threats(false)).expect("table");
-    let mut on = AlphaBeta::<Mnk>::new(Config::default().threats(true)).expect("table");
+    let mut off = AlphaBeta::<Mnk>::new(Config::default().threats(Use::Off)).expect("table");
+    let mut on = AlphaBeta::<Mnk>::new(Config::default().threats(Use::On)).expect("table");
     // Long sequences too, so that deep threat wins are used.
     let mut long =
         AlphaBeta::<Mnk>::new(Config::default().threat_limits(ThreatConfig::new().depth(20)))
@@ -75,11 +75,8 @@ fn threat_settings_are_checked() {
     // Unused limits are not checked: the game has no threats.
     assert!(AlphaBeta::<TicTacToe>::new(bad).is_ok());
     assert!(matches!(
-        AlphaBeta::<TicTacToe>::new(Config::default().threats(true)).map(|_| ()),
-        Err(SearchError::MissingKnowledge {
-            option: "threats",
-            ..
-        })
+        AlphaBeta::<TicTacToe>::new(Config::default().threats(Use::On)).map(|_| ()),
+        Err(SearchError::MissingKnowledge(e)) if e.option() == "threats"
     ));
     assert_eq!(
         AlphaBeta::<Mnk>::new(Config::default())

@@ -61,7 +61,7 @@ pub(crate) fn searcher<G: CliGame>(
     let config = Config::default()
         .iterative_deepening(false)
         .quiescence(quiescence)
-        .tt_bytes(tt_bytes)
+        .memory(tt_bytes)
         .threads(threads);
     AlphaBeta::new(config).map_err(|e| CliError::input(format!("--tt {tt_bytes} bytes: {e}")))
 }

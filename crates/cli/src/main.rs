@@ -166,7 +166,8 @@ struct SolveArgs {
     #[arg(long, value_name = "SIZE")]
     tt: Option<String>,
     /// Search threads: Lazy SMP for alpha-beta, rayon workers for
-    /// retrograde; pns, pn2, dfpn and cns search on one thread.
+    /// retrograde; pns, pn2, dfpn and cns search on one thread. 0: every
+    /// core.
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Give up after this many milliseconds per position (value null, exit
@@ -213,7 +214,7 @@ struct AnalyseArgs {
     /// (default 2000 when --depth is not given).
     #[arg(long)]
     time_ms: Option<u64>,
-    /// Search threads (Lazy SMP).
+    /// Search threads (Lazy SMP). 0: every core.
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Transposition table size, e.g. 64M, 1G, 1.5G (at most the machine's
@@ -283,7 +284,7 @@ enum TbCommand {
         /// Where to write the database files.
         #[arg(long, value_name = "DIR", default_value = ".")]
         out: String,
-        /// Worker threads.
+        /// Worker threads. 0: every core.
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Refuse to build (exit code 2, nothing built) when the stated memory bound is above
@@ -373,7 +374,7 @@ enum TbCommand {
         /// The directory of the tables (written by `gametree tb build ... --out DIR`).
         #[arg(long, value_name = "DIR", default_value = ".")]
         dir: String,
-        /// Endings compressed at once (each takes about three times its raw table in memory; the bound is stated first).
+        /// Endings compressed at once (each takes about three times its raw table in memory; the bound is stated first). 0: every core.
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Remove each raw file once its compressed file is checked.
@@ -580,14 +581,17 @@ fn check_time(option: &str, ms: Option<u64>) -> Result<Option<u64>> {
     }
 }
 
-/// Checks a thread count (1 to 256).
+/// Checks a thread count (0 to 256) and resolves 0, the workspace's
+/// [`gametree_game::ALL_CORES`], to the machine's cores (at most 256).
 fn check_threads(n: usize) -> Result<usize> {
-    if (1..=256).contains(&n) {
-        Ok(n)
-    } else {
-        Err(CliError::input(format!(
-            "bad thread count {n}: expected 1 to 256"
-        )))
+    match n {
+        gametree_game::ALL_CORES => {
+            Ok(std::thread::available_parallelism().map_or(1, |n| usize::from(n).min(256)))
+        }
+        1..=256 => Ok(n),
+        _ => Err(CliError::input(format!(
+            "bad thread count {n}: expected 1 to 256, or 0 for every core"
+        ))),
     }
 }
 

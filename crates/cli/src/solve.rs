@@ -1,5 +1,6 @@
 //! `gametree solve`: the game-theoretic value of positions.
 
+use gametree_pns_conspiracy::ProofConfig;
 use std::time::Instant;
 
 use gametree_alphabeta::{AlphaBeta, Config};
@@ -148,35 +149,35 @@ impl<G: CliGame> Engine<G> {
         };
         Ok(match opts.algo {
             Algo::Alphabeta => {
-                let config = Config::default()
-                    .tt_bytes(table_bytes)
-                    .threads(opts.threads);
+                let config = Config::default().memory(table_bytes).threads(opts.threads);
                 let mut s = AlphaBeta::new(config)
                     .map_err(|e| CliError::input(format!("--tt {table_bytes} bytes: {e}")))?;
                 s.set_oracle(oracle);
                 Engine::AlphaBeta(Box::new(s))
             }
             Algo::Dfpn if oracle.is_some() => Engine::Other(Box::new(DfPnWithOracle {
-                dfpn: DfPn::new(DfPnConfig::new().table_bytes(table_bytes)).map_err(memory)?,
+                dfpn: DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(table_bytes)))
+                    .map_err(memory)?,
                 oracle: oracle.expect("checked"),
             })),
             Algo::Pns => Engine::Other(Box::new(
-                Pns::new(PnsConfig::new().memory(Some(tree_bytes))).map_err(memory)?,
+                Pns::new(PnsConfig::new().proof(ProofConfig::new().memory(tree_bytes)))
+                    .map_err(memory)?,
             )),
             Algo::Pn2 => Engine::Other(Box::new(
                 Pns::new(
                     PnsConfig::new()
                         .second_level(Some(SecondLevel::default()))
-                        .memory(Some(tree_bytes)),
+                        .proof(ProofConfig::new().memory(tree_bytes)),
                 )
                 .map_err(memory)?,
             )),
             Algo::Dfpn => Engine::Other(Box::new(
-                DfPn::new(DfPnConfig::new().table_bytes(table_bytes)).map_err(memory)?,
+                DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(table_bytes)))
+                    .map_err(memory)?,
             )),
             Algo::Cns => Engine::Other(Box::new(
-                Conspiracy::new(ConspiracyConfig::new().memory(Some(tree_bytes)))
-                    .map_err(memory)?,
+                Conspiracy::new(ConspiracyConfig::new().memory(tree_bytes)).map_err(memory)?,
             )),
             Algo::Retrograde => Engine::Retrograde,
         })

@@ -23,6 +23,10 @@ pub enum Stop {
     /// The position, or a successor the answer needs, is outside what the
     /// solver covers (a database that does not hold it).
     OutOfScope,
+    /// The search did not start: an option set to [`Use::On`](crate::Use::On)
+    /// needs knowledge the game does not declare (a solver whose
+    /// constructor does not know the game refuses it here).
+    MissingKnowledge(crate::MissingKnowledge),
 }
 
 impl fmt::Display for Stop {
@@ -33,6 +37,7 @@ impl fmt::Display for Stop {
             Stop::Cancelled => "cancelled",
             Stop::Memory => "memory limit",
             Stop::OutOfScope => "position not covered",
+            Stop::MissingKnowledge(e) => return write!(f, "refused: {e}"),
         })
     }
 }

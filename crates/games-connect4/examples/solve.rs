@@ -4,6 +4,7 @@
 //! `cargo run --release -p gametree-games-connect4 --example solve FILE [FIRST] [COUNT] [TABLE_KIB] [ETC]`
 //! (`ETC` 1 turns on enhanced transposition cutoffs).
 
+use gametree_game::Use;
 use std::time::Instant;
 
 use gametree_alphabeta::{AlphaBeta, Config};
@@ -36,8 +37,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .killers(0)
         .history(None)
         .counter_moves(false)
-        .tactical_ordering(false)
-        .tt_bytes(kib << 10)
+        .tactical_ordering(Use::Off)
+        .memory(kib << 10)
         .etc(etc);
     let mut solver = AlphaBeta::<Board>::new(config)?;
     let (mut nodes, mut wrong) = (0u64, 0usize);

@@ -2,6 +2,7 @@
 //! notation), the published values by the brute-force reference, and every
 //! solver of the workspace against it.
 
+use gametree_pns_conspiracy::ProofConfig;
 use std::collections::HashSet;
 
 use gametree_alphabeta::{AlphaBeta, Config, negamax_solve};
@@ -202,7 +203,9 @@ fn every_solver_agrees_on_every_2x2_position() {
         ("pn2", Box::new(Pns::pn2())),
         (
             "df-pn",
-            Box::new(DfPn::new(DfPnConfig::new().table_bytes(1 << 16)).unwrap()),
+            Box::new(
+                DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(1 << 16))).unwrap(),
+            ),
         ),
         (
             "cns",

@@ -44,7 +44,7 @@ fn main() {
     println!("|---|---|---:|---:|---:|---:|---:|---|");
     for (m, n, k) in GAMES {
         let mut g = Mnk::new(m, n, k).expect("a size");
-        let mut ab = AlphaBeta::<Mnk>::new(Config::default().tt_bytes(64 << 20)).expect("table");
+        let mut ab = AlphaBeta::<Mnk>::new(Config::default().memory(64 << 20)).expect("table");
         let start = Instant::now();
         let report = ab.solve_weak(&mut g, &Limits::none());
         let solve_time = start.elapsed();

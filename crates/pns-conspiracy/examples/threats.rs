@@ -8,6 +8,8 @@
 //! ```
 
 mod support;
+use gametree_game::Use;
+use gametree_pns_conspiracy::ProofConfig;
 use support::group;
 
 use std::time::{Duration, Instant};
@@ -38,7 +40,9 @@ fn run(solver: &str, threats: bool, g: &mut Mnk) -> (Option<Outcome>, u64, f64) 
     let start = Instant::now();
     let (outcome, nodes) = match solver {
         "alpha-beta" => {
-            let config = Config::default().tt_bytes(64 << 20).threats(threats);
+            let config = Config::default()
+                .memory(64 << 20)
+                .threats(Use::from(threats));
             let mut s = AlphaBeta::<Mnk>::new(config).expect("table");
             let r = s.solve_weak(g, &limits);
             (r.outcome, r.nodes)
@@ -46,13 +50,20 @@ fn run(solver: &str, threats: bool, g: &mut Mnk) -> (Option<Outcome>, u64, f64) 
         "PN²" => {
             let config = PnsConfig::new()
                 .second_level(Some(SecondLevel::default()))
-                .memory(Some(4 << 30))
-                .threats(threats);
+                .proof(
+                    ProofConfig::new()
+                        .memory(4 << 30)
+                        .threats(Use::from(threats)),
+                );
             let r = Pns::new(config).expect("config").solve(g, &limits);
             (r.outcome, r.nodes)
         }
         _ => {
-            let config = DfPnConfig::new().table_bytes(64 << 20).threats(threats);
+            let config = DfPnConfig::new().proof(
+                ProofConfig::new()
+                    .memory(64 << 20)
+                    .threats(Use::from(threats)),
+            );
             let r = DfPn::new(config).expect("table").solve(g, &limits);
             (r.outcome, r.nodes)
         }

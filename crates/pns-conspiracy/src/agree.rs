@@ -14,6 +14,7 @@ use gametree_game::{Game, Limits, Outcome, Score};
 use crate::cns::{Conspiracy, ConspiracyConfig, ValueSet};
 use crate::common::{Answer, Question, Report};
 use crate::dfpn::{DfPn, DfPnConfig};
+use crate::options::ProofConfig;
 use crate::pns::Pns;
 use crate::proof::{Strategy, Trust, verify_with};
 
@@ -142,8 +143,10 @@ pub fn proof_solvers_agree<G: Game>(
     let mut stats = AgreeStats::default();
     let pns = Pns::default();
     let pn2 = Pns::pn2();
-    let dfpn =
-        RefCell::new(DfPn::new(DfPnConfig::new().table_bytes(64 << 10)).expect("a 64 KiB table"));
+    let dfpn = RefCell::new(
+        DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(64 << 10)))
+            .expect("a 64 KiB table"),
+    );
     each_agrees(
         &[
             (0, "pns", &|g, q, l| pns.prove(g, q, l)),
@@ -201,7 +204,7 @@ pub fn bounded_solvers_agree<G: Game>(
 ) -> Result<AgreeStats, Disagreement> {
     let mut stats = AgreeStats::default();
     let pn2 = Pns::pn2();
-    let dfpn = DfPn::new(DfPnConfig::new().table_bytes(dfpn_table_bytes))
+    let dfpn = DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(dfpn_table_bytes)))
         .map_err(|e| Disagreement::new("df-pn", e.to_string()))?;
     let dfpn = RefCell::new(dfpn);
     each_agrees(

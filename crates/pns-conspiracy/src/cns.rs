@@ -91,18 +91,22 @@ impl ConspiracyConfig {
     }
 
     /// Stops the search ([`Stop::Memory`]) when the tree would use more
-    /// than `bytes` (`None`: no limit).
+    /// than `bytes` (default: no bound). The same option, name and unit as
+    /// [`ProofConfig::memory`](crate::ProofConfig::memory); conspiracy
+    /// search uses none of the game's knowledge, so it takes no
+    /// [`ProofConfig`](crate::ProofConfig).
     #[must_use]
-    pub fn memory(mut self, bytes: Option<usize>) -> ConspiracyConfig {
-        self.memory = bytes;
+    pub fn memory(mut self, bytes: usize) -> ConspiracyConfig {
+        self.memory = Some(bytes);
         self
     }
 
-    /// Calls the progress callback every `expansions` expansions (default
-    /// 65,536; 0 is read as 1).
+    /// Calls the progress callback about every `nodes` nodes, counted as
+    /// the report's `nodes` counts them (expansions; default 65,536, 0 is
+    /// read as 1).
     #[must_use]
-    pub fn progress_interval(mut self, expansions: u64) -> ConspiracyConfig {
-        self.progress_interval = expansions.max(1);
+    pub fn progress_interval(mut self, nodes: u64) -> ConspiracyConfig {
+        self.progress_interval = nodes.max(1);
         self
     }
 
@@ -116,7 +120,7 @@ impl ConspiracyConfig {
     pub fn get_values(&self) -> &ValueSet {
         &self.values
     }
-    /// The memory bound.
+    /// The memory bound, `None` for none.
     #[must_use]
     pub fn get_memory(&self) -> Option<usize> {
         self.memory

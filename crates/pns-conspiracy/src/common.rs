@@ -227,6 +227,23 @@ pub struct Report<M> {
     pub elapsed: Duration,
 }
 
+impl<M> Report<M> {
+    /// The report of a search that did not start: an option requires
+    /// knowledge the game lacks ([`Stop::MissingKnowledge`]).
+    pub(crate) fn refused(question: Question, missing: gametree_game::MissingKnowledge) -> Self {
+        Report {
+            question,
+            answer: Answer::Unknown(Stop::MissingKnowledge(missing)),
+            proof: 1,
+            disproof: 1,
+            best_move: None,
+            nodes: 0,
+            table: TableUse::default(),
+            elapsed: Duration::ZERO,
+        }
+    }
+}
+
 /// Combines the two answers of a win/draw/loss solve ("can the side to
 /// move win?", then, if not, "can it draw?") into a [`Solution`]: the best
 /// move is the one that proved the win or the draw (none for a loss, where

@@ -7,7 +7,8 @@ use crate::common::{
     Budget, Error, INFINITE, Number, Progress, Question, Report, TableUse, add, answer_of,
     as_parent, child_needs_win, settled_by_bounds, solve_with, solved, success,
 };
-use crate::pns::{Knobs, claim_of, initial};
+use crate::options::Knobs;
+use crate::pns::{claim_of, initial};
 use crate::proof::Strategy;
 use gametree_threats::ThreatSearch;
 
@@ -475,8 +476,8 @@ impl DfPn {
     /// terabyte, [`Error::AllocationFailed`] when the memory is refused.
     pub fn new(config: DfPnConfig) -> Result<DfPn, Error> {
         Ok(DfPn {
-            table: Table::new(config.table_bytes)?,
-            threats: ThreatSearch::new(config.threat_limits).map_err(Error::Threats)?,
+            table: Table::new(config.get_memory())?,
+            threats: ThreatSearch::new(config.proof.get_threat_limits()).map_err(Error::Threats)?,
             config,
         })
     }
@@ -608,10 +609,14 @@ impl DfPn {
         with_strategy: bool,
         oracle: Option<&dyn Oracle<G>>,
     ) -> (Report<G::Move>, Option<Strategy<G::Move>>) {
+        let knobs = match self.config.proof.knobs::<G>() {
+            Ok(knobs) => knobs,
+            Err(missing) => return (Report::refused(question, missing), None),
+        };
         let table = &mut self.table;
-        let threats =
-            (self.config.threats && gametree_threats::applies::<G>()).then_some(&mut self.threats);
-        let mut budget = Budget::new(limits, progress, self.config.progress_interval, None);
+        let threats = knobs.threats.then_some(&mut self.threats);
+        let interval = self.config.proof.get_progress_interval();
+        let mut budget = Budget::new(limits, progress, interval, None);
         let (stores, replacements) = (table.stores, table.replacements);
         let mut searcher = Searcher {
             table,
@@ -622,10 +627,7 @@ impl DfPn {
             children: Vec::new(),
             hashes: Vec::new(),
             epsilon: self.config.epsilon,
-            knobs: Knobs {
-                hints: self.config.proof_hints,
-                bounds: self.config.win_bounds,
-            },
+            knobs,
             extracted: std::collections::HashMap::new(),
             root_proof: None,
             extract_steps: 0,

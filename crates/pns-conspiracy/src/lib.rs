@@ -66,13 +66,16 @@ pub mod agree;
 mod cns;
 mod common;
 mod dfpn;
+mod options;
 mod pns;
 mod proof;
 
 pub use cns::{Conspiracy, ConspiracyConfig, ConspiracyReport, ValueSet};
 pub use common::{Answer, Error, INFINITE, Number, Progress, Question, Report, Stop, TableUse};
 pub use dfpn::{DfPn, DfPnConfig};
+pub use gametree_game::{MissingKnowledge, Use};
 pub use gametree_threats::ThreatConfig;
+pub use options::ProofConfig;
 pub use pns::{Pns, PnsConfig, SecondLevel};
 pub use proof::{
     BuildError, Claim, Strategy, Trust, VerifyError, VerifyErrorKind, VerifyStats, build_strategy,

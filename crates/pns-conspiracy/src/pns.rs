@@ -3,24 +3,16 @@
 
 use std::mem::size_of;
 
-use gametree_game::{Game, Limits, MoveBuffer, Outcome, Solution, Solver};
-use gametree_threats::{ThreatConfig, ThreatSearch};
+use gametree_game::{Game, Limits, MoveBuffer, Outcome, Solution, Solver, Use};
+use gametree_threats::ThreatSearch;
 
 use crate::common::Error;
 use crate::common::{
     Budget, INFINITE, Number, Progress, Question, Report, TableUse, add, answer_of, as_parent,
     child_needs_win, settled_by_bounds, solve_with, solved, success,
 };
+use crate::options::{Knobs, ProofConfig};
 use crate::proof::{Claim, Strategy};
-
-/// Which of the game's knowledge a proof-number search uses.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Knobs {
-    /// [`Game::proof_hints`] as initial numbers.
-    pub(crate) hints: bool,
-    /// [`Game::cannot_win`] to solve positions without expanding them.
-    pub(crate) bounds: bool,
-}
 
 /// The initial `(φ, δ)` of an unexpanded position that is not over: solved
 /// when the game's win bounds settle it (and `knobs.bounds` is on), else
@@ -68,37 +60,28 @@ impl Default for SecondLevel {
     }
 }
 
-/// Configuration of [`Pns`], built by value.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Configuration of [`Pns`], built by value: the options every
+/// proof-number search shares ([`ProofConfig`]) and PN²'s second level.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PnsConfig {
+    proof: ProofConfig,
     second_level: Option<SecondLevel>,
-    memory: Option<usize>,
-    proof_hints: bool,
-    win_bounds: bool,
-    threats: bool,
-    threat_limits: ThreatConfig,
-    progress_interval: u64,
-}
-
-impl Default for PnsConfig {
-    fn default() -> Self {
-        PnsConfig::new()
-    }
 }
 
 impl PnsConfig {
-    /// Plain best-first PNS with the game's proof hints, no memory limit.
+    /// Plain best-first PNS with [`ProofConfig::new`]: the game's
+    /// knowledge where it has it, no memory bound.
     #[must_use]
     pub fn new() -> PnsConfig {
-        PnsConfig {
-            second_level: None,
-            memory: None,
-            proof_hints: true,
-            win_bounds: true,
-            threats: true,
-            threat_limits: ThreatConfig::new(),
-            progress_interval: 1 << 16,
-        }
+        PnsConfig::default()
+    }
+
+    /// The options every proof-number search shares: memory bound,
+    /// progress interval, knowledge and threat-space search.
+    #[must_use]
+    pub fn proof(mut self, proof: ProofConfig) -> PnsConfig {
+        self.proof = proof;
+        self
     }
 
     /// PN² with the given inner budget, or plain PNS (`None`).
@@ -108,96 +91,15 @@ impl PnsConfig {
         self
     }
 
-    /// Stops the search (answer unknown, [`Stop::Memory`](crate::Stop::Memory))
-    /// when the explicit trees, with the threat-space search table (1 MiB
-    /// by default, when [`threats`](Self::threats) is in use), would use
-    /// more than `bytes` (`None`: no limit).
+    /// The shared options.
     #[must_use]
-    pub fn memory(mut self, bytes: Option<usize>) -> PnsConfig {
-        self.memory = bytes;
-        self
+    pub fn get_proof(&self) -> ProofConfig {
+        self.proof
     }
-
-    /// Start unexpanded nodes at the game's [`Game::proof_hints`] when it
-    /// declares them (on by default), or at `(1, 1)`.
-    #[must_use]
-    pub fn proof_hints(mut self, on: bool) -> PnsConfig {
-        self.proof_hints = on;
-        self
-    }
-
-    /// Solve a position without expanding it when the game's win bounds
-    /// ([`Game::cannot_win`]) settle the question there (on by default; the
-    /// proof tree then ends in a leaf that [`verify_with`](crate::verify_with)
-    /// accepts with [`Trust::WinBounds`](crate::Trust::WinBounds)).
-    #[must_use]
-    pub fn win_bounds(mut self, on: bool) -> PnsConfig {
-        self.win_bounds = on;
-        self
-    }
-
-    /// Solve a new leaf without expanding it when its side to move wins by
-    /// a sequence of absolute threats (on by default): threat-space search
-    /// ([`gametree_threats`]) for a game that lists its threat moves and
-    /// knows its immediate wins, never for one whose positions can repeat.
-    /// The root is always expanded, so that the report names a best move;
-    /// [`Pns::prove`] writes every move of such a leaf's win.
-    #[must_use]
-    pub fn threats(mut self, on: bool) -> PnsConfig {
-        self.threats = on;
-        self
-    }
-
-    /// The limits of each threat-space search (default [`ThreatConfig::new`]).
-    /// [`Pns::new`] refuses limits that [`ThreatConfig::check`] refuses.
-    #[must_use]
-    pub fn threat_limits(mut self, limits: ThreatConfig) -> PnsConfig {
-        self.threat_limits = limits;
-        self
-    }
-
-    /// Calls the progress callback every `expansions` expansions (default
-    /// 65,536; 0 is read as 1).
-    #[must_use]
-    pub fn progress_interval(mut self, expansions: u64) -> PnsConfig {
-        self.progress_interval = expansions.max(1);
-        self
-    }
-
     /// The second level, if PN².
     #[must_use]
     pub fn get_second_level(&self) -> Option<SecondLevel> {
         self.second_level
-    }
-    /// The memory bound.
-    #[must_use]
-    pub fn get_memory(&self) -> Option<usize> {
-        self.memory
-    }
-    /// Proof hints on?
-    #[must_use]
-    pub fn get_proof_hints(&self) -> bool {
-        self.proof_hints
-    }
-    /// Win bounds on?
-    #[must_use]
-    pub fn get_win_bounds(&self) -> bool {
-        self.win_bounds
-    }
-    /// Threat-space search on?
-    #[must_use]
-    pub fn get_threats(&self) -> bool {
-        self.threats
-    }
-    /// The limits of each threat-space search.
-    #[must_use]
-    pub fn get_threat_limits(&self) -> ThreatConfig {
-        self.threat_limits
-    }
-    /// The progress interval.
-    #[must_use]
-    pub fn get_progress_interval(&self) -> u64 {
-        self.progress_interval
     }
 }
 
@@ -255,11 +157,11 @@ impl<G: Game> Engine<G> {
     }
 
     /// An engine whose new leaves are also solved by threat-space search
-    /// when `config` asks for it and it applies to `G`.
-    fn with_threats(config: &PnsConfig) -> Engine<G> {
+    /// when `knobs` say so.
+    fn with_threats(config: &ProofConfig, knobs: Knobs) -> Engine<G> {
         let mut e = Engine::new();
-        if config.threats && gametree_threats::applies::<G>() {
-            e.threats = ThreatSearch::new(config.threat_limits).ok();
+        if knobs.threats {
+            e.threats = ThreatSearch::new(config.get_threat_limits()).ok();
         }
         e
     }
@@ -519,11 +421,12 @@ impl Pns {
     /// [`Error::Threats`] for threat-search limits that
     /// [`ThreatConfig::check`] refuses (when threat-space search is on).
     pub fn new(config: PnsConfig) -> Result<Pns, Error> {
-        if config.threats {
-            config.threat_limits.check().map_err(Error::Threats)?;
+        let proof = config.proof;
+        if proof.get_threats() != Use::Off {
+            proof.get_threat_limits().check().map_err(Error::Threats)?;
         }
         let min = size_of::<Node<()>>();
-        match config.memory {
+        match proof.get_memory() {
             Some(bytes) if bytes < min => Err(Error::TooSmall { bytes, min }),
             _ => Ok(Pns { config }),
         }
@@ -575,8 +478,10 @@ impl Pns {
         question: Question,
         limits: &Limits,
     ) -> (Report<G::Move>, Option<Strategy<G::Move>>) {
-        let (report, engine) = self.run(game, question, limits, &mut |_| {});
-        if report.phi_or_delta_zero() {
+        let (report, engine, knobs) = self.run(game, question, limits, &mut |_| {});
+        if let Some(knobs) = knobs
+            && report.phi_or_delta_zero()
+        {
             let claim = claim_of(game, question, report.proof == 0);
             let mut strategy = Strategy::new(claim);
             let mut hashes = Vec::new();
@@ -587,10 +492,7 @@ impl Pns {
                 question.needs_win(),
                 &mut strategy,
                 &mut hashes,
-                Knobs {
-                    hints: self.config.proof_hints,
-                    bounds: self.config.win_bounds,
-                },
+                knobs,
             );
             (report, Some(strategy))
         } else {
@@ -615,25 +517,26 @@ impl Pns {
         question: Question,
         limits: &Limits,
         progress: &mut dyn FnMut(&Progress),
-    ) -> (Report<G::Move>, Engine<G>) {
-        let knobs = Knobs {
-            hints: self.config.proof_hints,
-            bounds: self.config.win_bounds,
+    ) -> (Report<G::Move>, Engine<G>, Option<Knobs>) {
+        let proof = &self.config.proof;
+        let knobs = match proof.knobs::<G>() {
+            Ok(knobs) => knobs,
+            Err(missing) => return (Report::refused(question, missing), Engine::new(), None),
         };
         let mut budget = Budget::new(
             limits,
             progress,
-            self.config.progress_interval,
-            self.config.memory,
+            proof.get_progress_interval(),
+            proof.get_memory(),
         );
         // New leaves are made by `expand`: the outer tree's in PNS, the
         // inner one's in PN² (whose outer tree takes the inner root's
         // children). One threat search there, its table kept across the
         // inner searches.
         let (mut engine, mut inner) = if self.config.second_level.is_some() {
-            (Engine::new(), Engine::with_threats(&self.config))
+            (Engine::new(), Engine::with_threats(proof, knobs))
         } else {
-            (Engine::with_threats(&self.config), Engine::new())
+            (Engine::with_threats(proof, knobs), Engine::new())
         };
         let mut hashes = Vec::new();
         let second = self.config.second_level.map(|p| (&mut inner, p));
@@ -671,7 +574,7 @@ impl Pns {
             },
             elapsed: budget.start.elapsed(),
         };
-        (report, engine)
+        (report, engine, Some(knobs))
     }
 }
 
@@ -717,7 +620,8 @@ fn extract<G: Game>(
             hashes,
             Knobs {
                 hints: false,
-                bounds: knobs.bounds,
+                threats: false,
+                ..knobs
             },
             None,
             u64::MAX,

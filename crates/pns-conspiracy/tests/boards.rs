@@ -7,10 +7,12 @@
 //! solver on seeded random positions.
 
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{Game, Limits, MoveBuffer, Outcome};
+use gametree_game::{Game, Limits, MoveBuffer, Outcome, Use};
 use gametree_games_connect4::{Board, Size};
 use gametree_games_mnk::Mnk;
-use gametree_pns_conspiracy::{Answer, DfPn, DfPnConfig, Pns, PnsConfig, Question, agree};
+use gametree_pns_conspiracy::{
+    Answer, DfPn, DfPnConfig, Pns, PnsConfig, ProofConfig, Question, agree,
+};
 
 /// The alpha-beta solver's value for the side to move.
 fn alpha_beta_outcome<G>(g: &mut G) -> Outcome
@@ -79,8 +81,12 @@ fn check_empty_board<G: Game>(g: &mut G, expected: Outcome, with_cns: bool) {
     eprintln!("{stats:?} {:?}", t.elapsed());
     // With and without the game's proof hints.
     for hints in [true, false] {
-        let pns = Pns::new(PnsConfig::new().proof_hints(hints)).unwrap();
-        let mut dfpn = DfPn::new(DfPnConfig::new().proof_hints(hints)).unwrap();
+        let pns =
+            Pns::new(PnsConfig::new().proof(ProofConfig::new().proof_hints(Use::from(hints))))
+                .unwrap();
+        let mut dfpn =
+            DfPn::new(DfPnConfig::new().proof(ProofConfig::new().proof_hints(Use::from(hints))))
+                .unwrap();
         for r in [
             pns.search(g, Question::Win, &Limits::none()),
             dfpn.search(g, Question::Win, &Limits::none()),

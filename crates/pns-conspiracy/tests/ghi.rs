@@ -8,6 +8,8 @@
 //! (removing the rule in `DfPn::mid` that keeps path-dependent results out
 //! of the table makes `ghi_example_*` and `random_cyclic_graphs` fail).
 
+use gametree_game::Use;
+use gametree_pns_conspiracy::ProofConfig;
 use std::sync::Arc;
 
 use arrayvec::ArrayVec;
@@ -156,8 +158,10 @@ fn ghi_graph() -> Vec<Node> {
 fn configs() -> [DfPnConfig; 3] {
     [
         DfPnConfig::new(),
-        DfPnConfig::new().epsilon(0.0).proof_hints(false),
-        DfPnConfig::new().table_bytes(96),
+        DfPnConfig::new()
+            .epsilon(0.0)
+            .proof(ProofConfig::new().proof_hints(Use::Off)),
+        DfPnConfig::new().proof(ProofConfig::new().memory(96)),
     ]
 }
 

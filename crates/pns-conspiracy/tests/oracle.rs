@@ -3,6 +3,7 @@
 //! tic-tac-toe position, with oracles that know the positions of `k` marks
 //! or more; the root is never probed.
 
+use gametree_pns_conspiracy::ProofConfig;
 use std::collections::{HashMap, HashSet};
 
 use gametree_alphabeta::negamax_solve;
@@ -45,7 +46,8 @@ fn outcomes_equal_negamax_with_every_oracle() {
     for k in [0, 4, 7] {
         let values = &values;
         let oracle = move |p: &TicTacToe| (p.marks() >= k).then(|| values[&p.hash()]);
-        let mut dfpn = DfPn::new(DfPnConfig::new().table_bytes(1 << 20)).unwrap();
+        let mut dfpn =
+            DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(1 << 20))).unwrap();
         let (mut plain, mut probing) = (0, 0);
         for (p, &want) in positions.iter().zip(&expected) {
             let solved = dfpn.solve_with_oracle(&mut { *p }, &Limits::none(), &oracle);

@@ -5,8 +5,9 @@
 //! refused limits are a typed error.
 
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{Game, Limits, Outcome};
+use gametree_game::{Game, Limits, Outcome, Use};
 use gametree_games_mnk::{Mnk, Moves};
+use gametree_pns_conspiracy::ProofConfig;
 use gametree_pns_conspiracy::{
     DfPn, DfPnConfig, Error, Pns, PnsConfig, Question, SecondLevel, ThreatConfig, Trust,
     verify_with,
@@ -30,13 +31,14 @@ fn random_position(rng: &mut Pcg64, m: u8, n: u8, k: u8, stones: u64) -> Option<
 #[test]
 fn values_and_proofs_with_threats() {
     let mut rng = Pcg64::new(0x7468726561747321, 5);
-    let mut reference = AlphaBeta::<Mnk>::new(Config::default().threats(false)).unwrap();
-    let pns_on = Pns::new(PnsConfig::new().threats(true)).unwrap();
-    let pns_off = Pns::new(PnsConfig::new().threats(false)).unwrap();
+    let mut reference = AlphaBeta::<Mnk>::new(Config::default().threats(Use::Off)).unwrap();
+    let pns_on = Pns::new(PnsConfig::new().proof(ProofConfig::new().threats(Use::Auto))).unwrap();
+    let pns_off = Pns::new(PnsConfig::new().proof(ProofConfig::new().threats(Use::Off))).unwrap();
     let pn2 = PnsConfig::new().second_level(Some(SecondLevel::default()));
-    let pn2_on = Pns::new(pn2.threats(true)).unwrap();
-    let pn2_off = Pns::new(pn2.threats(false)).unwrap();
-    let mut dfpn_on = DfPn::new(DfPnConfig::new().table_bytes(1 << 20)).unwrap();
+    let pn2_on = Pns::new(pn2.proof(ProofConfig::new().threats(Use::Auto))).unwrap();
+    let pn2_off = Pns::new(pn2.proof(ProofConfig::new().threats(Use::Off))).unwrap();
+    let mut dfpn_on =
+        DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(1 << 20))).unwrap();
     let limits = Limits::none().with_nodes(400_000);
     let mut wins = 0;
     let mut checked = 0;
@@ -88,13 +90,16 @@ fn values_and_proofs_with_threats() {
 fn refused_threat_limits() {
     let bad = ThreatConfig::new().table_entries(0);
     assert!(matches!(
-        Pns::new(PnsConfig::new().threat_limits(bad)),
+        Pns::new(PnsConfig::new().proof(ProofConfig::new().threat_limits(bad))),
         Err(Error::Threats(_))
     ));
     // Not checked when off.
-    assert!(Pns::new(PnsConfig::new().threat_limits(bad).threats(false)).is_ok());
+    assert!(
+        Pns::new(PnsConfig::new().proof(ProofConfig::new().threat_limits(bad).threats(Use::Off)))
+            .is_ok()
+    );
     assert!(matches!(
-        DfPn::new(DfPnConfig::new().threat_limits(bad)).map(|_| ()),
+        DfPn::new(DfPnConfig::new().proof(ProofConfig::new().threat_limits(bad))).map(|_| ()),
         Err(Error::Threats(_))
     ));
 }
@@ -107,12 +112,12 @@ fn memory_bound_counts_threat_tables() {
     let mut g = Mnk::new(4, 4, 3).unwrap();
     let pn2 = PnsConfig::new()
         .second_level(Some(SecondLevel::default()))
-        .memory(Some(1 << 20));
+        .proof(ProofConfig::new().memory(1 << 20));
     let on = Pns::new(pn2)
         .unwrap()
         .search(&mut g, Question::Win, &Limits::none());
     assert_eq!(on.answer, Answer::Unknown(Stop::Memory));
-    let off = Pns::new(pn2.threats(false))
+    let off = Pns::new(pn2.proof(pn2.get_proof().threats(Use::Off)))
         .unwrap()
         .search(&mut g, Question::Win, &Limits::none());
     assert!(matches!(off.answer, Answer::Proven), "{:?}", off.answer);

@@ -3,7 +3,8 @@
 //! transpositions, and a cyclic game.
 
 use arrayvec::ArrayVec;
-use gametree_game::{Game, Knowledge, Limits, MoveBuffer, Outcome, Player, Score};
+use gametree_game::{Game, Knowledge, Limits, MoveBuffer, Outcome, Player, Score, Use};
+use gametree_pns_conspiracy::ProofConfig;
 use gametree_pns_conspiracy::{
     Answer, Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig, Question, SecondLevel,
     Stop, ValueSet, agree, verify,
@@ -277,7 +278,12 @@ fn tiny_table_and_epsilons_stay_correct() {
         let mut g = RandomDag::new(seed, 10, 200, false);
         let expected = negamax(&mut g, &mut Vec::new());
         for (bytes, eps) in [(96, 0.0), (100, 0.25), (4096, 1.0), (1 << 20, 0.0)] {
-            let mut dfpn = DfPn::new(DfPnConfig::new().table_bytes(bytes).epsilon(eps)).unwrap();
+            let mut dfpn = DfPn::new(
+                DfPnConfig::new()
+                    .proof(ProofConfig::new().memory(bytes))
+                    .epsilon(eps),
+            )
+            .unwrap();
             let s = dfpn.solve(&mut g, &Limits::none());
             assert_eq!(
                 s.outcome,
@@ -312,14 +318,19 @@ fn hints_change_effort_not_answers() {
         for hints in [true, false] {
             let second = [None, Some(SecondLevel::default())];
             for second in second {
-                let config = PnsConfig::new().proof_hints(hints).second_level(second);
+                let config = PnsConfig::new()
+                    .proof(ProofConfig::new().proof_hints(Use::from(hints)))
+                    .second_level(second);
                 let r = Pns::new(config)
                     .unwrap()
                     .search(&mut g, Question::Win, &Limits::none());
                 assert_eq!(r.answer == Answer::Proven, win, "seed {seed}");
                 efforts.insert((seed, hints, r.nodes));
             }
-            let mut dfpn = DfPn::new(DfPnConfig::new().proof_hints(hints)).unwrap();
+            let mut dfpn = DfPn::new(
+                DfPnConfig::new().proof(ProofConfig::new().proof_hints(Use::from(hints))),
+            )
+            .unwrap();
             let r = dfpn.search(&mut g, Question::Win, &Limits::none());
             assert_eq!(r.answer == Answer::Proven, win, "seed {seed}");
         }
@@ -345,8 +356,10 @@ fn cyclic_games_every_solver_matches_the_path_rule() {
         // unknown at the node limit, never wrong.
         for config in [
             DfPnConfig::new(),
-            DfPnConfig::new().epsilon(0.0).proof_hints(false),
-            DfPnConfig::new().table_bytes(96),
+            DfPnConfig::new()
+                .epsilon(0.0)
+                .proof(ProofConfig::new().proof_hints(Use::Off)),
+            DfPnConfig::new().proof(ProofConfig::new().memory(96)),
         ] {
             for q in [Question::Win, Question::AtLeastDraw] {
                 let limits = Limits::none().with_nodes(100_000);
@@ -404,18 +417,18 @@ fn limits_stop_every_search() {
         .unwrap()
         .search(&mut g, Question::Win, &timed);
     assert_eq!(r.answer, Answer::Unknown(Stop::Time));
-    let small = Pns::new(PnsConfig::new().memory(Some(4096))).unwrap();
+    let small = Pns::new(PnsConfig::new().proof(ProofConfig::new().memory(4096))).unwrap();
     let r = small.search(&mut g, Question::Win, &Limits::none());
     assert_eq!(r.answer, Answer::Unknown(Stop::Memory));
     let small = Pns::new(
         PnsConfig::new()
-            .memory(Some(4096))
+            .proof(ProofConfig::new().memory(4096))
             .second_level(Some(SecondLevel::default())),
     )
     .unwrap();
     let r = small.search(&mut g, Question::Win, &Limits::none());
     assert_eq!(r.answer, Answer::Unknown(Stop::Memory));
-    let r = Conspiracy::new(ConspiracyConfig::new().memory(Some(4096)))
+    let r = Conspiracy::new(ConspiracyConfig::new().memory(4096))
         .unwrap()
         .search(&mut g, &Limits::none())
         .unwrap();
@@ -431,14 +444,15 @@ fn limits_stop_every_search() {
 fn progress_is_reported() {
     let mut g = RandomDag::new(3, 12, 5_000, false);
     let mut calls = 0;
-    let pns = Pns::new(PnsConfig::new().progress_interval(5)).unwrap();
+    let pns = Pns::new(PnsConfig::new().proof(ProofConfig::new().progress_interval(5))).unwrap();
     let r = pns.search_with(&mut g, Question::Win, &Limits::none(), &mut |p| {
         calls += 1;
         assert!(p.nodes.is_multiple_of(5) && p.stored > 0);
     });
     assert_eq!(calls, r.nodes / 5);
     let mut calls = 0;
-    let mut dfpn = DfPn::new(DfPnConfig::new().progress_interval(5)).unwrap();
+    let mut dfpn =
+        DfPn::new(DfPnConfig::new().proof(ProofConfig::new().progress_interval(5))).unwrap();
     let r = dfpn.search_with(&mut g, Question::Win, &Limits::none(), &mut |_| {
         calls += 1;
     });

@@ -4,8 +4,9 @@
 //! built from an oracle proves the known m,n,k values.
 
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{Game, Limits, Outcome, Player};
+use gametree_game::{Game, Limits, Outcome, Player, Use};
 use gametree_games_mnk::{Mnk, Moves};
+use gametree_pns_conspiracy::ProofConfig;
 use gametree_pns_conspiracy::{
     Claim, DfPn, DfPnConfig, Pns, PnsConfig, Question, Trust, VerifyErrorKind, build_strategy,
     verify, verify_with,
@@ -23,7 +24,7 @@ fn weak(s: &mut AlphaBeta<Mnk>, g: &mut Mnk) -> Outcome {
 #[test]
 fn solvers_agree_with_and_without_bounds() {
     let mut rng = Pcg64::new(0x626f756e64, 9);
-    let mut plain = AlphaBeta::<Mnk>::new(Config::default().win_bounds(false)).unwrap();
+    let mut plain = AlphaBeta::<Mnk>::new(Config::default().win_bounds(Use::Off)).unwrap();
     let mut moves = Moves::default();
     let mut bound_leaves = 0;
     for _ in 0..40 {
@@ -40,14 +41,22 @@ fn solvers_agree_with_and_without_bounds() {
         }
         let expected = weak(&mut plain, &mut g);
         for bounds in [false, true] {
-            let mut dfpn =
-                DfPn::new(DfPnConfig::new().table_bytes(4 << 20).win_bounds(bounds)).unwrap();
+            let mut dfpn = DfPn::new(
+                DfPnConfig::new().proof(
+                    ProofConfig::new()
+                        .memory(4 << 20)
+                        .win_bounds(Use::from(bounds)),
+                ),
+            )
+            .unwrap();
             assert_eq!(
                 dfpn.solve(&mut g, &Limits::none()).outcome,
                 Some(expected),
                 "{g} df-pn {bounds}"
             );
-            let pns = Pns::new(PnsConfig::new().win_bounds(bounds)).unwrap();
+            let pns =
+                Pns::new(PnsConfig::new().proof(ProofConfig::new().win_bounds(Use::from(bounds))))
+                    .unwrap();
             assert_eq!(
                 pns.solve(&mut g, &Limits::none()).outcome,
                 Some(expected),

@@ -137,7 +137,8 @@ fn lock<E>(state: &Mutex<State<E>>) -> MutexGuard<'_, State<E>> {
 
 /// Runs `build` once for each job `0..needs.len()`, job `i` only after
 /// every job listed in `needs[i]` has finished, on up to `threads` threads
-/// (at least 1), and returns the results in job order.
+/// ([`gametree_game::ALL_CORES`], 0, for every core), and returns the
+/// results in job order.
 ///
 /// A job is started as soon as its needs are finished and a thread is
 /// free, the lowest-numbered ready job first (so list the longest jobs
@@ -221,7 +222,10 @@ where
         let jobs = (0..count).filter(|&j| left[j] > 0).collect();
         return Err(ScheduleError::Cycle { jobs });
     }
-    let threads = threads.max(1);
+    let threads = match threads {
+        gametree_game::ALL_CORES => std::thread::available_parallelism().map_or(1, usize::from),
+        n => n,
+    };
     let done: Vec<OnceLock<T>> = (0..count).map(|_| OnceLock::new()).collect();
     let state = Mutex::new(State {
         ready: (0..count).filter(|&j| waiting[j] == 0).collect(),
@@ -356,11 +360,13 @@ mod tests {
                 }
             }
             let expected: Vec<u64> = expected.into_iter().flatten().collect();
+            let cores = std::thread::available_parallelism().map_or(1, usize::from);
             for threads in [0, 1, 2, 3] {
                 let early = AtomicBool::new(false);
+                let cap = if threads == 0 { cores } else { threads };
                 let got = schedule(&needs, threads, |job| {
                     let i = job.index();
-                    assert!(job.threads() >= 1 && job.threads() <= threads.max(1));
+                    assert!(job.threads() >= 1 && job.threads() <= cap);
                     let below: Vec<u64> = needs[i]
                         .iter()
                         .map(|&n| {

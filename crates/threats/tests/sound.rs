@@ -34,7 +34,7 @@ fn positions(m: u8, n: u8, k: u8, from: usize, count: usize, seed: u64) -> Vec<M
 
 #[test]
 fn every_win_found_is_a_forced_win_within_its_plies() {
-    let mut solver = AlphaBeta::<Mnk>::new(Config::default().tt_bytes(16 << 20)).unwrap();
+    let mut solver = AlphaBeta::<Mnk>::new(Config::default().memory(16 << 20)).unwrap();
     let mut search = ThreatSearch::new(ThreatConfig::default()).unwrap();
     let (mut wins, mut checked) = (0, 0);
     for &(m, n, k, from, count) in &[
@@ -163,7 +163,7 @@ impl Game for Loose {
 
 #[test]
 fn a_loose_threat_list_finds_only_real_wins() {
-    let mut solver = AlphaBeta::<Mnk>::new(Config::default().tt_bytes(16 << 20)).unwrap();
+    let mut solver = AlphaBeta::<Mnk>::new(Config::default().memory(16 << 20)).unwrap();
     let mut search = ThreatSearch::new(ThreatConfig::new().depth(4).nodes(500)).unwrap();
     let (mut wins, mut sequences) = (0, 0);
     for g in positions(5, 5, 4, 4, 400, 3) {

@@ -3,10 +3,11 @@
 //! tables below the root, alpha-beta with the tables two plies below it,
 //! df-pn with the tables, on random positions of each ending.
 
+use gametree_pns_conspiracy::ProofConfig;
 use std::sync::Arc;
 
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_chess_tables::{BuildOptions, Endgame, PawnEndgame, Signature, Tables};
+use gametree_chess_tables::{BuildOptions, Endgame, PawnEndgame, Signature, Tablebase};
 use gametree_game::{Game, IndexSpace, Limits, Oracle, Player, Score};
 use gametree_games_chess::Position;
 use gametree_pns_conspiracy::{DfPn, DfPnConfig};
@@ -54,7 +55,7 @@ impl Space {
 /// search from a root with `side` to move then stops two plies below it,
 /// not one.
 struct OneSide {
-    tables: Arc<Tables>,
+    tables: Arc<Tablebase>,
     side: Player,
 }
 
@@ -95,17 +96,18 @@ pub(crate) fn search_with_tables(endings: &[&str], samples: usize, seed: u64) ->
             }
         }
     }
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     if let Err(e) = tables.build(&signatures, &BuildOptions::default()) {
         t.compare("build", None, "the tables".to_string(), e.to_string());
         return t;
     }
     let tables = Arc::new(tables);
-    let config = Config::default().tt_bytes(1 << 20);
+    let config = Config::default().memory(1 << 20);
     let mut shallow = AlphaBeta::<Position>::new(config).expect("1 MiB table");
     shallow.set_oracle(Some(tables.clone()));
     let mut deep = AlphaBeta::<Position>::new(config.complete_line(false)).expect("1 MiB table");
-    let mut dfpn = DfPn::new(DfPnConfig::new().table_bytes(1 << 20)).expect("1 MiB table");
+    let mut dfpn = DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(1 << 20)))
+        .expect("1 MiB table");
     let none = Limits::none();
     let mut r = rng(seed);
     for signature in &signatures {
@@ -130,7 +132,7 @@ pub(crate) fn search_with_tables(endings: &[&str], samples: usize, seed: u64) ->
             if p.outcome().is_some() {
                 continue;
             }
-            let Some(value) = tables.probe(&p) else {
+            let Some(value) = tables.probe(&p).ok().flatten() else {
                 t.compare(&p, None, "a value".to_string(), "none".to_string());
                 done += 1;
                 continue;

@@ -16,7 +16,7 @@ use super::{Check, Ctx, Family, Skip, Tally};
 /// knowledge switches on what fits it) with a table of `tt_bytes`, on
 /// `threads` threads.
 fn solver(tt_bytes: usize, threads: usize) -> AlphaBeta<Board> {
-    AlphaBeta::new(Config::default().tt_bytes(tt_bytes).threads(threads)).expect("table")
+    AlphaBeta::new(Config::default().memory(tt_bytes).threads(threads)).expect("table")
 }
 
 /// The Connect Four board of a line of Pons's test sets, for

@@ -8,7 +8,7 @@
 use gametree_alphabeta::{AlphaBeta, Config};
 use gametree_game::{Limits, Outcome, Solver};
 use gametree_games_dots::{Dots, Size, check as reference, exact_score};
-use gametree_pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns};
+use gametree_pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, ProofConfig};
 
 use super::common::{oracle_playouts, random_positions, reachable, rng, searcher_rows};
 use super::{Check, Family, Tally};
@@ -77,7 +77,10 @@ fn proof_solvers() -> Vec<(&'static str, Box<dyn Solver<Dots>>)> {
         ("pn2", Box::new(Pns::pn2())),
         (
             "df-pn",
-            Box::new(DfPn::new(DfPnConfig::new().table_bytes(1 << 20)).expect("1 MiB table")),
+            Box::new(
+                DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(1 << 20)))
+                    .expect("1 MiB table"),
+            ),
         ),
         (
             "cns",
@@ -98,7 +101,7 @@ pub(crate) fn checks() -> Vec<Check> {
                     Ok(boards) => boards,
                     Err(e) => return Tally::corpus_error(&e),
                 };
-                let mut ab = AlphaBeta::<Dots>::new(Config::default().tt_bytes(64 << 20))
+                let mut ab = AlphaBeta::<Dots>::new(Config::default().memory(64 << 20))
                     .expect("64 MiB table");
                 for v in boards {
                     let (w, h, published) = (v.width, v.height, v.score);

@@ -2,9 +2,10 @@
 //! alpha-beta variant equals negamax on random positions, the oracles.
 
 use gametree_alphabeta::{AlphaBeta, Config, alpha_beta_solve};
-use gametree_game::{Limits, Outcome, perft};
+use gametree_game::{Limits, Outcome, Use, perft};
 use gametree_games_mnk::Mnk;
 use gametree_games_tictactoe::TicTacToe;
+use gametree_pns_conspiracy::ProofConfig;
 
 use super::common::{
     forcing_playouts, oracle_playouts, random_positions, reachable, rng, searcher_rows,
@@ -54,7 +55,7 @@ pub(crate) fn checks() -> Vec<Check> {
             |_| {
                 let (all, _) = reachable(&mnk(3, 3, 3));
                 let mut s =
-                    AlphaBeta::<Mnk>::new(Config::default().tt_bytes(4 << 20)).expect("table");
+                    AlphaBeta::<Mnk>::new(Config::default().memory(4 << 20)).expect("table");
                 solvers_agree(
                     &all,
                     |g| alpha_beta_solve(g).value,
@@ -80,7 +81,7 @@ pub(crate) fn checks() -> Vec<Check> {
                         continue;
                     };
                     let mut s =
-                        AlphaBeta::<Mnk>::new(Config::default().tt_bytes(16 << 20)).expect("table");
+                        AlphaBeta::<Mnk>::new(Config::default().memory(16 << 20)).expect("table");
                     let strong = s.solve(&mut g.clone(), &Limits::none());
                     t.compare(&g, None, format!("{expected}"), fmt_outcome(strong.outcome));
                     let weak = s.solve_weak(&mut g.clone(), &Limits::none());
@@ -197,10 +198,12 @@ fn win_bound_rows() -> Vec<Check> {
             |ctx| {
                 let ps = positions_between(5, 5, 4, ctx.seed, ctx.pick(30, 300), 9, 13);
                 let mut off =
-                    AlphaBeta::<Mnk>::new(Config::default().win_bounds(false)).expect("table");
+                    AlphaBeta::<Mnk>::new(Config::default().win_bounds(Use::Off)).expect("table");
                 let mut on =
-                    AlphaBeta::<Mnk>::new(Config::default().win_bounds(true)).expect("table");
-                let mut dfpn = DfPn::new(DfPnConfig::new().table_bytes(4 << 20)).expect("table");
+                    AlphaBeta::<Mnk>::new(Config::default().win_bounds(Use::On)).expect("table");
+                let mut dfpn =
+                    DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(4 << 20)))
+                        .expect("table");
                 let pn2 = Pns::new(PnsConfig::new().second_level(Some(Default::default())))
                     .expect("config");
                 let mut t = Tally::default();
@@ -254,13 +257,17 @@ fn threat_rows() -> Vec<Check> {
             "threat-space search on = off: df-pn and PN2 value = alpha-beta, their proofs verify (5,5,4 6,6,4 7,7,5 after 8-14, 14-20, 24-32 plies)",
             |ctx| {
                 let mut ab =
-                    AlphaBeta::<Mnk>::new(Config::default().threats(false)).expect("table");
-                let config = DfPnConfig::new().table_bytes(4 << 20);
-                let mut on = DfPn::new(config.threats(true)).expect("table");
-                let mut off = DfPn::new(config.threats(false)).expect("table");
+                    AlphaBeta::<Mnk>::new(Config::default().threats(Use::Off)).expect("table");
+                let proof = ProofConfig::new().memory(4 << 20);
+                let on = DfPnConfig::new().proof(proof.threats(Use::Auto));
+                let mut on = DfPn::new(on).expect("table");
+                let off = DfPnConfig::new().proof(proof.threats(Use::Off));
+                let mut off = DfPn::new(off).expect("table");
                 let pn2 = PnsConfig::new().second_level(Some(Default::default()));
-                let pn2_on = Pns::new(pn2.threats(true)).expect("config");
-                let pn2_off = Pns::new(pn2.threats(false)).expect("config");
+                let pn2_on = pn2.proof(ProofConfig::new().threats(Use::Auto));
+                let pn2_on = Pns::new(pn2_on).expect("config");
+                let pn2_off = pn2.proof(ProofConfig::new().threats(Use::Off));
+                let pn2_off = Pns::new(pn2_off).expect("config");
                 let limits = Limits::none().with_nodes(2_000_000);
                 let mut t = Tally::default();
                 let boards = [(5, 5, 4, 8, 14), (6, 6, 4, 14, 20), (7, 7, 5, 24, 32)];
@@ -318,8 +325,9 @@ fn threat_rows() -> Vec<Check> {
             "threat-space search on = off: AlphaBeta solve (exact score) and weak (5,5,4 6,6,4 7,7,4 7,7,5 after 6-12, 10-18, 12-20, 22-30 plies)",
             |ctx| {
                 let mut off =
-                    AlphaBeta::<Mnk>::new(Config::default().threats(false)).expect("table");
-                let mut on = AlphaBeta::<Mnk>::new(Config::default().threats(true)).expect("table");
+                    AlphaBeta::<Mnk>::new(Config::default().threats(Use::Off)).expect("table");
+                let mut on =
+                    AlphaBeta::<Mnk>::new(Config::default().threats(Use::On)).expect("table");
                 let mut t = Tally::default();
                 let boards = [
                     (5, 5, 4, 6, 12),
@@ -356,7 +364,7 @@ fn threat_rows() -> Vec<Check> {
             "threat-space search wins = alpha-beta: a win within the sequence's plies (4,4,3 to 7,7,5)",
             |ctx| {
                 let mut ab =
-                    AlphaBeta::<Mnk>::new(Config::default().threats(false)).expect("table");
+                    AlphaBeta::<Mnk>::new(Config::default().threats(Use::Off)).expect("table");
                 let mut search = gametree_threats::ThreatSearch::new(Default::default())
                     .expect("default limits");
                 let mut t = Tally::default();

@@ -41,8 +41,8 @@ pub(crate) fn solve_variants() -> Vec<Variant> {
     covering_set(default_bytes(), 2)
         .into_iter()
         .map(|v| {
-            let (usage, _) = v.config.get_tt();
-            let config = v.config.tt(usage, ProbePolicy::Normal);
+            let table = v.config.get_table().probe_policy(ProbePolicy::Normal);
+            let config = v.config.table(table);
             Variant {
                 name: gametree_alphabeta::variants::name(&config),
                 config,
@@ -139,14 +139,14 @@ where
 {
     let mut t = Tally::default();
     let build = |bytes: usize| {
-        let c = if config.get_tt().0 == TtUse::Off {
+        let c = if config.get_table().get_usage() == TtUse::Off {
             config
         } else {
-            config.tt_bytes(bytes)
+            config.memory(bytes)
         };
         AlphaBeta::<G>::new(c).map(source.setup)
     };
-    let runs: Vec<(&str, usize, bool)> = if config.get_tt().0 == TtUse::Off {
+    let runs: Vec<(&str, usize, bool)> = if config.get_table().get_usage() == TtUse::Off {
         vec![("no table", 0, false)]
     } else {
         vec![

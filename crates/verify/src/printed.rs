@@ -12,6 +12,7 @@
 //! Dots-and-Boxes through `gametree_games_dots::exact_solve` (the exact box
 //! difference), chess endings through the tables' `best_move`.
 
+use gametree_pns_conspiracy::ProofConfig;
 use std::fmt::{Debug, Display};
 
 use gametree_alphabeta::{AlphaBeta, Config, negamax_solve};
@@ -171,7 +172,10 @@ where
         ("pn2", Box::new(Pns::pn2())),
         (
             "df-pn",
-            Box::new(DfPn::new(DfPnConfig::new().table_bytes(4 << 20)).expect("4 MiB table")),
+            Box::new(
+                DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(4 << 20)))
+                    .expect("4 MiB table"),
+            ),
         ),
     ];
     if cns {
@@ -195,7 +199,7 @@ where
 {
     let mut t = Tally::default();
     let mut reference = |g: &G| negamax_solve(&mut g.clone()).value;
-    let mut ab = AlphaBeta::<G>::new(Config::default().tt_bytes(16 << 20)).expect("16 MiB");
+    let mut ab = AlphaBeta::<G>::new(Config::default().memory(16 << 20)).expect("16 MiB");
     for p in positions {
         match score_answer(&mut ab, p, limits) {
             Some(a) => check_printed(&mut t, "alpha-beta", p, &a, &mut reference, Score::back_up),
@@ -254,7 +258,7 @@ fn dots_rows(
     let positions = positions_after(&Dots::new(size), count, drawn, seed);
     let mut solvers: Vec<(&'static str, Box<dyn Solver<Dots>>)> = vec![(
         "alpha-beta",
-        Box::new(AlphaBeta::<Dots>::new(Config::default().tt_bytes(16 << 20)).expect("16 MiB")),
+        Box::new(AlphaBeta::<Dots>::new(Config::default().memory(16 << 20)).expect("16 MiB")),
     )];
     solvers.extend(outcome_solvers::<Dots>(false));
     for (name, mut s) in solvers {
@@ -283,13 +287,13 @@ fn dots_rows(
 /// of best moves to the end, 20 plies for a draw) on random positions of
 /// each ending, against the tables' own values.
 fn chess_rows(t: &mut Tally, endings: &[&str], samples: usize, seed: u64) {
-    use gametree_chess_tables::{BuildOptions, Signature, Tables};
+    use gametree_chess_tables::{BuildOptions, Signature, Tablebase};
     let mut r = rng(seed);
     for &material in endings {
         let Some(mut sampler) = super::chess::Sampler::new(material, t) else {
             continue;
         };
-        let mut tables = Tables::new();
+        let mut tables = Tablebase::new();
         let built = material
             .parse::<Signature>()
             .map_err(|e| e.to_string())
@@ -303,22 +307,26 @@ fn chess_rows(t: &mut Tally, endings: &[&str], samples: usize, seed: u64) {
             continue;
         }
         let mut reference = |g: &gametree_games_chess::Position| {
-            tables.probe(g).expect("every successor is in the tables")
+            tables
+                .probe(g)
+                .ok()
+                .flatten()
+                .expect("every successor is in the tables")
         };
         let mut done = 0;
         while done < samples {
             let (_, p) = sampler.next(&mut r);
-            if p.outcome().is_some() || tables.probe(&p).is_none() {
+            if p.outcome().is_some() || tables.probe(&p).ok().flatten().is_none() {
                 continue;
             }
             done += 1;
-            let Some((best, value)) = tables.best_move(&p) else {
+            let Some((best, value)) = tables.best_move(&p).ok().flatten() else {
                 t.compare(&p, None, "a best move".to_string(), "none".into());
                 continue;
             };
             let mut line = Vec::new();
             let mut pos = p.clone();
-            while let Some((m, _)) = tables.best_move(&pos) {
+            while let Some((m, _)) = tables.best_move(&pos).ok().flatten() {
                 line.push(m);
                 pos.make(m);
                 let cap = if value == gametree_retrograde::Value::Draw {

@@ -154,8 +154,8 @@ pub(crate) fn checks() -> Vec<Check> {
                     .filter(|p| gametree_game::Game::outcome(p).is_none())
                     .step_by(step)
                     .collect();
-                let mut s = AlphaBeta::<TicTacToe>::new(Config::default().tt_bytes(1 << 20))
-                    .expect("table");
+                let mut s =
+                    AlphaBeta::<TicTacToe>::new(Config::default().memory(1 << 20)).expect("table");
                 pns_rows(&ps, |g| ab_outcome(&mut s, g))
             },
         ),
@@ -169,7 +169,7 @@ pub(crate) fn checks() -> Vec<Check> {
                     .map(|&(m, n, k)| Mnk::new(m, n, k).expect("size"))
                     .collect();
                 let mut s =
-                    AlphaBeta::<Mnk>::new(Config::default().tt_bytes(16 << 20)).expect("table");
+                    AlphaBeta::<Mnk>::new(Config::default().memory(16 << 20)).expect("table");
                 pns_rows(&ps, |g| ab_outcome(&mut s, g))
             },
         ),
@@ -183,7 +183,7 @@ pub(crate) fn checks() -> Vec<Check> {
                 }
                 let g = Mnk::new(4, 4, 4).expect("size");
                 let mut s =
-                    AlphaBeta::<Mnk>::new(Config::default().tt_bytes(16 << 20)).expect("table");
+                    AlphaBeta::<Mnk>::new(Config::default().memory(16 << 20)).expect("table");
                 let expected = ab_outcome(&mut s, &mut g.clone());
                 let limits = Limits::none().with_nodes(1_000_000_000);
                 let got = match gametree_pns_conspiracy::agree::bounded_solvers_agree(
@@ -208,7 +208,7 @@ pub(crate) fn checks() -> Vec<Check> {
                 let start = Board::new(Size::new(4, 4).expect("size"));
                 let ps = random_positions(&start, &mut rng(ctx.seed), ctx.pick(10, 100), 8);
                 let mut s =
-                    AlphaBeta::<Board>::new(Config::default().tt_bytes(16 << 20)).expect("table");
+                    AlphaBeta::<Board>::new(Config::default().memory(16 << 20)).expect("table");
                 pns_rows(&ps, |g| ab_outcome(&mut s, g))
             },
         ),

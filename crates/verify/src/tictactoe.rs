@@ -11,7 +11,7 @@ use super::{Check, Family, Tally};
 
 /// The alpha-beta solver with all of tic-tac-toe's knowledge.
 fn solver() -> AlphaBeta<TicTacToe> {
-    AlphaBeta::<TicTacToe>::new(Config::default().tt_bytes(1 << 20)).expect("1 MiB table")
+    AlphaBeta::<TicTacToe>::new(Config::default().memory(1 << 20)).expect("1 MiB table")
 }
 
 /// The corpus's tic-tac-toe figures, or a row that says why not.

@@ -229,8 +229,9 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
         self
     }
 
-    /// Builds on a pool of `threads` worker threads (1 = single thread)
-    /// instead of rayon's global pool.
+    /// Builds on a pool of `threads` worker threads (1 = single thread;
+    /// [`gametree_game::ALL_CORES`], 0, every core, the workspace's one
+    /// meaning of `threads`) instead of rayon's global pool.
     #[must_use]
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = Some(threads);
@@ -309,9 +310,13 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
     }
 
     fn thread_count(&self) -> usize {
-        self.threads
-            .unwrap_or_else(rayon::current_num_threads)
-            .max(1)
+        match self.threads {
+            None => rayon::current_num_threads().max(1),
+            Some(gametree_game::ALL_CORES) => {
+                std::thread::available_parallelism().map_or(1, usize::from)
+            }
+            Some(n) => n,
+        }
     }
 
     fn emit(&self, event: Event) {
@@ -323,9 +328,9 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
     fn in_pool<T: Send>(&self, work: impl FnOnce() -> T + Send) -> Result<T, BuildError> {
         match self.threads {
             None => Ok(work()),
-            Some(n) => {
+            Some(_) => {
                 let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(n.max(1))
+                    .num_threads(self.thread_count())
                     .build()
                     .map_err(|e| BuildError::ThreadPool(e.to_string()))?;
                 Ok(pool.install(work))
