@@ -11,7 +11,7 @@ use super::common::{
     forcing_playouts, oracle_playouts, random_positions, reachable, rng, searcher_rows,
     solvers_agree,
 };
-use super::{Check, Family, Tally};
+use super::{Check, Ctx, Family, Tally};
 
 fn fmt_outcome(o: Option<Outcome>) -> String {
     o.map_or_else(|| "unknown".to_string(), |o| o.to_string())
@@ -247,155 +247,160 @@ fn win_bound_rows() -> Vec<Check> {
 /// win within its plies, and alpha-beta's, df-pn's and PN2's values (and
 /// the proof-number searches' proofs) do not change with it.
 fn threat_rows() -> Vec<Check> {
-    use gametree_pns_conspiracy::{
-        Answer, DfPn, DfPnConfig, Pns, PnsConfig, Question, Strategy, Trust, verify_with,
-    };
     vec![
         Check::new(
             "mnk",
             Family::Solvers,
             "threat-space search on = off: df-pn and PN2 value = alpha-beta, their proofs verify (5,5,4 6,6,4 7,7,5 after 8-14, 14-20, 24-32 plies)",
-            |ctx| {
-                let mut ab =
-                    AlphaBeta::<Mnk>::new(Config::default().threats(Use::Off)).expect("table");
-                let proof = ProofConfig::new().memory(4 << 20);
-                let on = DfPnConfig::new().proof(proof.threats(Use::Auto));
-                let mut on = DfPn::new(on).expect("table");
-                let off = DfPnConfig::new().proof(proof.threats(Use::Off));
-                let mut off = DfPn::new(off).expect("table");
-                let pn2 = PnsConfig::new().second_level(Some(Default::default()));
-                let pn2_on = pn2.proof(ProofConfig::new().threats(Use::Auto));
-                let pn2_on = Pns::new(pn2_on).expect("config");
-                let pn2_off = pn2.proof(ProofConfig::new().threats(Use::Off));
-                let pn2_off = Pns::new(pn2_off).expect("config");
-                let limits = Limits::none().with_nodes(2_000_000);
-                let mut t = Tally::default();
-                let boards = [(5, 5, 4, 8, 14), (6, 6, 4, 14, 20), (7, 7, 5, 24, 32)];
-                for (i, &(m, n, k, min, max)) in boards.iter().enumerate() {
-                    let seed = ctx.seed.wrapping_add(i as u64);
-                    for g in positions_between(m, n, k, seed, ctx.pick(8, 60), min, max) {
-                        let expected = ab.solve_weak(&mut g.clone(), &Limits::none()).outcome;
-                        let expected = fmt_outcome(expected);
-                        for dfpn in [&mut on, &mut off] {
-                            dfpn.clear();
-                            let got = dfpn.solve(&mut g.clone(), &limits).outcome;
-                            t.compare(&g, None, expected.clone(), fmt_outcome(got));
-                        }
-                        for pn2 in [&pn2_on, &pn2_off] {
-                            let got = pn2.solve(&mut g.clone(), &limits).outcome;
-                            t.compare(&g, None, expected.clone(), fmt_outcome(got));
-                        }
-                        // The proofs of the first player's question, written
-                        // with threat-space search, replayed by the verifier.
-                        on.clear();
-                        let question = if expected == "win" {
-                            Question::Win
-                        } else {
-                            Question::AtLeastDraw
-                        };
-                        let check =
-                            |answer: Answer, proof: Option<Strategy<_>>| match (answer, proof) {
-                                (Answer::Unknown(_), _) => "unknown".to_string(),
-                                (_, None) => "no proof".to_string(),
-                                (_, Some(s)) => verify_with(&mut g.clone(), &s, Trust::WinBounds)
-                                    .map_or_else(|e| e.to_string(), |_| "verified".to_string()),
-                            };
-                        let (report, proof) = on.prove(&mut g.clone(), question, &limits);
-                        t.compare(
-                            &g,
-                            None,
-                            "verified".to_string(),
-                            check(report.answer, proof),
-                        );
-                        let (report, proof) = pn2_on.prove(&mut g.clone(), question, &limits);
-                        t.compare(
-                            &g,
-                            None,
-                            "verified".to_string(),
-                            check(report.answer, proof),
-                        );
-                    }
-                }
-                t
-            },
+            threat_search_keeps_proof_numbers,
         ),
         Check::new(
             "mnk",
             Family::Solvers,
             "threat-space search on = off: AlphaBeta solve (exact score) and weak (5,5,4 6,6,4 7,7,4 7,7,5 after 6-12, 10-18, 12-20, 22-30 plies)",
-            |ctx| {
-                let mut off =
-                    AlphaBeta::<Mnk>::new(Config::default().threats(Use::Off)).expect("table");
-                let mut on =
-                    AlphaBeta::<Mnk>::new(Config::default().threats(Use::On)).expect("table");
-                let mut t = Tally::default();
-                let boards = [
-                    (5, 5, 4, 6, 12),
-                    (6, 6, 4, 10, 18),
-                    (7, 7, 4, 12, 20),
-                    (7, 7, 5, 22, 30),
-                ];
-                for (i, &(m, n, k, min, max)) in boards.iter().enumerate() {
-                    let seed = ctx.seed.wrapping_add(200 + i as u64);
-                    for g in positions_between(m, n, k, seed, ctx.pick(25, 250), min, max) {
-                        let exact = off.solve(&mut g.clone(), &Limits::none());
-                        let got = on.solve(&mut g.clone(), &Limits::none());
-                        t.compare(
-                            &g,
-                            None,
-                            format!("{}", exact.value),
-                            format!("{}", got.value),
-                        );
-                        let weak = on.solve_weak(&mut g.clone(), &Limits::none());
-                        t.compare(
-                            &g,
-                            None,
-                            fmt_outcome(exact.outcome),
-                            fmt_outcome(weak.outcome),
-                        );
-                    }
-                }
-                t
-            },
+            threat_search_keeps_alpha_beta,
         ),
         Check::new(
             "mnk",
             Family::Solvers,
             "threat-space search wins = alpha-beta: a win within the sequence's plies (4,4,3 to 7,7,5)",
-            |ctx| {
-                let mut ab =
-                    AlphaBeta::<Mnk>::new(Config::default().threats(Use::Off)).expect("table");
-                let mut search = gametree_threats::ThreatSearch::new(Default::default())
-                    .expect("default limits");
-                let mut t = Tally::default();
-                for (i, &(m, n, k, min)) in
-                    [(4, 4, 3, 1), (5, 5, 4, 6), (6, 6, 4, 10), (7, 7, 5, 20)]
-                        .iter()
-                        .enumerate()
-                {
-                    let seed = ctx.seed.wrapping_add(100 + i as u64);
-                    for mut g in positions_between(m, n, k, seed, ctx.pick(100, 1000), min, 60) {
-                        let Some(win) = search.find_win(&mut g) else {
-                            continue;
-                        };
-                        ab.clear();
-                        let exact = ab.solve(&mut g.clone(), &Limits::none()).value;
-                        let within = gametree_game::Score::win_in(win.plies);
-                        let got = if exact >= within {
-                            format!("a win within {} plies", win.plies)
-                        } else {
-                            format!("{exact}")
-                        };
-                        t.compare(
-                            &g,
-                            Some(win.plies),
-                            format!("a win within {} plies", win.plies),
-                            got,
-                        );
-                    }
-                }
-                t
-            },
+            threat_wins_are_wins,
         ),
     ]
+}
+
+/// Row: df-pn and PN2 with threat-space search on and off give alpha-beta's
+/// value, and their proofs verify.
+fn threat_search_keeps_proof_numbers(ctx: &Ctx) -> Tally {
+    use gametree_pns_conspiracy::{
+        Answer, DfPn, DfPnConfig, Pns, PnsConfig, Question, Strategy, Trust, verify_with,
+    };
+    let mut ab = AlphaBeta::<Mnk>::new(Config::default().threats(Use::Off)).expect("table");
+    let proof = ProofConfig::new().memory(4 << 20);
+    let on = DfPnConfig::new().proof(proof.threats(Use::Auto));
+    let mut on = DfPn::new(on).expect("table");
+    let off = DfPnConfig::new().proof(proof.threats(Use::Off));
+    let mut off = DfPn::new(off).expect("table");
+    let pn2 = PnsConfig::new().second_level(Some(Default::default()));
+    let pn2_on = pn2.proof(ProofConfig::new().threats(Use::Auto));
+    let pn2_on = Pns::new(pn2_on).expect("config");
+    let pn2_off = pn2.proof(ProofConfig::new().threats(Use::Off));
+    let pn2_off = Pns::new(pn2_off).expect("config");
+    let limits = Limits::none().with_nodes(2_000_000);
+    let mut t = Tally::default();
+    let boards = [(5, 5, 4, 8, 14), (6, 6, 4, 14, 20), (7, 7, 5, 24, 32)];
+    for (i, &(m, n, k, min, max)) in boards.iter().enumerate() {
+        let seed = ctx.seed.wrapping_add(i as u64);
+        for g in positions_between(m, n, k, seed, ctx.pick(8, 60), min, max) {
+            let expected = ab.solve_weak(&mut g.clone(), &Limits::none()).outcome;
+            let expected = fmt_outcome(expected);
+            for dfpn in [&mut on, &mut off] {
+                dfpn.clear();
+                let got = dfpn.solve(&mut g.clone(), &limits).outcome;
+                t.compare(&g, None, expected.clone(), fmt_outcome(got));
+            }
+            for pn2 in [&pn2_on, &pn2_off] {
+                let got = pn2.solve(&mut g.clone(), &limits).outcome;
+                t.compare(&g, None, expected.clone(), fmt_outcome(got));
+            }
+            // The proofs of the first player's question, written
+            // with threat-space search, replayed by the verifier.
+            on.clear();
+            let question = if expected == "win" {
+                Question::Win
+            } else {
+                Question::AtLeastDraw
+            };
+            let check = |answer: Answer, proof: Option<Strategy<_>>| match (answer, proof) {
+                (Answer::Unknown(_), _) => "unknown".to_string(),
+                (_, None) => "no proof".to_string(),
+                (_, Some(s)) => verify_with(&mut g.clone(), &s, Trust::WinBounds)
+                    .map_or_else(|e| e.to_string(), |_| "verified".to_string()),
+            };
+            let (report, proof) = on.prove(&mut g.clone(), question, &limits);
+            t.compare(
+                &g,
+                None,
+                "verified".to_string(),
+                check(report.answer, proof),
+            );
+            let (report, proof) = pn2_on.prove(&mut g.clone(), question, &limits);
+            t.compare(
+                &g,
+                None,
+                "verified".to_string(),
+                check(report.answer, proof),
+            );
+        }
+    }
+    t
+}
+
+/// Row: alpha-beta's exact and weak solves give the same values with
+/// threat-space search on and off.
+fn threat_search_keeps_alpha_beta(ctx: &Ctx) -> Tally {
+    let mut off = AlphaBeta::<Mnk>::new(Config::default().threats(Use::Off)).expect("table");
+    let mut on = AlphaBeta::<Mnk>::new(Config::default().threats(Use::On)).expect("table");
+    let mut t = Tally::default();
+    let boards = [
+        (5, 5, 4, 6, 12),
+        (6, 6, 4, 10, 18),
+        (7, 7, 4, 12, 20),
+        (7, 7, 5, 22, 30),
+    ];
+    for (i, &(m, n, k, min, max)) in boards.iter().enumerate() {
+        let seed = ctx.seed.wrapping_add(200 + i as u64);
+        for g in positions_between(m, n, k, seed, ctx.pick(25, 250), min, max) {
+            let exact = off.solve(&mut g.clone(), &Limits::none());
+            let got = on.solve(&mut g.clone(), &Limits::none());
+            t.compare(
+                &g,
+                None,
+                format!("{}", exact.value),
+                format!("{}", got.value),
+            );
+            let weak = on.solve_weak(&mut g.clone(), &Limits::none());
+            t.compare(
+                &g,
+                None,
+                fmt_outcome(exact.outcome),
+                fmt_outcome(weak.outcome),
+            );
+        }
+    }
+    t
+}
+
+/// Row: every win threat-space search reports is a win within its plies.
+fn threat_wins_are_wins(ctx: &Ctx) -> Tally {
+    let mut ab = AlphaBeta::<Mnk>::new(Config::default().threats(Use::Off)).expect("table");
+    let mut search =
+        gametree_threats::ThreatSearch::new(Default::default()).expect("default limits");
+    let mut t = Tally::default();
+    for (i, &(m, n, k, min)) in [(4, 4, 3, 1), (5, 5, 4, 6), (6, 6, 4, 10), (7, 7, 5, 20)]
+        .iter()
+        .enumerate()
+    {
+        let seed = ctx.seed.wrapping_add(100 + i as u64);
+        for mut g in positions_between(m, n, k, seed, ctx.pick(100, 1000), min, 60) {
+            let Some(win) = search.find_win(&mut g) else {
+                continue;
+            };
+            ab.clear();
+            let exact = ab.solve(&mut g.clone(), &Limits::none()).value;
+            let within = gametree_game::Score::win_in(win.plies);
+            let got = if exact >= within {
+                format!("a win within {} plies", win.plies)
+            } else {
+                format!("{exact}")
+            };
+            t.compare(
+                &g,
+                Some(win.plies),
+                format!("a win within {} plies", win.plies),
+                got,
+            );
+        }
+    }
+    t
 }

@@ -205,9 +205,8 @@ fn index_bytes(ending: &Signature) -> u64 {
 /// time of the probes so far has reached that of decoding the table, so
 /// that the probes cost about twice at most what the better choice,
 /// known in hindsight, would have. `cargo xtask bench tb-compress`
-/// measures 20–31 µs a warm probe (KQRvKR, KQvKR) against 10–16 ns a
-/// position to decode on two threads (34 ns on one): one probe is worth
-/// 900 to 2,000 positions.
+/// measures a warm probe (KQRvKR, KQvKR) at the time of decoding 900 to
+/// 2,000 positions on two threads (a half to a third of that on one).
 fn decode_after(ending: &Signature) -> u64 {
     (table_bytes(ending) / 1024).max(1)
 }
