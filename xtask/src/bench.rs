@@ -33,8 +33,8 @@ pub(crate) struct Options {
     #[arg(long)]
     limit: Option<usize>,
     /// Connect Four: only the sets whose file name contains this text (with
-    /// `--pons`: one of these comma-separated texts, each optionally with its
-    /// own limit, `L1_R3:100`).
+    /// `--pons` or `--steininger`: one of these comma-separated texts, each
+    /// optionally with its own limit, `L1_R3:100`).
     #[arg(long)]
     sets: Option<String>,
     /// Connect Four: root algorithm (`pvs`, `mtdf`, `ab`, `bisect`).
@@ -54,7 +54,8 @@ pub(crate) struct Options {
     #[arg(long)]
     counter: bool,
     /// Connect Four: also solve the empty 7x6 board (strong, or weak with
-    /// `--weak`), stopping after `--seconds`.
+    /// `--weak`), stopping after `--seconds`; with `--steininger`, time both
+    /// programs on it too (no time limit).
     #[arg(long)]
     empty: bool,
     /// Connect Four: time the solver's default configuration against each
@@ -73,18 +74,29 @@ pub(crate) struct Options {
     /// `syzygy`: the Syzygy generator's `rtbgen` binary to time against.
     #[arg(long)]
     rtbgen: Option<std::path::PathBuf>,
-    /// `syzygy`, `connect4 --pons`: alternating rounds of both programs.
+    /// `syzygy`, `connect4 --pons`, `connect4 --steininger`: alternating
+    /// rounds of both programs.
     #[arg(long, default_value_t = 3)]
     rounds: usize,
-    /// `connect4 --pons`: also this many positions of 8 to 12 plies from
-    /// seeded random play (`--seed`), scored by both programs, Pons's
-    /// scores the reference.
+    /// `connect4 --pons`, `--steininger`: also this many positions of 8 to
+    /// 12 plies from seeded random play (`--seed`), scored by both programs,
+    /// the peer's scores the reference.
     #[arg(long, default_value_t = 0)]
     generated: usize,
     /// `connect4`: time the `gametree` solver against Pascal Pons's
     /// `c4solver` binary at PATH (whole processes, alternating rounds).
     #[arg(long)]
     pons: Option<std::path::PathBuf>,
+    /// `connect4`: time the `gametree` solver against Christophe
+    /// Steininger's solver through our driver at PATH
+    /// (`xtask/peers/build_steininger.sh` builds it; whole processes,
+    /// alternating rounds, one thread, tables of `--tt`).
+    #[arg(long)]
+    steininger: Option<std::path::PathBuf>,
+    /// `connect4 --steininger`: both programs' table size, `64M` or `1G`
+    /// (the driver's build must match: `steininger-64m`, `steininger-1g`).
+    #[arg(long, default_value = "64M")]
+    tt: String,
     /// `connect4 --pons`: how many positions of each set (its first) to
     /// compare move by move (`--all-moves` against `c4solver -a`).
     #[arg(long, default_value_t = 50)]
@@ -110,6 +122,8 @@ pub(crate) fn run(opts: &Options) -> Result<()> {
     if opts.markdown {
         let section = if opts.pons.is_some() {
             format!("{} vs Pons", opts.task)
+        } else if opts.steininger.is_some() {
+            format!("{} vs Steininger, {} table", opts.task, opts.tt)
         } else if opts.task == "syzygy" && opts.endings.is_some() {
             "syzygy 5-man".to_owned()
         } else if opts.ablate {
@@ -371,6 +385,17 @@ fn connect4(opts: &Options) -> Result<()> {
             generated,
             opts.all_moves,
         );
+    }
+    if let Some(steininger) = &opts.steininger {
+        let work = crate::bench_steininger::Workload {
+            dir: &dir,
+            sets: opts.sets.as_deref(),
+            limit: opts.limit,
+            generated: (opts.generated > 0).then_some((opts.generated, opts.seed)),
+            empty: opts.empty,
+            rounds: opts.rounds,
+        };
+        return crate::bench_steininger::run(steininger, &opts.tt, &work);
     }
     if opts.ablate {
         return connect4_ablate(opts, &dir);

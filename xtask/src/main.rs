@@ -12,7 +12,9 @@ use clap::{Parser, Subcommand};
 mod bench;
 mod bench_compressed;
 mod bench_defaults;
+mod bench_peer;
 mod bench_pons;
+mod bench_steininger;
 mod bench_retrograde;
 mod bench_sizes;
 mod bench_syzygy;
@@ -36,7 +38,7 @@ enum Task {
     /// (nodes and time per variant against negamax), `connect4`,
     /// `retrograde` (endgame databases), `syzygy` (ours against the Syzygy
     /// generator, `--rtbgen PATH`).
-    Bench(bench::Options),
+    Bench(Box<bench::Options>),
     /// Run the cargo-fuzz targets of `fuzz/` (needs nightly; installs
     /// cargo-fuzz if missing); prints runs, coverage and crashes per target
     /// and exits non-zero on a crash.
