@@ -53,7 +53,10 @@ impl Batch {
                 l.to_owned()
             }
         };
-        self.lines.iter().map(|l| format!("{}\n", line(l))).collect()
+        self.lines
+            .iter()
+            .map(|l| format!("{}\n", line(l)))
+            .collect()
     }
 }
 
@@ -63,7 +66,9 @@ fn children_cpu() -> Result<Duration> {
     let stat = std::fs::read_to_string("/proc/self/stat").context("/proc/self/stat")?;
     // The fields after the command name start at field 3 (state);
     // cutime and cstime are fields 16 and 17.
-    let (_, rest) = stat.rsplit_once(')').context("/proc/self/stat: no command name")?;
+    let (_, rest) = stat
+        .rsplit_once(')')
+        .context("/proc/self/stat: no command name")?;
     let fields: Vec<&str> = rest.split_whitespace().collect();
     let ticks = |k: usize| -> Result<u64> {
         fields
@@ -191,7 +196,11 @@ fn parse_ours(line: &str) -> Result<(i64, Option<u64>)> {
 /// The sets of `dir` whose file name contains one of the comma-separated
 /// `sets` (all when `None`), each with its own limit after a colon
 /// (`L1_R2,L1_R3:100`) or else `limit`: their first positions.
-pub(crate) fn pons_sets(dir: &Path, sets: Option<&str>, limit: Option<usize>) -> Result<Vec<Batch>> {
+pub(crate) fn pons_sets(
+    dir: &Path,
+    sets: Option<&str>,
+    limit: Option<usize>,
+) -> Result<Vec<Batch>> {
     let mut out = Vec::new();
     for set in TestSet::ALL {
         let mut chosen = None;
@@ -270,7 +279,8 @@ mod tests {
 
     #[test]
     fn our_json_lines_parse() {
-        let line = r#"{"position": "44", "value": "draw", "score": -2, "nodes": 1234, "best": "3"}"#;
+        let line =
+            r#"{"position": "44", "value": "draw", "score": -2, "nodes": 1234, "best": "3"}"#;
         assert_eq!(parse_ours(line).unwrap(), (-2, Some(1234)));
         assert!(parse_ours(r#"{"value": null}"#).is_err());
     }

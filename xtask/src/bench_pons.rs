@@ -28,7 +28,10 @@ fn pons_program(pons: &Path, cwd: &Path) -> Program {
         }),
         parse: |line| {
             let score = line.split_whitespace().last().unwrap_or("").parse();
-            Ok((score.with_context(|| format!("no score in {line:?}"))?, None))
+            Ok((
+                score.with_context(|| format!("no score in {line:?}"))?,
+                None,
+            ))
         },
         empty_board: "",
     }
@@ -81,7 +84,8 @@ pub(crate) fn run(
         // A generated set has no file of scores: Pons's are the reference
         // (and he counts as never wrong there).
         let reference = batch.expected.as_ref().unwrap_or(pons_scores);
-        let (ours_wrong, pons_wrong) = (wrong(ours_scores, reference), wrong(pons_scores, reference));
+        let (ours_wrong, pons_wrong) =
+            (wrong(ours_scores, reference), wrong(pons_scores, reference));
         let o = median(ours_runs.iter().map(|r| r.wall).collect());
         let p = median(pons_runs.iter().map(|r| r.wall).collect());
         println!(

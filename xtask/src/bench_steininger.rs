@@ -66,7 +66,10 @@ fn driver(path: &Path, bytes: u64) -> Result<(Program, u64)> {
     let (Some(entries), Some(his_bytes), Some(threads)) =
         (field("entries"), field("bytes"), field("threads"))
     else {
-        bail!("--steininger {}: `--info` printed {info:?}, not our driver's settings ({build})", path.display());
+        bail!(
+            "--steininger {}: `--info` printed {info:?}, not our driver's settings ({build})",
+            path.display()
+        );
     };
     if threads != 1 || his_bytes.abs_diff(bytes) * 100 > bytes {
         bail!(
@@ -93,7 +96,11 @@ fn parse_driver(line: &str) -> Result<(i64, Option<u64>)> {
         score
             .parse()
             .with_context(|| format!("no score in {line:?}"))?,
-        Some(nodes.parse().with_context(|| format!("no nodes in {line:?}"))?),
+        Some(
+            nodes
+                .parse()
+                .with_context(|| format!("no nodes in {line:?}"))?,
+        ),
     ))
 }
 
@@ -154,9 +161,8 @@ fn row(batch: &Batch, mine: &[Run], theirs: &[Run]) -> (usize, usize) {
         wrong(&ours_last.scores, reference),
         wrong(&his_last.scores, reference),
     );
-    let secs = |runs: &[Run], f: fn(&Run) -> Duration| {
-        median(runs.iter().map(f).collect()).as_secs_f64()
-    };
+    let secs =
+        |runs: &[Run], f: fn(&Run) -> Duration| median(runs.iter().map(f).collect()).as_secs_f64();
     let (oc, hc) = (secs(mine, |r| r.cpu), secs(theirs, |r| r.cpu));
     let (ow, hw) = (secs(mine, |r| r.wall), secs(theirs, |r| r.wall));
     let mean = |r: &Run| r.nodes.map(|k| k as f64 / n.max(1) as f64);
@@ -192,7 +198,10 @@ mod tests {
         assert_eq!(table_bytes("1G").unwrap(), 1 << 30);
         assert!(table_bytes("64").is_err());
         assert_eq!(parse_driver("4453 -3 1200").unwrap(), (-3, Some(1200)));
-        assert_eq!(parse_driver(" 1 100400000").unwrap(), (1, Some(100_400_000)));
+        assert_eq!(
+            parse_driver(" 1 100400000").unwrap(),
+            (1, Some(100_400_000))
+        );
         assert!(parse_driver("4453").is_err());
     }
 }
