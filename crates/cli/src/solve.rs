@@ -202,23 +202,17 @@ impl<G: CliGame> Solver<G> for DfPnWithOracle<G> {
 
 /// Runs `solve` over the positions of `arg`.
 pub(crate) fn run<S: Spec>(spec: &S, kind: GameKind, arg: &str, opts: &Options) -> Result<()> {
-    // The engine, and the default table size it was built for: a batch
-    // keeps one engine (and its table) while its positions want the same
-    // size, and gets a new one when a position wants another (without
-    // `--tt`).
-    let mut engine: Option<(usize, Engine<S::G>)> = None;
+    // One engine (and its table) for the whole run, its table sized for
+    // the first position (or by `--tt`): reallocating whenever consecutive
+    // positions would choose different sizes costs more system time than
+    // the better size saves.
+    let mut engine: Option<Engine<S::G>> = None;
     for_each_position(spec, arg, |mut g, text, source| {
         let start = Instant::now();
-        let want = g.solve_table_bytes();
-        let stale = match &engine {
-            None => true,
-            Some((built, _)) => opts.tt.is_none() && *built != want,
-        };
-        if stale {
-            engine = None; // Frees the old table before the new one.
-            engine = Some((want, Engine::new(opts, want)?));
+        if engine.is_none() {
+            engine = Some(Engine::new(opts, g.solve_table_bytes())?);
         }
-        let (_, engine) = engine.as_mut().expect("just built");
+        let engine = engine.as_mut().expect("just built");
         let pb = progress::spinner(format!("solving {} {text}", kind.name()));
         let solved = solve_one(&mut g, opts, engine);
         pb.finish_and_clear();
