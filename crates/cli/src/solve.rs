@@ -202,17 +202,26 @@ impl<G: CliGame> Solver<G> for DfPnWithOracle<G> {
 
 /// Runs `solve` over the positions of `arg`.
 pub(crate) fn run<S: Spec>(spec: &S, kind: GameKind, arg: &str, opts: &Options) -> Result<()> {
-    // One engine (and its table) for the whole run, its table sized for
-    // the first position (or by `--tt`): reallocating whenever consecutive
-    // positions would choose different sizes costs more system time than
-    // the better size saves.
-    let mut engine: Option<Engine<S::G>> = None;
+    // One engine (and its table) for the run, sized for the first position
+    // (or by `--tt`) and rebuilt only when a later position wants a larger
+    // table: at most one rebuild per size the game chooses, where
+    // rebuilding whenever consecutive positions choose different sizes
+    // cost more system time than the better size saved, and keeping the
+    // first size left an opening searched after an ending with the
+    // ending's small table.
+    let mut engine: Option<(usize, Engine<S::G>)> = None;
     for_each_position(spec, arg, |mut g, text, source| {
         let start = Instant::now();
-        if engine.is_none() {
-            engine = Some(Engine::new(opts, g.solve_table_bytes())?);
+        let want = g.solve_table_bytes();
+        let grow = match &engine {
+            None => true,
+            Some((built, _)) => opts.tt.is_none() && want > *built,
+        };
+        if grow {
+            engine = None; // Frees the old table before the new one.
+            engine = Some((want, Engine::new(opts, want)?));
         }
-        let engine = engine.as_mut().expect("just built");
+        let (_, engine) = engine.as_mut().expect("just built");
         let pb = progress::spinner(format!("solving {} {text}", kind.name()));
         let solved = solve_one(&mut g, opts, engine);
         pb.finish_and_clear();
