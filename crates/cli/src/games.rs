@@ -168,8 +168,9 @@ pub(crate) trait CliGame: Send + 'static + Game<Move: Send + Sync> {
     }
     /// How moves are written, for help and errors.
     fn move_syntax(&self) -> &'static str;
-    /// The default table of alpha-beta and df-pn when solving from this
-    /// position (`--tt` replaces it).
+    /// The default table of alpha-beta and df-pn when a run of `solve`
+    /// starts from this position (kept for the run's later positions
+    /// unless one of them wants a larger table; `--tt` replaces it).
     fn solve_table_bytes(&self) -> usize {
         crate::solve::TABLE_BYTES
     }

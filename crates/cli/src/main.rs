@@ -161,8 +161,10 @@ struct SolveArgs {
     /// Transposition table or tree memory, e.g. 64M, 1G, 1.5G (powers of
     /// 1024; more than the machine's memory is refused). Default: 64M for
     /// alpha-beta and df-pn; on Connect Four 16M below 28 empty cells and
-    /// 128M from 28 on boards of 42 cells or more; a 1G bound for PNS, PN²
-    /// and CNS. Not with retrograde, whose database has the game's size.
+    /// 128M from 28 on boards of 42 cells or more, chosen by the first
+    /// position of a run and kept unless a later one wants a larger table;
+    /// a 1G bound for PNS, PN² and CNS. Not with retrograde, whose database
+    /// has the game's size. A size given here is used for every position.
     #[arg(long, value_name = "SIZE")]
     tt: Option<String>,
     /// Search threads: Lazy SMP for alpha-beta, rayon workers for

@@ -202,19 +202,22 @@ impl<G: CliGame> Solver<G> for DfPnWithOracle<G> {
 
 /// Runs `solve` over the positions of `arg`.
 pub(crate) fn run<S: Spec>(spec: &S, kind: GameKind, arg: &str, opts: &Options) -> Result<()> {
-    // The engine, and the default table size it was built for: a batch
-    // keeps one engine (and its table) while its positions want the same
-    // size, and gets a new one when a position wants another (without
-    // `--tt`).
+    // One engine (and its table) for the run, sized for the first position
+    // (or by `--tt`) and rebuilt only when a later position wants a larger
+    // table: at most one rebuild per size the game chooses, where
+    // rebuilding whenever consecutive positions choose different sizes
+    // cost more system time than the better size saved, and keeping the
+    // first size left an opening searched after an ending with the
+    // ending's small table.
     let mut engine: Option<(usize, Engine<S::G>)> = None;
     for_each_position(spec, arg, |mut g, text, source| {
         let start = Instant::now();
         let want = g.solve_table_bytes();
-        let stale = match &engine {
+        let grow = match &engine {
             None => true,
-            Some((built, _)) => opts.tt.is_none() && *built != want,
+            Some((built, _)) => opts.tt.is_none() && want > *built,
         };
-        if stale {
+        if grow {
             engine = None; // Frees the old table before the new one.
             engine = Some((want, Engine::new(opts, want)?));
         }

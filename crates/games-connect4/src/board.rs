@@ -468,7 +468,8 @@ impl Game for Board {
         .forcing()
         .length_bound()
         .proof_hints()
-        .move_numbers();
+        .move_numbers()
+        .win_bounds();
 
     #[inline]
     fn side_to_move(&self) -> Player {
@@ -640,6 +641,16 @@ impl Game for Board {
     #[inline]
     fn remaining_plies(&self) -> Option<u32> {
         Some(self.empty_cells() as u32)
+    }
+
+    /// No room for a four in the player's stones and the empty cells, or,
+    /// on boards of even height with `player` to move and an even number of
+    /// empty cells in every column, none in its stones and the lower cell
+    /// of each pair that the opponent's claimeven leaves it
+    /// ([`Board::no_win_left`]).
+    #[inline]
+    fn cannot_win(&self, player: Player) -> bool {
+        self.no_win_left(player)
     }
 
     /// For "can the side to move win?": an immediate win is proven in one

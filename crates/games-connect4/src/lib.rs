@@ -59,6 +59,7 @@
 #![deny(missing_docs)]
 
 mod board;
+mod bounds;
 mod forcing;
 pub mod index;
 pub mod knowledge;

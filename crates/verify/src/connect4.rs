@@ -273,5 +273,80 @@ pub(crate) fn checks() -> Vec<Check> {
         |ctx, i| 1..=ctx.pick(6, if i < 300 { 8 } else { 7 }),
         |s| s,
     ));
+    rows.extend(win_bound_rows());
     rows
+}
+
+/// `count` random positions of `start` with between `min` and `max` plies
+/// played.
+fn positions_between(start: &Board, seed: u64, count: usize, min: usize, max: u32) -> Vec<Board> {
+    random_positions(start, &mut rng(seed), count * 8, max)
+        .into_iter()
+        .filter(|b| b.plies() >= min)
+        .take(count)
+        .collect()
+}
+
+/// The win bounds (`Game::cannot_win`: no room for a four, the opponent's
+/// claimeven): sound against exhaustive search, and no solver's value
+/// changes with them.
+fn win_bound_rows() -> Vec<Check> {
+    vec![
+        Check::new(
+            "connect4",
+            Family::Oracles,
+            "Win bounds (no room, claimeven) = exhaustive search (4x4, 5x4, 6x4, 7x6, 9 cells left or fewer)",
+            |ctx| {
+                let mut t = Tally::default();
+                for (i, (w, h)) in [(4, 4), (5, 4), (6, 4), (7, 6)].into_iter().enumerate() {
+                    let start = Board::new(Size::new(w, h).expect("size"));
+                    let cells = w * h;
+                    let count = ctx.pick(40, 400);
+                    let seed = ctx.seed + i as u64;
+                    for b in positions_between(&start, seed, count, cells - 9, cells as u32) {
+                        let got = gametree_game::check::win_bounds(&b)
+                            .map_or_else(|e| e.to_string(), |()| "sound".into());
+                        t.compare(&b, None, "sound".to_string(), got);
+                    }
+                }
+                t
+            },
+        ),
+        Check::new(
+            "connect4",
+            Family::Solvers,
+            "win bounds on = off: AlphaBeta solve and weak, df-pn (7x6 after 18-26 plies)",
+            win_bounds_keep_values,
+        ),
+    ]
+}
+
+/// Row: alpha-beta (exact and weak) and df-pn with the win bounds give the
+/// values found without them.
+fn win_bounds_keep_values(ctx: &Ctx) -> Tally {
+    use gametree_game::Use;
+    use gametree_pns_conspiracy::{DfPn, DfPnConfig, ProofConfig};
+    let fmt = |o: Option<Outcome>| o.map_or_else(|| "unknown".to_string(), |o| o.to_string());
+    let ps = positions_between(&Board::standard(), ctx.seed, ctx.pick(20, 200), 18, 26);
+    let config = Config::default().memory(16 << 20);
+    let mut off = AlphaBeta::<Board>::new(config.win_bounds(Use::Off)).expect("table");
+    let mut on = AlphaBeta::<Board>::new(config.win_bounds(Use::On)).expect("table");
+    let proof = ProofConfig::new().memory(16 << 20);
+    let mut dfpn = DfPn::new(DfPnConfig::new().proof(proof.win_bounds(Use::On))).expect("table");
+    let mut t = Tally::default();
+    for b in &ps {
+        let exact = off.solve(&mut b.clone(), &Limits::none());
+        let got = on.solve(&mut b.clone(), &Limits::none());
+        t.compare(
+            b,
+            None,
+            format!("{} {}", exact.value, fmt(exact.outcome)),
+            format!("{} {}", got.value, fmt(got.outcome)),
+        );
+        let weak = on.solve_weak(&mut b.clone(), &Limits::none());
+        t.compare(b, None, fmt(exact.outcome), fmt(weak.outcome));
+        let proved = dfpn.solve(&mut b.clone(), &Limits::none());
+        t.compare(b, None, fmt(exact.outcome), fmt(proved.outcome));
+    }
+    t
 }
