@@ -6,8 +6,8 @@ use std::time::Instant;
 use std::sync::Arc;
 
 use gametree_game::{
-    Game, Knowledge, Limits, MissingKnowledge, Oracle, Outcome, Progress, Score, Solution, Solver,
-    Use,
+    Event, Game, Knowledge, Limits, MissingKnowledge, Oracle, Outcome, Progress, Request, Score,
+    Solution, Solver, Use,
 };
 use gametree_ttable::{SharedTable, Table, TranspositionTable};
 
@@ -487,16 +487,23 @@ where
     G: Game + Send,
     G::Move: Send + Sync,
 {
-    /// [`AlphaBeta::solve`], as a [`Solution`]: the exact score, the best
-    /// move and the principal variation.
-    fn solve(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
+    /// [`AlphaBeta::solve`], as a [`Solution`]: the exact score (whatever
+    /// the request's [`Find`](gametree_game::Find)), the best move and the
+    /// principal variation; node counts go to the request's sink as
+    /// [`Event::Nodes`]. The oracle consulted is the one of
+    /// [`set_oracle`](AlphaBeta::set_oracle): a request's oracle is not
+    /// taken yet (values are the same without it).
+    fn solve(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Solution<G::Move> {
         let start = Instant::now();
         if let Some(o) = game.outcome() {
-            return Solution::terminal(o);
+            return request.finish(Solution::terminal(o));
         }
-        let report = AlphaBeta::solve(self, game, limits);
+        let limits = request.get_limits();
+        let report = AlphaBeta::solve_with(self, game, limits, &mut |p| {
+            request.emit(&Event::Nodes(*p));
+        });
         let outcome = report.completed.then(|| report.value.outcome()).flatten();
-        Solution {
+        request.finish(Solution {
             outcome,
             score: outcome.map(|_| report.value),
             best: report.best,
@@ -504,7 +511,7 @@ where
             nodes: report.nodes,
             stopped: report.stopped,
             elapsed: start.elapsed(),
-        }
+        })
     }
 
     fn clear(&mut self) {

@@ -1,13 +1,15 @@
 //! `gametree solve`: the game-theoretic value of positions.
 
-use gametree_pns_conspiracy::ProofConfig;
+use std::sync::Arc;
 use std::time::Instant;
 
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{Limits, MoveBuffer, Outcome, Score, Solution, Solver, solve_with_line};
+use gametree_game::{
+    Limits, MoveBuffer, Oracle, Outcome, Request, Score, Solution, Solver, solve_with_line,
+};
 use gametree_pns_conspiracy::{
-    Claim, Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig, SecondLevel, Trust,
-    build_strategy, verify_with,
+    Claim, Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig, ProofConfig,
+    SecondLevel, Trust, build_strategy, verify_with,
 };
 
 use crate::error::{CliError, Result, parse_size};
@@ -124,8 +126,9 @@ pub(crate) struct Solved<M> {
 enum Engine<G: CliGame> {
     /// Alpha-beta, for its weak solve besides [`Solver::solve`].
     AlphaBeta(Box<AlphaBeta<G>>),
-    /// A proof-number or conspiracy-number solver.
-    Other(Box<dyn Solver<G>>),
+    /// A proof-number or conspiracy-number solver, and the oracle its
+    /// requests carry (df-pn with `--tables`).
+    Other(Box<dyn Solver<G>>, Option<Arc<dyn Oracle<G>>>),
     /// The game's database, built for each position.
     Retrograde,
 }
@@ -155,48 +158,52 @@ impl<G: CliGame> Engine<G> {
                 s.set_oracle(oracle);
                 Engine::AlphaBeta(Box::new(s))
             }
-            Algo::Dfpn if oracle.is_some() => Engine::Other(Box::new(DfPnWithOracle {
-                dfpn: DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(table_bytes)))
+            Algo::Pns => Engine::Other(
+                Box::new(
+                    Pns::new(PnsConfig::new().proof(ProofConfig::new().memory(tree_bytes)))
+                        .map_err(memory)?,
+                ),
+                None,
+            ),
+            Algo::Pn2 => Engine::Other(
+                Box::new(
+                    Pns::new(
+                        PnsConfig::new()
+                            .second_level(Some(SecondLevel::default()))
+                            .proof(ProofConfig::new().memory(tree_bytes)),
+                    )
                     .map_err(memory)?,
-                oracle: oracle.expect("checked"),
-            })),
-            Algo::Pns => Engine::Other(Box::new(
-                Pns::new(PnsConfig::new().proof(ProofConfig::new().memory(tree_bytes)))
-                    .map_err(memory)?,
-            )),
-            Algo::Pn2 => Engine::Other(Box::new(
-                Pns::new(
-                    PnsConfig::new()
-                        .second_level(Some(SecondLevel::default()))
-                        .proof(ProofConfig::new().memory(tree_bytes)),
-                )
-                .map_err(memory)?,
-            )),
-            Algo::Dfpn => Engine::Other(Box::new(
-                DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(table_bytes)))
-                    .map_err(memory)?,
-            )),
-            Algo::Cns => Engine::Other(Box::new(
-                Conspiracy::new(ConspiracyConfig::new().memory(tree_bytes)).map_err(memory)?,
-            )),
+                ),
+                None,
+            ),
+            // df-pn consults the tables through its requests' oracle.
+            Algo::Dfpn => Engine::Other(
+                Box::new(
+                    DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(table_bytes)))
+                        .map_err(memory)?,
+                ),
+                oracle,
+            ),
+            Algo::Cns => Engine::Other(
+                Box::new(
+                    Conspiracy::new(ConspiracyConfig::new().memory(tree_bytes)).map_err(memory)?,
+                ),
+                None,
+            ),
             Algo::Retrograde => Engine::Retrograde,
         })
     }
 }
 
-/// df-pn that probes an oracle below the root, as a [`Solver`].
-struct DfPnWithOracle<G: CliGame> {
-    dfpn: DfPn,
-    oracle: std::sync::Arc<dyn gametree_game::Oracle<G>>,
-}
-
-impl<G: CliGame> Solver<G> for DfPnWithOracle<G> {
-    fn solve(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
-        self.dfpn.solve_with_oracle(game, limits, &*self.oracle)
-    }
-
-    fn clear(&mut self) {
-        self.dfpn.clear();
+/// A request within `limits` that carries `oracle`, if any.
+fn request<'a, G: CliGame>(
+    limits: &'a Limits,
+    oracle: &'a Option<Arc<dyn Oracle<G>>>,
+) -> Request<'a, G> {
+    let request = Request::new(limits);
+    match oracle {
+        Some(o) => request.oracle(&**o),
+        None => request,
     }
 }
 
@@ -343,10 +350,12 @@ fn solve_one<G: CliGame>(
                 elapsed: std::time::Duration::ZERO,
             }
         }
-        Engine::AlphaBeta(s) => Solver::solve(s.as_mut(), g, limits),
+        Engine::AlphaBeta(s) => Solver::solve(s.as_mut(), g, &mut Request::new(limits)),
         // The proof-number searches return the first move only: the line
         // goes on, move by move, with the same solver.
-        Engine::Other(s) => solve_with_line(s.as_mut(), g, limits, LINE_PLIES),
+        Engine::Other(s, oracle) => {
+            solve_with_line(s.as_mut(), g, &mut request(limits, oracle), LINE_PLIES)
+        }
         Engine::Retrograde => {
             let probe = g.retrograde(opts.threads)?;
             let raw = probe.value.map(|v| v.to_score()).filter(|_| !opts.weak);
@@ -406,7 +415,7 @@ fn prove<G: CliGame>(
     let mut oracle = |p: &mut G| -> Option<Outcome> {
         match engine {
             Engine::AlphaBeta(s) => s.solve_weak(p, &limits).outcome,
-            Engine::Other(s) => s.solve(p, &limits).outcome,
+            Engine::Other(s, oracle) => s.solve(p, &mut request(&limits, oracle)).outcome,
             Engine::Retrograde => None,
         }
     };
@@ -440,7 +449,7 @@ fn solved_exact<G: CliGame>(
 ) -> Option<crate::games::Exact<G::Move>> {
     match engine {
         Engine::AlphaBeta(s) => g.solved_exact(s.as_mut(), limits),
-        Engine::Other(s) => g.solved_exact(s.as_mut(), limits),
+        Engine::Other(s, _) => g.solved_exact(s.as_mut(), limits),
         Engine::Retrograde => None,
     }
 }
