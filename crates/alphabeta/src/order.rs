@@ -36,21 +36,38 @@ impl<G: Game> Heuristics<G> {
     }
 }
 
-/// Quiet-move order from the game's hints, history as the tie-break.
-pub(crate) struct HintOrder<'a, G: Game> {
-    pub(crate) game: &'a G,
-    pub(crate) history: Option<&'a History<G>>,
+/// The quiet-move order of the staged picker: the game's hints with
+/// history as the tie-break, history alone, or the buffer's order. One
+/// type for the three, so that the picker is instantiated (and inlined)
+/// once.
+pub(crate) enum QuietKey<'a, G: Game> {
+    Hints {
+        game: &'a G,
+        history: Option<&'a History<G>>,
+    },
+    History(&'a History<G>),
+    Buffer,
 }
 
-impl<G: Game> QuietOrder<G::Move> for HintOrder<'_, G> {
+impl<G: Game> QuietOrder<G::Move> for QuietKey<'_, G> {
     #[inline]
     fn quiet_score(&self, side: Player, m: G::Move) -> i32 {
-        let h = self.game.move_hint(m).quiet();
-        let history = self
-            .history
-            .map_or(0, |t| t.score(side, m))
-            .clamp(-(1 << 15), 1 << 15);
-        h * (1 << 16) + history
+        match self {
+            QuietKey::Hints { game, history } => {
+                let h = game.move_hint(m).quiet();
+                let history = history
+                    .map_or(0, |t| t.score(side, m))
+                    .clamp(-(1 << 15), 1 << 15);
+                h * (1 << 16) + history
+            }
+            QuietKey::History(t) => t.score(side, m),
+            QuietKey::Buffer => 0,
+        }
+    }
+
+    #[inline]
+    fn orders(&self) -> bool {
+        !matches!(self, QuietKey::Buffer)
     }
 }
 
@@ -78,7 +95,7 @@ impl LeanOrder {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn next<G: Game>(
         &mut self,
         game: &G,

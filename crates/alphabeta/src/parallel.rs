@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
 use gametree_game::{Game, Limits, Progress};
-use gametree_ttable::{SharedTable, TranspositionTable};
+use gametree_ttable::SharedTable;
 
 use crate::Report;
 use crate::busy::Busy;
@@ -53,10 +53,9 @@ where
             let mut g = game.clone();
             handles.push(scope.spawn(move || {
                 let mut h = Heuristics::new(&config, &uses);
-                let mut w: Worker<'_, G, TranspositionTable> = Worker::new(
+                let mut w: Worker<'_, G, &SharedTable> = Worker::new(
                     &config,
                     uses,
-                    None,
                     Some(shared),
                     &mut h,
                     limits,
@@ -73,10 +72,9 @@ where
                 r
             }));
         }
-        let mut main: Worker<'_, G, TranspositionTable> = Worker::new(
+        let mut main: Worker<'_, G, &SharedTable> = Worker::new(
             &config,
             uses,
-            None,
             Some(shared),
             &mut searcher.heuristics,
             limits,

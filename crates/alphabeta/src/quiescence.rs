@@ -6,11 +6,12 @@ use gametree_ordering::{MovePicker, NoHistory};
 use gametree_ttable::Table;
 
 use crate::reference::MAX_QUIESCENCE_PLY;
-use crate::worker::Worker;
+use crate::worker::{NodeValue, Taint, Worker, with_move};
 
 impl<G: Game, T: Table> Worker<'_, G, T> {
     /// The quiescence value of `game`, `qply` plies below the horizon,
-    /// window `(alpha, beta)` (fail-soft).
+    /// window `(alpha, beta)` (fail-soft), tainted when a terminal
+    /// position below depends on the path.
     pub(crate) fn quiescence(
         &mut self,
         game: &mut G,
@@ -18,7 +19,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         qply: u32,
         mut alpha: Score,
         beta: Score,
-    ) -> Score {
+    ) -> NodeValue {
         if qply > 0 {
             self.stats.nodes += 1;
             if let Some(o) = game.outcome() {
@@ -27,24 +28,27 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         }
         let stand = game.evaluate();
         if stand >= beta || qply >= MAX_QUIESCENCE_PLY {
-            return stand;
+            return NodeValue::clean(stand);
         }
         if stand > alpha {
             alpha = stand;
         }
         let mut best = stand;
+        let mut taint = Taint::NONE;
         let mut moves = G::Moves::default();
         game.generate_tactical(&mut moves);
         let side = game.side_to_move();
         let mut picker = MovePicker::<G>::new_tactical(None);
         while let Some(m) = picker.next(game, &mut moves, &NoHistory) {
-            let undo = game.make(m);
-            let v = if game.side_to_move() == side {
-                self.quiescence(game, ply + 1, qply + 1, alpha, beta)
-            } else {
-                -self.quiescence(game, ply + 1, qply + 1, -beta, -alpha)
-            };
-            game.unmake(m, undo);
+            let v = with_move(game, m, |g| {
+                if g.side_to_move() == side {
+                    self.quiescence(g, ply + 1, qply + 1, alpha, beta)
+                } else {
+                    -self.quiescence(g, ply + 1, qply + 1, -beta, -alpha)
+                }
+            });
+            taint = taint.or(v.taint);
+            let v = v.value;
             if v > best {
                 best = v;
                 if v > alpha {
@@ -55,6 +59,6 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
                 break;
             }
         }
-        best
+        NodeValue::new(best, taint)
     }
 }

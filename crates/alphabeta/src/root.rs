@@ -9,7 +9,7 @@ use crate::Report;
 use crate::config::{Algorithm, TtUse};
 use crate::order::move_of_code;
 use crate::searcher::MAX_PLY;
-use crate::worker::{Mode, TO_END_DEPTH, Worker};
+use crate::worker::{Frame, Mode, TO_END_DEPTH, Worker, with_move};
 
 /// The values a position can have when the game is over within `r` plies,
 /// as consecutive ranks `-losses..=wins`: rank 0 is the draw, rank 1 the
@@ -109,7 +109,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
                 Some(i) if !self.to_end && i % 2 == 1 && depth < last => depth + 1,
                 _ => depth,
             };
-            self.horizon = false;
+            self.iteration_horizon = false;
             let value = self.iteration(game, d, previous);
             if self.stopped {
                 break;
@@ -118,7 +118,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
             // inside the horizon: before that it can be a bound carried
             // over from the table rather than the shortest distance.
             let inside = value.plies_to_end().is_some_and(|k| k <= depth);
-            if self.proving && d == depth && (inside || !self.horizon) {
+            if self.proving && d == depth && (inside || !self.iteration_horizon) {
                 report.value = value;
                 report.best = self.root_best;
                 report.pv = self.pv.line(0).to_vec();
@@ -244,19 +244,19 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
                     continue;
                 }
                 let side = game.side_to_move();
-                let undo = game.make(m);
-                let same_side = game.side_to_move() == side;
-                let c = self.child(
-                    game,
-                    same_side,
+                let frame = Frame {
                     depth,
-                    ply,
-                    Score::new(v.get() - 1),
-                    v,
-                    m,
+                    ply: ply + 1,
+                    alpha: Score::new(v.get() - 1),
+                    beta: v,
+                    previous: Some(m),
+                    safe: false,
                     fail_soft,
-                );
-                game.unmake(m, undo);
+                };
+                let c = with_move(game, m, |g| {
+                    let same_side = g.side_to_move() == side;
+                    self.child(g, same_side, frame).value
+                });
                 if self.stopped {
                     break;
                 }
@@ -428,8 +428,9 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         ladder.score(lo)
     }
 
-    /// The root search: like [`Self::node`], but never cut by the table,
-    /// and it records the best move.
+    /// The root search: [`Self::node`] as the root (never cut by the table
+    /// or an oracle, recording the best move); notes whether the horizon
+    /// cut a leaf.
     pub(crate) fn root(&mut self, game: &mut G, depth: u32, alpha: Score, beta: Score) -> Score {
         self.root_best = None;
         let fail_soft = self.config.fail_soft
@@ -437,6 +438,8 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
                 self.config.algorithm,
                 Algorithm::Mtdf | Algorithm::Bisection
             );
-        self.search(game, depth, 0, alpha, beta, None, fail_soft)
+        let v = self.node::<true>(game, Frame::root(depth, alpha, beta, fail_soft));
+        self.iteration_horizon |= v.taint.horizon;
+        v.value
     }
 }

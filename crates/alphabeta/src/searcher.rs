@@ -440,12 +440,11 @@ impl<G: Game> AlphaBeta<G> {
         limits: &'a Limits,
         stop: &'a AtomicBool,
         start: Instant,
-    ) -> Worker<'a, G, TranspositionTable> {
+    ) -> Worker<'a, G, &'a mut TranspositionTable> {
         let mut worker = Worker::new(
             &self.config,
             self.uses,
             self.table.as_mut(),
-            None,
             &mut self.heuristics,
             limits,
             stop,

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
 use gametree_game::{Game, Limits, Oracle, Outcome, Progress, Score};
-use gametree_ttable::{Entry, SharedTable, Table};
+use gametree_ttable::{Entry, Table};
 
 use crate::busy::Busy;
 use crate::config::{Algorithm, Config, TtUse};
@@ -34,8 +34,9 @@ pub(crate) enum Mode {
 pub(crate) struct Worker<'a, G: Game, T: Table> {
     pub(crate) config: Config,
     pub(crate) uses: Uses,
-    pub(crate) table: Option<&'a mut T>,
-    pub(crate) shared: Option<&'a SharedTable>,
+    /// The transposition table (`&mut TranspositionTable` on one thread,
+    /// `&SharedTable` on several), `None` when the table is off.
+    pub(crate) table: Option<T>,
     pub(crate) h: &'a mut Heuristics<G>,
     pub(crate) limits: &'a Limits,
     pub(crate) stop: &'a AtomicBool,
@@ -50,21 +51,12 @@ pub(crate) struct Worker<'a, G: Game, T: Table> {
     pub(crate) root_best: Option<G::Move>,
     /// `Some(i)` for Lazy SMP helper thread `i` (never reports).
     pub(crate) helper: Option<usize>,
-    /// Set by a parent whose move list came from
-    /// [`Game::non_losing_moves`] for the child it is about to search: the
-    /// child's side to move has no immediate win, so the check is skipped.
-    /// Taken (reset) on entry to every node.
-    pub(crate) next_safe: bool,
-    /// Whether the value of the subtree being searched rests on an outcome
-    /// that depends on the path (a repetition draw, a move-counter draw) or
-    /// on the ply cap: such values are not stored in the table.
-    pub(crate) tainted: bool,
     /// Proving by iterative deepening ([`Mode::Prove`]).
     pub(crate) proving: bool,
-    /// Whether the subtree being searched had a leaf cut by the horizon (or
-    /// a table cutoff by a depth-limited entry): only a subtree without one
-    /// is solved whatever the depth.
-    pub(crate) horizon: bool,
+    /// Whether a root search of the current iteration had a leaf cut by
+    /// the horizon (or a table cutoff by a depth-limited entry): only an
+    /// iteration without one has searched the whole game.
+    pub(crate) iteration_horizon: bool,
     /// No killers, history, counter-moves or tactical stage: moves are
     /// ordered by [`LeanOrder`](crate::order::LeanOrder) instead of the
     /// staged picker.
@@ -87,8 +79,7 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
     pub(crate) fn new(
         config: &'a Config,
         uses: Uses,
-        table: Option<&'a mut T>,
-        shared: Option<&'a SharedTable>,
+        table: Option<T>,
         h: &'a mut Heuristics<G>,
         limits: &'a Limits,
         stop: &'a AtomicBool,
@@ -104,7 +95,6 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
             config: config.resolved(Algorithm::Pvs),
             uses,
             table,
-            shared,
             h,
             limits,
             stop,
@@ -119,10 +109,8 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
             next_progress: config.progress_interval,
             root_best: None,
             helper: None,
-            next_safe: false,
-            tainted: false,
             proving: false,
-            horizon: false,
+            iteration_horizon: false,
             oracle: None,
             busy: None,
         }
@@ -131,11 +119,7 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
     /// The counters, with the table's occupancy at the end.
     pub(crate) fn finish_stats(&self) -> Stats {
         let mut s = self.stats;
-        s.hashfull = match (&self.table, self.shared) {
-            (Some(t), _) => t.hashfull(),
-            (None, Some(t)) => t.hashfull(),
-            (None, None) => 0,
-        };
+        s.hashfull = self.table.as_ref().map_or(0, Table::hashfull);
         s
     }
 
@@ -180,13 +164,7 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
     #[inline]
     pub(crate) fn probe(&mut self, key: u64, depth: u8, ply: u32) -> Option<gametree_ttable::Hit> {
         self.stats.tt_probes += 1;
-        let hit = if let Some(t) = &self.table {
-            t.probe(key, depth, ply)
-        } else if let Some(s) = self.shared {
-            s.probe(key, depth, ply)
-        } else {
-            None
-        };
+        let hit = self.table.as_ref().and_then(|t| t.probe(key, depth, ply));
         if hit.is_some() {
             self.stats.tt_hits += 1;
         }
@@ -198,8 +176,6 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
     pub(crate) fn prefetch(&self, key: u64) {
         if let Some(t) = &self.table {
             t.prefetch(key);
-        } else if let Some(s) = self.shared {
-            s.prefetch(key);
         }
     }
 
@@ -207,67 +183,163 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
     pub(crate) fn store(&mut self, key: u64, ply: u32, entry: Entry) {
         if let Some(t) = &mut self.table {
             t.store(key, ply, entry);
-        } else if let Some(s) = self.shared {
-            s.store(key, ply, entry);
         }
     }
 
-    /// The value of one node, `depth` plies left, `ply` plies below the
-    /// root, window `(alpha, beta)`. Sets `self.tainted` when that value
-    /// rests on a path-dependent outcome (see
-    /// [`Game::outcome_depends_on_history`]), leaving it set if it was
-    /// already; likewise `self.horizon`.
-    #[allow(clippy::too_many_arguments)]
+    /// The value, seen from the parent, of the child that a move (just
+    /// made) leads to, `f` its frame with the parent's window: the window
+    /// negated and the value with it when the side to move changed, as is
+    /// when the same player moves again.
     #[inline]
-    pub(crate) fn search(
-        &mut self,
-        game: &mut G,
-        depth: u32,
-        ply: u32,
-        alpha: Score,
-        beta: Score,
-        previous: Option<G::Move>,
-        fail_soft: bool,
-    ) -> Score {
-        let outer = core::mem::replace(&mut self.tainted, false);
-        let outer_horizon = core::mem::replace(&mut self.horizon, false);
-        let v = self.node(game, depth, ply, alpha, beta, previous, fail_soft);
-        self.tainted |= outer;
-        self.horizon |= outer_horizon;
-        v
-    }
-
-    /// The value, seen from the parent, of the child that move `m` (just
-    /// made) leads to, searched inside the parent's window `(alpha, beta)`:
-    /// negated with the window when the side to move changed, as is when
-    /// the same player moves again.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    pub(crate) fn child(
-        &mut self,
-        game: &mut G,
-        same_side: bool,
-        depth: u32,
-        ply: u32,
-        alpha: Score,
-        beta: Score,
-        m: G::Move,
-        fail_soft: bool,
-    ) -> Score {
+    pub(crate) fn child(&mut self, game: &mut G, same_side: bool, f: Frame<G::Move>) -> NodeValue {
         if same_side {
-            self.search(game, depth, ply + 1, alpha, beta, Some(m), fail_soft)
+            self.node::<false>(game, f)
         } else {
-            -self.search(game, depth, ply + 1, -beta, -alpha, Some(m), fail_soft)
+            let f = Frame {
+                alpha: -f.beta,
+                beta: -f.alpha,
+                ..f
+            };
+            -self.node::<false>(game, f)
         }
     }
 
-    /// A terminal node's value; marks the subtree tainted when the outcome
-    /// depends on the game's history.
+    /// A terminal node's value, tainted when the outcome depends on the
+    /// game's history.
     #[inline]
-    pub(crate) fn terminal(&mut self, game: &G, o: Outcome, ply: u32) -> Score {
-        if game.outcome_depends_on_history() {
-            self.tainted = true;
+    pub(crate) fn terminal(&mut self, game: &G, o: Outcome, ply: u32) -> NodeValue {
+        let taint = if game.outcome_depends_on_history() {
+            Taint::PATH
+        } else {
+            Taint::NONE
+        };
+        NodeValue::new(Score::terminal(o, ply), taint)
+    }
+}
+
+/// Plays `m`, runs `f` on the position after it, and takes `m` back.
+#[inline(always)]
+pub(crate) fn with_move<G: Game, R>(game: &mut G, m: G::Move, f: impl FnOnce(&mut G) -> R) -> R {
+    let undo = game.make(m);
+    let r = f(game);
+    game.unmake(m, undo);
+    r
+}
+
+/// What a node is asked: its remaining depth, its distance from the root,
+/// its window, the move that led to it, and two facts about the search.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Frame<M> {
+    pub(crate) depth: u32,
+    pub(crate) ply: u32,
+    pub(crate) alpha: Score,
+    pub(crate) beta: Score,
+    pub(crate) previous: Option<M>,
+    /// The parent's moves were the non-losing ones
+    /// ([`Game::non_losing_moves`]): this node's side to move has no
+    /// immediate win, and the game's cheaper outcome test applies.
+    pub(crate) safe: bool,
+    /// Fail-soft (values outside the window are returned as found).
+    pub(crate) fail_soft: bool,
+}
+
+impl<M: Copy> Frame<M> {
+    /// The root's frame.
+    pub(crate) fn root(depth: u32, alpha: Score, beta: Score, fail_soft: bool) -> Self {
+        Frame {
+            depth,
+            ply: 0,
+            alpha,
+            beta,
+            previous: None,
+            safe: false,
+            fail_soft,
         }
-        Score::terminal(o, ply)
+    }
+
+    /// The frame of the child after `m`, window `(alpha, beta)` seen from
+    /// this node.
+    #[inline(always)]
+    pub(crate) fn below(&self, m: M, alpha: Score, beta: Score, safe: bool) -> Self {
+        Frame {
+            depth: self.depth - 1,
+            ply: self.ply + 1,
+            alpha,
+            beta,
+            previous: Some(m),
+            safe,
+            fail_soft: self.fail_soft,
+        }
+    }
+}
+
+/// Why a value may not hold everywhere the position occurs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Taint {
+    /// It rests on an outcome that depends on the path (a repetition draw,
+    /// a move-counter draw) or on the ply cap: it is not stored.
+    pub(crate) path: bool,
+    /// A leaf below was cut by the horizon (or by a depth-limited table
+    /// entry): the value is not a solved one.
+    pub(crate) horizon: bool,
+}
+
+impl Taint {
+    pub(crate) const NONE: Taint = Taint {
+        path: false,
+        horizon: false,
+    };
+    pub(crate) const PATH: Taint = Taint {
+        path: true,
+        horizon: false,
+    };
+    pub(crate) const HORIZON: Taint = Taint {
+        path: false,
+        horizon: true,
+    };
+
+    /// Both taints.
+    #[inline(always)]
+    #[must_use]
+    pub(crate) const fn or(self, other: Taint) -> Taint {
+        Taint {
+            path: self.path | other.path,
+            horizon: self.horizon | other.horizon,
+        }
+    }
+}
+
+/// A node's value and its taint, returned to the parent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NodeValue {
+    pub(crate) value: Score,
+    pub(crate) taint: Taint,
+}
+
+impl NodeValue {
+    #[inline(always)]
+    pub(crate) const fn new(value: Score, taint: Taint) -> Self {
+        NodeValue { value, taint }
+    }
+
+    /// An untainted value.
+    #[inline(always)]
+    pub(crate) const fn clean(value: Score) -> Self {
+        NodeValue::new(value, Taint::NONE)
+    }
+
+    /// The same value, with `taint` added.
+    #[inline(always)]
+    #[must_use]
+    pub(crate) const fn with(self, taint: Taint) -> Self {
+        NodeValue::new(self.value, self.taint.or(taint))
+    }
+}
+
+impl core::ops::Neg for NodeValue {
+    type Output = NodeValue;
+    #[inline(always)]
+    fn neg(self) -> NodeValue {
+        NodeValue::new(-self.value, self.taint)
     }
 }

@@ -91,26 +91,54 @@ fn scratch(i: usize) -> PathBuf {
     dir
 }
 
+/// Runs one example in a scratch directory of its own: `None` when it
+/// exits 0, else what it printed on standard error.
+fn run_example(i: usize, example: &str) -> Option<String> {
+    let dir = scratch(i);
+    let out = gametree()
+        .args(words(example))
+        .current_dir(&dir)
+        .write_stdin("")
+        .output()
+        .expect("runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    (!out.status.success()).then(|| {
+        format!(
+            "`gametree {example}` exited {:?}: {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
 #[test]
 fn every_help_example_exits_0() {
     let all = examples();
     assert!(all.len() >= 20, "too few examples found: {all:?}");
-    for (i, example) in all.iter().enumerate() {
-        let dir = scratch(i);
-        let out = gametree()
-            .args(words(example))
-            .current_dir(&dir)
-            .write_stdin("")
-            .output()
-            .expect("runs");
-        let _ = std::fs::remove_dir_all(&dir);
-        assert!(
-            out.status.success(),
-            "`gametree {example}` exited {:?}: {}",
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    // The examples are independent processes: run them on the machine's
+    // cores, each worker taking the next one.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(1, usize::from);
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut failed = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(example) = all.get(i) else { break };
+                        failed.extend(run_example(i, example));
+                    }
+                    failed
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a worker"))
+            .collect()
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

@@ -105,7 +105,7 @@ pub struct ReadmeDoctests;
 pub const BUCKET_BYTES: usize = 64;
 
 /// The interface searchers use, implemented by [`TranspositionTable`],
-/// [`SharedTable`] and `&SharedTable`.
+/// [`SharedTable`], `&SharedTable` and `&mut` any table.
 ///
 /// Keys are 64-bit position hashes. Values go in and come out in the
 /// searcher's root-relative convention: `store` converts decisive scores to
@@ -171,6 +171,46 @@ pub trait Table {
     /// Occupancy per mille, UCI's "hashfull": the share of the first 1000
     /// slots (or all, if fewer) holding an entry of the current generation.
     fn hashfull(&self) -> u32;
+}
+
+/// A table borrowed mutably is a table (what a single-threaded searcher
+/// holds): every method forwards.
+impl<T: Table + ?Sized> Table for &mut T {
+    #[inline]
+    fn probe(&self, key: u64, depth: u8, ply: u32) -> Option<Hit> {
+        (**self).probe(key, depth, ply)
+    }
+    #[inline]
+    fn store(&mut self, key: u64, ply: u32, entry: Entry) {
+        (**self).store(key, ply, entry);
+    }
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        (**self).prefetch(key);
+    }
+    #[inline]
+    fn probe_slot(&self, key: u64, depth: u8, ply: u32) -> (Option<Hit>, Slot) {
+        (**self).probe_slot(key, depth, ply)
+    }
+    #[inline]
+    fn store_slot(&mut self, slot: Slot, ply: u32, entry: Entry) {
+        (**self).store_slot(slot, ply, entry);
+    }
+    fn new_generation(&mut self) {
+        (**self).new_generation();
+    }
+    fn clear(&mut self) {
+        (**self).clear();
+    }
+    fn stats(&self) -> Stats {
+        (**self).stats()
+    }
+    fn reset_stats(&mut self) {
+        (**self).reset_stats();
+    }
+    fn hashfull(&self) -> u32 {
+        (**self).hashfull()
+    }
 }
 
 /// Prefetches the cache line holding `line` (see [`Table::prefetch`]).
