@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use gametree_chess_tables::{BuildOptions, Signature, Tables, label};
+use gametree_chess_tables::{BuildOptions, Signature, Tablebase, label};
 use gametree_retrograde::Table;
 use gametree_retrograde::compressed::{self, CompressedTable};
 use rand_core::{Rng, SeedableRng};
@@ -160,8 +160,8 @@ pub(crate) fn kib(bytes: u64) -> String {
 }
 
 /// The raw table of every ending in `endings`, from `dir` or built.
-fn tables(endings: &[Signature], dir: &Path) -> Result<Tables> {
-    let mut tables = Tables::new();
+fn tables(endings: &[Signature], dir: &Path) -> Result<Tablebase> {
+    let mut tables = Tablebase::new();
     let mut missing = Vec::new();
     for s in endings {
         let path = dir.join(format!("{s}.rtb"));

@@ -29,7 +29,7 @@ use std::time::Instant;
 
 use anyhow::{Result, bail};
 use gametree_chess_tables::{
-    BuildOptions, FastEndgame, Placement, Signature, SubTables, Tables, pawnless_endings,
+    BuildOptions, FastEndgame, Placement, Signature, Tablebase, pawnless_endings,
 };
 use gametree_retrograde::{Generator, Method, Resolve, Table};
 
@@ -143,9 +143,9 @@ pub(crate) fn timed_build(
 }
 
 /// Builds the endings the captures of `material` lead to that `have`
-/// lacks (`gametree_chess_tables::Tables::build`: indexed backward, several at a
+/// lacks (`gametree_chess_tables::Tablebase::build`: indexed backward, several at a
 /// time on `threads` threads).
-fn build_subs(material: &str, threads: usize, have: &mut Tables) -> Result<()> {
+fn build_subs(material: &str, threads: usize, have: &mut Tablebase) -> Result<()> {
     let subs: Vec<Signature> = sub_endings(material)?
         .iter()
         .map(|s| s.parse())
@@ -155,6 +155,7 @@ fn build_subs(material: &str, threads: usize, have: &mut Tables) -> Result<()> {
         &BuildOptions {
             threads,
             progress: None,
+            ..BuildOptions::default()
         },
     )?;
     Ok(())
@@ -169,6 +170,15 @@ pub(crate) fn all_24() -> Vec<Signature> {
         .collect()
 }
 
+/// A tablebase of copies of `tables` (the resolver of a build over them).
+pub(crate) fn tablebase_of(tables: &[(FastEndgame, Table)]) -> Result<Tablebase> {
+    let mut out = Tablebase::new();
+    for (_, table) in tables {
+        out.insert(table.clone())?;
+    }
+    Ok(out)
+}
+
 /// The 24 tables (in the order of `pawnless_endings`), and the wall and
 /// CPU time (s) they took.
 pub(crate) type Timed24 = (Vec<(FastEndgame, Table)>, f64, f64);
@@ -178,35 +188,35 @@ pub(crate) type Timed24 = (Vec<(FastEndgame, Table)>, f64, f64);
 /// order, and the sums of the builds' wall and CPU times.
 pub(crate) fn all_24_in_turn(build: Build, threads: usize) -> Result<Timed24> {
     let mut have: Vec<(FastEndgame, Table)> = Vec::new();
+    // The tables built so far, copied (untimed): captures are valued in
+    // them by material.
+    let mut subs = Tablebase::new();
     let (mut wall, mut cpu) = (0.0, 0.0);
     for signature in all_24() {
         let material = &signature.to_string();
-        let subs_of = sub_endings(material)?;
-        let subs = SubTables::new(
-            have.iter()
-                .filter(|(s, _)| subs_of.contains(&s.endgame().signature().to_string())),
-        );
         let run = timed_build(material, &subs, build, threads)?;
         wall += run.wall;
         cpu += run.cpu;
+        subs.insert(run.table.clone())?;
         have.push((FastEndgame::new(material)?, run.table));
     }
     Ok((have, wall, cpu))
 }
 
-/// The endings of [`all_24_in_turn`] built by `gametree_chess_tables::Tables::build`
+/// The endings of [`all_24_in_turn`] built by `gametree_chess_tables::Tablebase::build`
 /// on `threads` threads (indexed backward method, `gametree_retrograde::schedule`:
 /// each ending once its sub-endings exist, several at a time): the tables
 /// in the same order, and the wall and CPU time of the whole build.
 pub(crate) fn all_24_scheduled(threads: usize) -> Result<Timed24> {
     let endings = all_24();
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     let (cpu0, start) = (cpu_seconds(), Instant::now());
     tables.build(
         &endings,
         &BuildOptions {
             threads,
             progress: None,
+            ..BuildOptions::default()
         },
     )?;
     let (wall, cpu) = (start.elapsed().as_secs_f64(), cpu_seconds() - cpu0);
@@ -236,8 +246,8 @@ pub(crate) fn run(quick: bool) -> Result<()> {
     // Warm-up, untimed (the chess crate's attack tables are built on first
     // use); that the fast space equals the position-based one is a row of
     // `cargo xtask verify`.
-    build_subs("KQvKR", all, &mut Tables::new())?;
-    let mut built = Tables::new();
+    build_subs("KQvKR", all, &mut Tablebase::new())?;
+    let mut built = Tablebase::new();
     for material in ["KQvK", "KRvK", "KBNvK", "KQvKR"] {
         build_subs(material, all, &mut built)?;
         let subs = &built;

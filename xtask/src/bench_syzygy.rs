@@ -40,10 +40,12 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use gametree_chess_tables::{FastEndgame, Signature, SubTables, pawnless_endings};
+use gametree_chess_tables::{FastEndgame, Signature, pawnless_endings};
 use gametree_retrograde::Table;
 
-use crate::bench_retrograde::{Build, all_24, all_24_in_turn, all_24_scheduled, timed_build};
+use crate::bench_retrograde::{
+    Build, all_24, all_24_in_turn, all_24_scheduled, tablebase_of, timed_build,
+};
 
 /// The 5-man ending of the targets; its sub-endings are 4-man ones.
 const FIVE: &str = "KQRvKR";
@@ -215,7 +217,7 @@ fn run_five(syzygy: &Rtbgen, endings: &[Signature], rounds: usize, root: &Path) 
         start.elapsed().as_secs_f64(),
         root.display()
     );
-    let resolver = SubTables::new(have.iter());
+    let resolver = tablebase_of(&have)?;
     let mut rows: Vec<Row> = names.iter().map(|n| Row::new(n.clone())).collect();
     for round in 0..rounds {
         for (i, row) in rows.iter_mut().enumerate() {
@@ -383,7 +385,7 @@ pub(crate) fn run(
             let Some(have) = subs.as_ref() else {
                 bail!("the 24 endings were not built");
             };
-            let resolver = SubTables::new(have.iter());
+            let resolver = tablebase_of(have)?;
             for &t in &thread_counts {
                 measure(
                     &mut rows[k],

@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use gametree_chess_tables::{BuildOptions, Signature, Tables, pawnless_endings};
+use gametree_chess_tables::{BuildOptions, Signature, Tablebase, pawnless_endings};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut threads = 0;
@@ -29,7 +29,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .chain(pawnless_endings(4))
             .collect();
     }
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     println!(
         "memory: at most {:.1} MiB",
         tables.memory(&endings, threads) as f64 / f64::from(1 << 20)
@@ -42,6 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &BuildOptions {
             threads,
             progress: None,
+            ..BuildOptions::default()
         },
     )?;
     let wall = start.elapsed().as_secs_f64();

@@ -1,12 +1,14 @@
-//! [`Error`]: why tables could not be built, loaded or saved.
+//! [`Error`]: why tables could not be built, found, loaded or saved.
 
 use std::fmt;
+use std::path::PathBuf;
 
+use gametree_game::Stop;
 use gametree_retrograde::{Label, LoadError};
 
 use crate::{MAX_BUILD_PIECES, SCHEME, Signature};
 
-/// Why tables could not be built, loaded or saved.
+/// Why tables could not be built, found, loaded or saved.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {
@@ -25,7 +27,25 @@ pub enum Error {
         /// What went wrong.
         source: gametree_retrograde::BuildError,
     },
-    /// A table file could not be read, or is not the ending's table.
+    /// A build was stopped by its limits
+    /// ([`BuildOptions::limits`](crate::BuildOptions::limits)).
+    Stopped {
+        /// The ending being built, or the next one to build.
+        ending: Signature,
+        /// Which limit.
+        stop: Stop,
+    },
+    /// A directory of tables could not be read (missing, not a
+    /// directory).
+    Directory {
+        /// The directory.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// A table file could not be read, or is not the ending's table:
+    /// truncated, corrupted, of another format version, of another ending
+    /// (the kinds of [`LoadError`]).
     Load {
         /// The ending.
         ending: Signature,
@@ -61,6 +81,10 @@ impl fmt::Display for Error {
                 "{ending}: {pieces} pieces; tables are built for at most {MAX_BUILD_PIECES} (memory)"
             ),
             Error::Build { ending, source } => write!(f, "building {ending}: {source}"),
+            Error::Stopped { ending, stop } => write!(f, "building {ending}: stopped ({stop})"),
+            Error::Directory { path, source } => {
+                write!(f, "reading the directory {}: {source}", path.display())
+            }
             Error::Load { ending, source } => write!(f, "loading {ending}: {source}"),
             Error::Save { ending, source } => write!(f, "saving {ending}: {source}"),
             Error::Size { ending, source } => write!(f, "{ending}: {source}"),
@@ -75,8 +99,9 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::TooManyPieces { .. } | Error::Label { .. } => None,
+            Error::TooManyPieces { .. } | Error::Label { .. } | Error::Stopped { .. } => None,
             Error::Build { source, .. } => Some(source),
+            Error::Directory { source, .. } => Some(source),
             Error::Load { source, .. } => Some(source),
             Error::Save { source, .. } => Some(source),
             Error::Size { source, .. } => Some(source),

@@ -1,6 +1,6 @@
 //! The endings a chess ending's moves lead to: [`captures`],
 //! [`successor_endings`] (captures and promotions), and the closure a
-//! build plans ([`Tables::plan`](crate::Tables::plan)).
+//! build plans ([`Tablebase::plan`](crate::Tablebase::plan)).
 
 use crate::Signature;
 

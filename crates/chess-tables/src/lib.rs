@@ -4,7 +4,7 @@
 //!
 //! Endings with pawns are numbered by [`PawnEndgame`] (the left–right
 //! symmetry, an en-passant capture part of the position) and built by
-//! the same [`Tables::build`], which plans the endings their promotions
+//! the same [`Tablebase::build`], which plans the endings their promotions
 //! lead to as well as their captures.
 //!
 //! # Index spaces
@@ -23,18 +23,30 @@
 //! builds over. [`pawnless_endings`] lists every ending of a number of
 //! pieces, [`sub_endings`] the endings captures lead to.
 //!
-//! # Tables
+//! # The tablebase
 //!
-//! An ending's captures lead into smaller endings, whose tables must exist
-//! first: [`Tables::build`] plans them (every ending a capture leads to,
-//! down to three pieces), builds the missing ones several at a time with
-//! [`gametree_retrograde::schedule`] (each after the endings it captures into), and
-//! keeps them. A position is probed in the table of its material, or in
-//! the table of the colours exchanged (`KRvKQ` in `KQvKR`), so each ending
-//! is built once. [`statistics`] counts a table's wins, draws and losses
+//! [`Tablebase`] holds a program's tables, one per ending, found by
+//! material: a probe goes to its ending's table by a hash of the
+//! position's material, or to the table of the colours exchanged
+//! (`KRvKQ` in `KQvKR`), so each ending is built once. Its tables are
+//! built in memory ([`Tablebase::build`]: every ending a capture or
+//! promotion leads to, down to three pieces, planned and built several at
+//! a time with [`gametree_retrograde::schedule`], each after the endings
+//! it leads to), inserted ([`Tablebase::insert`]), or in files
+//! ([`Tablebase::add_directory`]: raw `ENDING.gtb` and compressed
+//! `ENDING.gtbz` files, each read when a probe first needs it, within a
+//! memory budget). [`Tablebase::build_into`] builds into a directory in
+//! little memory. [`statistics`] counts a table's wins, draws and losses
 //! as the Syzygy generator does.
 //!
-//! `Tables` is a [`gametree_game::Oracle`]: give it to
+//! Values are the same however a table is held (built, read from a raw
+//! or a compressed file); a file that cannot be read is a typed
+//! [`Error`]: a missing directory ([`Error::Directory`]), a truncated or
+//! corrupted file or one of another format version or ending
+//! ([`Error::Load`], with the [`gametree_retrograde::LoadError`] that
+//! says which).
+//!
+//! A `Tablebase` is a [`gametree_game::Oracle`]: give it to
 //! `gametree_alphabeta::AlphaBeta::set_oracle` or
 //! `gametree_pns_conspiracy::DfPn::solve_with_oracle`, and a search stops
 //! at every position the tables hold below its root.
@@ -42,20 +54,20 @@
 //! # Example
 //!
 //! ```
-//! use gametree_chess_tables::{BuildOptions, Tables};
+//! use gametree_chess_tables::{BuildOptions, Tablebase};
 //! use gametree_games_chess::Position;
 //! use gametree_retrograde::Value;
 //!
-//! let mut tables = Tables::new();
+//! let mut tables = Tablebase::new();
 //! // KRvK needs no other table (a capture leaves two kings: a draw).
 //! let built = tables.build(&["KRvK".parse()?], &BuildOptions::default())?;
 //! assert_eq!(built.len(), 1);
 //! // Black to move is mated.
 //! let p: Position = "8/8/8/4k3/8/8/8/R6K b - - 0 1".parse()?;
-//! assert!(matches!(tables.probe(&p), Some(Value::Loss(_))));
+//! assert!(matches!(tables.probe(&p)?, Some(Value::Loss(_))));
 //! // The same position, colours exchanged, from the same table.
 //! let q: Position = "r6k/8/8/8/4K3/8/8/8 w - - 0 1".parse()?;
-//! assert_eq!(tables.probe(&q), tables.probe(&p));
+//! assert_eq!(tables.probe(&q)?, tables.probe(&p)?);
 //! // KQvKR needs KQvK and KRvK (KvKR is KRvK, colours exchanged).
 //! let built = tables.build(&["KQvKR".parse()?], &BuildOptions::default())?;
 //! let names: Vec<String> = built.iter().map(|s| s.to_string()).collect();
@@ -76,7 +88,7 @@ mod placement;
 mod signature;
 mod stats;
 mod symmetry;
-mod tables;
+mod tablebase;
 
 use gametree_games_chess::{Color, Piece, Role, Square};
 
@@ -91,9 +103,9 @@ pub use signature::{
 };
 pub use stats::{Statistics, Wdl, pawn_statistics, statistics};
 pub use symmetry::{KING_PLACEMENTS, king_pair, king_pair_index};
-pub use tables::{
-    BuildOptions, COMPRESSED_EXTENSION, CompressedTables, MAX_BUILD_PIECES, MAX_PAWN_BUILD_PIECES,
-    PAWN_SCHEME, Progress, SCHEME, SubTables, Tables, Written, check_table_file,
+pub use tablebase::{
+    BuildOptions, COMPRESSED_EXTENSION, Held, Load, LoadEvent, MAX_BUILD_PIECES,
+    MAX_PAWN_BUILD_PIECES, PAWN_SCHEME, Progress, SCHEME, Tablebase, Written, check_table_file,
     compressed_table_file, find_table_file, is_compressed, label, table_bytes, table_file,
 };
 

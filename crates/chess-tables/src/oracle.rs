@@ -1,15 +1,18 @@
-//! The tables as an [`Oracle`] for the searchers.
+//! The tablebase as an [`Oracle`] for the searchers.
 
 use gametree_game::{Oracle, Score};
 use gametree_games_chess::Position;
 use gametree_retrograde::Value;
 
-use crate::Tables;
+use crate::Tablebase;
 
-/// The tables answer every position of an ending they hold (colours
+/// The tablebase answers every position of an ending it holds (colours
 /// exchanged too) without castling rights, with its distance to mate:
 /// `AlphaBeta` (`set_oracle`) and df-pn (`solve_with_oracle`) then stop
-/// at such positions below the root instead of searching them.
+/// at such positions below the root instead of searching them. A table in
+/// a file is read when a probe first needs it; a file that cannot be
+/// read leaves its positions unknown (`None`: searched instead), the
+/// error kept for [`Tablebase::take_error`].
 ///
 /// As every published database does, the tables ignore the fifty-move
 /// rule and the history of the game: a search that probes them values a
@@ -18,11 +21,11 @@ use crate::Tables;
 /// ```
 /// use std::sync::Arc;
 /// use gametree_alphabeta::{AlphaBeta, Config};
-/// use gametree_chess_tables::{BuildOptions, Tables};
+/// use gametree_chess_tables::{BuildOptions, Tablebase};
 /// use gametree_game::{Limits, Score};
 /// use gametree_games_chess::Position;
 ///
-/// let mut tables = Tables::new();
+/// let mut tables = Tablebase::new();
 /// tables.build(&["KRvK".parse()?], &BuildOptions::default())?;
 /// let tables = Arc::new(tables);
 ///
@@ -31,13 +34,14 @@ use crate::Tables;
 /// // One ply of search, then the tables; the line is played out to mate.
 /// let mut p: Position = "8/8/8/4k3/8/8/8/R6K w - - 0 1".parse()?;
 /// let report = searcher.solve(&mut p, &Limits::none());
-/// assert_eq!(Some(report.value), tables.probe(&p).map(|v| v.to_score()));
+/// assert_eq!(Some(report.value), tables.probe(&p)?.map(|v| v.to_score()));
 /// assert_eq!(report.pv.len() as u32, report.value.plies_to_end().unwrap());
 /// assert!(report.nodes < 1_000);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-impl Oracle<Position> for Tables {
+impl Oracle<Position> for Tablebase {
     fn probe(&self, position: &Position) -> Option<Score> {
-        Tables::probe(self, position).map(Value::to_score)
+        self.kept(Tablebase::probe(self, position))
+            .map(Value::to_score)
     }
 }

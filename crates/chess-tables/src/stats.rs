@@ -86,9 +86,9 @@ pub struct Statistics {
 /// positions, or half that.
 ///
 /// ```
-/// use gametree_chess_tables::{BuildOptions, Tables, Wdl};
+/// use gametree_chess_tables::{BuildOptions, Tablebase, Wdl};
 ///
-/// let mut tables = Tables::new();
+/// let mut tables = Tablebase::new();
 /// tables.build(&["KRvK".parse()?], &BuildOptions::default())?;
 /// let stats = tables.statistics(&"KRvK".parse()?).unwrap();
 /// // The Syzygy generator's published KRvK statistics.
@@ -157,9 +157,9 @@ pub fn statistics(space: &FastEndgame, table: &Table) -> Result<Statistics, Erro
 /// `k₁! × k₂! × …` of them for groups of `k₁, k₂, …` like pieces.
 ///
 /// ```
-/// use gametree_chess_tables::{BuildOptions, Tables, Wdl};
+/// use gametree_chess_tables::{BuildOptions, Tablebase, Wdl};
 ///
-/// let mut tables = Tables::new();
+/// let mut tables = Tablebase::new();
 /// tables.build(&["KPvK".parse()?], &BuildOptions::default())?;
 /// let stats = tables.statistics(&"KPvK".parse()?).unwrap();
 /// // The Syzygy generator's published KPvK statistics.

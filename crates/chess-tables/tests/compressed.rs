@@ -1,13 +1,14 @@
 //! The compressed format of `gametree_retrograde::compressed` on chess
 //! tables: KQvKR (and its sub-endings KQvK and KRvK) written compressed,
 //! probed block by block, equal to the raw table on every index; and the
-//! `ENDING.gtbz` files of `Tables::save_compressed`, probed by position
-//! (`CompressedTables`), read whole, and read by a build to resume.
+//! `ENDING.gtbz` files of `Tablebase::save_compressed`, probed by position
+//! through a `Tablebase` (a block at a time), read whole, and read by a
+//! build to resume.
 
 use std::path::Path;
 
 use gametree_chess_tables::{
-    BuildOptions, CompressedTables, Error, Signature, Tables, Written, compressed_table_file,
+    BuildOptions, Error, Held, Signature, Tablebase, Written, compressed_table_file,
     find_table_file, is_compressed, label, table_file,
 };
 use gametree_game::Game;
@@ -19,7 +20,7 @@ use rand_pcg::Pcg64;
 
 #[test]
 fn compressed_kqvkr_equals_the_raw_table_on_every_index() {
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     let kqvkr: Signature = "KQvKR".parse().unwrap();
     tables.build(&[kqvkr], &BuildOptions::default()).unwrap();
     let dir = std::env::temp_dir().join(format!("chess-compressed-{}", std::process::id()));
@@ -78,7 +79,7 @@ fn random_walks(fens: &[&str], plies: usize, seed: u64) -> Vec<Position> {
 }
 
 /// Every table of `tables` written compressed into `dir`.
-fn write_all(tables: &Tables, dir: &Path) {
+fn write_all(tables: &Tablebase, dir: &Path) {
     std::fs::create_dir_all(dir).unwrap();
     for (s, _) in tables.tables() {
         let path = compressed_table_file(dir, s);
@@ -89,19 +90,22 @@ fn write_all(tables: &Tables, dir: &Path) {
 
 #[test]
 fn compressed_files_probe_and_load_as_the_tables_written() {
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     let endings: Vec<Signature> = ["KQvKR", "KPvK"].map(|s| s.parse().unwrap()).into();
     tables.build(&endings, &BuildOptions::default()).unwrap();
     let dir = std::env::temp_dir().join(format!("chess-gtbz-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     write_all(&tables, &dir);
 
-    let mut disk = CompressedTables::new();
+    let mut disk = Tablebase::new();
     for (s, _) in tables.tables() {
-        disk.open(s, &compressed_table_file(&dir, s)).unwrap();
+        disk.add_file(s, compressed_table_file(&dir, s)).unwrap();
         assert!(disk.covers(s) && disk.covers(&s.flipped()));
     }
     assert_eq!(disk.len(), tables.len());
+    // The same, added by directory.
+    let mut by_dir = Tablebase::new();
+    assert_eq!(by_dir.add_directory(&dir).unwrap(), tables.len());
     // Random games in KQvKR (captures into KQvK and KvKR) and KPvK
     // (promotions into KQvK, KRvK, ...), White's or Black's material.
     let positions = random_walks(
@@ -116,14 +120,23 @@ fn compressed_files_probe_and_load_as_the_tables_written() {
     );
     let mut seen = std::collections::BTreeSet::new();
     for p in &positions {
-        let expected = tables.probe(p);
+        let expected = tables.probe(p).unwrap();
         assert!(expected.is_some(), "{p}");
         assert_eq!(disk.probe(p).unwrap(), expected, "{p}");
+        assert_eq!(by_dir.probe(p).unwrap(), expected, "{p}");
         seen.insert(Signature::of(p).unwrap().to_string());
     }
     for p in positions.iter().step_by(37) {
-        assert_eq!(disk.best_move(p).unwrap(), tables.best_move(p), "{p}");
+        assert_eq!(
+            disk.best_move(p).unwrap(),
+            tables.best_move(p).unwrap(),
+            "{p}"
+        );
     }
+    // Opened when first probed; KQvK probed more than once per 1,024 of
+    // its positions (40 probes): decoded whole.
+    assert!(disk.held(&"KQvKR".parse().unwrap()).is_some());
+    assert_eq!(disk.held(&"KQvK".parse().unwrap()), Some(Held::Whole));
     // The walks met the sub-endings with both colours.
     for ending in ["KQvKR", "KRvKQ", "KQvK", "KvKQ", "KPvK", "KvKP", "KvK"] {
         assert!(seen.contains(ending), "{ending}: {seen:?}");
@@ -131,14 +144,15 @@ fn compressed_files_probe_and_load_as_the_tables_written() {
     // An ending without a file: unknown.
     let kbbk: Position = "8/8/8/4k3/8/8/8/KBB5 w - - 0 1".parse().unwrap();
     assert_eq!(disk.probe(&kbbk).unwrap(), None);
-    assert!(disk.remove(&"KPvK".parse().unwrap()));
-    assert!(!disk.remove(&"KPvK".parse().unwrap()));
+    // Removed, a file's ending has no table to give back.
+    assert!(disk.remove(&"KPvK".parse().unwrap()).is_none());
+    assert!(!disk.covers(&"KPvK".parse().unwrap()));
     let kpk: Position = "8/8/8/3k4/8/8/4P3/4K3 w - - 0 1".parse().unwrap();
     assert_eq!(disk.probe(&kpk).unwrap(), None);
 
     // Read back whole, each file equals the table written.
     for (s, table) in tables.tables() {
-        let mut one = Tables::new();
+        let mut one = Tablebase::new();
         one.load(s, &compressed_table_file(&dir, s)).unwrap();
         assert_eq!(one.table(s).unwrap(), table, "{s}");
     }
@@ -147,14 +161,14 @@ fn compressed_files_probe_and_load_as_the_tables_written() {
     let krvkq = kqvkr.flipped();
     let wrong = compressed_table_file(&dir, &kqvkr);
     assert!(matches!(
-        disk.open(&krvkq, &wrong),
+        disk.add_file(&krvkq, &wrong),
         Err(Error::Load {
             source: LoadError::WrongMaterial { .. },
             ..
         })
     ));
     assert!(matches!(
-        Tables::new().load(&krvkq, &wrong),
+        Tablebase::new().load(&krvkq, &wrong),
         Err(Error::Load { .. })
     ));
     std::fs::remove_dir_all(&dir).unwrap();
@@ -162,7 +176,7 @@ fn compressed_files_probe_and_load_as_the_tables_written() {
 
 #[test]
 fn a_build_into_a_directory_of_compressed_files_reads_them() {
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     let kqvkr: Signature = "KQvKR".parse().unwrap();
     tables
         .build(std::slice::from_ref(&kqvkr), &BuildOptions::default())
@@ -171,7 +185,7 @@ fn a_build_into_a_directory_of_compressed_files_reads_them() {
     let _ = std::fs::remove_dir_all(&dir);
     write_all(&tables, &dir);
     let done = std::sync::Mutex::new(Vec::new());
-    let plan = Tables::new()
+    let plan = Tablebase::new()
         .build_into(
             std::slice::from_ref(&kqvkr),
             &dir,
@@ -196,7 +210,7 @@ fn a_build_into_a_directory_of_compressed_files_reads_them() {
 
 #[test]
 fn a_corrupted_block_is_an_error_never_a_wrong_value() {
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     let kqvkr: Signature = "KQvKR".parse().unwrap();
     tables
         .build(std::slice::from_ref(&kqvkr), &BuildOptions::default())
@@ -205,8 +219,8 @@ fn a_corrupted_block_is_an_error_never_a_wrong_value() {
     let _ = std::fs::remove_dir_all(&dir);
     write_all(&tables, &dir);
     let path = compressed_table_file(&dir, &kqvkr);
-    let mut disk = CompressedTables::new();
-    disk.open(&kqvkr, &path).unwrap();
+    let mut disk = Tablebase::new();
+    disk.add_file(&kqvkr, &path).unwrap();
     // The second half of the file is block data (header, priors and
     // block index come first): changed after the file was opened.
     let mut bytes = std::fs::read(&path).unwrap();
@@ -222,7 +236,7 @@ fn a_corrupted_block_is_an_error_never_a_wrong_value() {
         .filter(|p| Signature::of(p) == Some(kqvkr.clone()))
     {
         match disk.probe(p) {
-            Ok(v) => assert_eq!(v, tables.probe(p), "{p}"),
+            Ok(v) => assert_eq!(v, tables.probe(p).unwrap(), "{p}"),
             Err(Error::Load { ending, .. }) => {
                 assert_eq!(ending, kqvkr);
                 errors += 1;
@@ -232,27 +246,28 @@ fn a_corrupted_block_is_an_error_never_a_wrong_value() {
     }
     assert!(errors > 0);
     // Read whole, the file is refused.
-    assert!(Tables::new().load(&kqvkr, &path).is_err());
+    assert!(Tablebase::new().load(&kqvkr, &path).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_build_written_compressed_equals_the_build_in_memory_and_resumes() {
     let endings: Vec<Signature> = ["KQvKR", "KPvK"].map(|s| s.parse().unwrap()).into();
-    let mut memory = Tables::new();
+    let mut memory = Tablebase::new();
     memory.build(&endings, &BuildOptions::default()).unwrap();
     let dir = std::env::temp_dir().join(format!("chess-gtbz-build-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let options = BuildOptions {
         threads: 2,
         progress: None,
+        ..BuildOptions::default()
     };
     let reports = std::sync::Mutex::new(Vec::new());
     let record = |s: &Signature, path: &Path, w: Written| {
         assert!(is_compressed(path), "{}", path.display());
         reports.lock().unwrap().push((s.to_string(), w));
     };
-    let plan = Tables::new()
+    let plan = Tablebase::new()
         .build_into_compressed(&endings, &dir, &options, &record)
         .unwrap();
     assert_eq!(plan.len(), memory.len());
@@ -265,7 +280,7 @@ fn a_build_written_compressed_equals_the_build_in_memory_and_resumes() {
     assert!(names.iter().all(|n| n.ends_with(".gtbz")), "{names:?}");
     assert_eq!(names.len(), plan.len());
     for (s, table) in memory.tables() {
-        let mut one = Tables::new();
+        let mut one = Tablebase::new();
         one.load(s, &compressed_table_file(&dir, s)).unwrap();
         assert_eq!(one.table(s).unwrap(), table, "{s}");
     }
@@ -275,7 +290,7 @@ fn a_build_written_compressed_equals_the_build_in_memory_and_resumes() {
         "{built:?}"
     );
     // Run again: every file read, nothing built.
-    Tables::new()
+    Tablebase::new()
         .build_into_compressed(&endings, &dir, &options, &record)
         .unwrap();
     let again = std::mem::take(&mut *reports.lock().unwrap());

@@ -6,7 +6,7 @@
 //! best moves play the longest wins out to mate.
 
 use gametree_chess_tables::{
-    BuildOptions, PawnEndgame, Signature, SignatureError, Tables, Wdl, flip_position,
+    BuildOptions, PawnEndgame, Signature, SignatureError, Tablebase, Wdl, flip_position,
     pawn_statistics, successor_endings,
 };
 use gametree_game::{Game, IndexSpace};
@@ -23,7 +23,7 @@ fn wdl(w: gametree_verify::data::WinDrawLoss) -> Wdl {
 
 /// KPvK and the endings with two White pieces whose promotions lead only
 /// to pawnless endings (KPPvK, KRPvK), built with their sub-endings by
-/// `Tables::build`, have the published statistics. (All 11 endings of 3
+/// `Tablebase::build`, have the published statistics. (All 11 endings of 3
 /// and 4 pieces are checked through the CLI, `gametree-cli`'s
 /// `tests/tb_stats.rs`, and by `cargo xtask verify`: each takes about half
 /// a minute to build, so this test builds the cheaper ones.)
@@ -36,7 +36,7 @@ fn statistics_equal_the_published_ones_for_endings_with_pawns() {
         .collect();
     assert_eq!(rows.len(), 3);
     let endings: Vec<Signature> = rows.iter().map(|r| r.ending.parse().unwrap()).collect();
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     tables.build(&endings, &BuildOptions::default()).unwrap();
     for (row, ending) in rows.iter().zip(&endings) {
         let stats = tables.statistics(ending).unwrap();
@@ -58,8 +58,11 @@ fn statistics_equal_the_published_ones_for_endings_with_pawns() {
     // The tables answer positions of either colour: a KvKP position is
     // probed in KPvK with the colours exchanged.
     let p: Position = "8/8/8/8/8/k7/p1K5/8 w - - 0 1".parse().unwrap();
-    assert!(tables.probe(&p).is_some());
-    assert_eq!(tables.probe(&p), tables.probe(&flip_position(&p).unwrap()));
+    assert!(tables.probe(&p).unwrap().is_some());
+    assert_eq!(
+        tables.probe(&p).unwrap(),
+        tables.probe(&flip_position(&p).unwrap()).unwrap()
+    );
     // The longest wins are played out to mate, through the promotions
     // into the pawnless tables.
     for ending in ["KPvK", "KPPvK", "KRPvK"] {
@@ -67,25 +70,25 @@ fn statistics_equal_the_published_ones_for_endings_with_pawns() {
         let (space, _) = tables.get_pawns(&sig).unwrap();
         let (plies, index) = tables.statistics(&sig).unwrap().longest_white_win.unwrap();
         let p = space.position(index).unwrap();
-        assert_eq!(tables.probe(&p), Some(Value::Win(plies)));
+        assert_eq!(tables.probe(&p).unwrap(), Some(Value::Win(plies)));
         follow_mate(&tables, &p.to_string());
     }
 }
 
 /// Plays the tables' best moves from a won or lost position: the game ends
 /// in mate exactly when the value said, each probe one ply closer.
-fn follow_mate(tables: &Tables, fen: &str) {
+fn follow_mate(tables: &Tablebase, fen: &str) {
     let mut p: Position = fen.parse().unwrap();
-    let mut value = tables.probe(&p).unwrap();
+    let mut value = tables.probe(&p).unwrap().unwrap();
     assert_ne!(value, Value::Draw, "{fen}");
     loop {
-        let Some((m, v)) = tables.best_move(&p) else {
+        let Some((m, v)) = tables.best_move(&p).unwrap() else {
             assert_eq!(value, Value::Loss(0), "{fen}: mated at the end");
             return;
         };
         assert_eq!(v, value);
         p.make(m);
-        let next = tables.probe(&p).unwrap();
+        let next = tables.probe(&p).unwrap().unwrap();
         assert_eq!(next.parent(), value, "{fen}: {m}");
         value = next;
     }
@@ -153,7 +156,7 @@ fn promotions_lead_to_every_piece_and_captures_to_smaller_endings() {
     }
     // A pawn takes a knight as it promotes.
     assert!(names("KPvKN").contains(&"KRvK".to_string()));
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     let plan = tables.plan(&["KPvKP".parse().unwrap()]);
     let plan: Vec<String> = plan.iter().map(ToString::to_string).collect();
     assert_eq!(plan.last().map(String::as_str), Some("KPvKP"));
@@ -185,11 +188,11 @@ fn mirror(p: &Position) -> Position {
     }
 }
 
-/// Forward sweeps build the same KPvK table as `Tables::build` (Thompson's
+/// Forward sweeps build the same KPvK table as `Tablebase::build` (Thompson's
 /// backward method), index by index; the predecessor generator is the
 /// exact inverse of move generation on every KPvK index and on samples of
 /// KPvKP (en-passant regions included).
-fn forward_and_backward_agree(tables: &Tables) {
+fn forward_and_backward_agree(tables: &Tablebase) {
     let space = PawnEndgame::new("KPvK").unwrap();
     let sig: Signature = "KPvK".parse().unwrap();
     let built = tables.table(&sig).unwrap();

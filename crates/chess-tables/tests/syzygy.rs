@@ -4,7 +4,7 @@
 //! symmetries, and a table of the wrong size refused.
 
 use gametree_chess_tables::{
-    BuildOptions, Error, FastEndgame, Signature, Tables, Wdl, pawnless_endings, statistics,
+    BuildOptions, Error, FastEndgame, Signature, Tablebase, Wdl, pawnless_endings, statistics,
 };
 use gametree_game::IndexSpace;
 use gametree_retrograde::{Generator, Value};
@@ -34,7 +34,7 @@ fn statistics_equal_the_published_ones_for_every_3_and_4_man_ending() {
     let endings: Vec<Signature> = [pawnless_endings(3), pawnless_endings(4)].concat();
     let listed: Vec<&Signature> = rows.iter().map(|(s, _, _)| s).collect();
     assert_eq!(listed, endings.iter().collect::<Vec<_>>());
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     tables.build(&endings, &BuildOptions::default()).unwrap();
     let mut like = Vec::new();
     for (ending, white, black) in &rows {
@@ -134,7 +134,7 @@ fn brute_force(space: &FastEndgame, table: &gametree_retrograde::Table) -> (Wdl,
 /// on one without.
 #[test]
 fn like_piece_weights_equal_a_brute_force_over_the_symmetries() {
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     let endings: Vec<Signature> = ["KQQvK", "KRRvK", "KBBvK", "KNNvK", "KQRvK"]
         .iter()
         .map(|s| s.parse().unwrap())

@@ -1,11 +1,11 @@
-//! `Tables` against tables built directly with `retrograde`, the
+//! `Tablebase` against tables built directly with `retrograde`, the
 //! published KQvKR figure, probing with the colours exchanged, and every
 //! error.
 
 use std::sync::Mutex;
 
 use gametree_chess_tables::{
-    BuildOptions, Error, FastEndgame, MAX_BUILD_PIECES, Placement, Signature, Tables, label,
+    BuildOptions, Error, FastEndgame, MAX_BUILD_PIECES, Placement, Signature, Tablebase, label,
 };
 use gametree_game::IndexSpace;
 use gametree_games_chess::Position;
@@ -48,10 +48,11 @@ fn reference(endings: &[&str]) -> Vec<(FastEndgame, Table)> {
 fn a_scheduled_set_equals_tables_built_one_by_one() {
     let expected = reference(&["KQvK", "KRvK", "KBvK", "KNvK", "KQvKR", "KRvKN", "KBNvK"]);
     for threads in [1, 2] {
-        let mut tables = Tables::new();
+        let mut tables = Tablebase::new();
         let options = BuildOptions {
             threads,
             progress: None,
+            ..BuildOptions::default()
         };
         let built = tables
             .build(&[sig("KQvKR"), sig("KRvKN"), sig("KBNvK")], &options)
@@ -74,7 +75,7 @@ fn a_scheduled_set_equals_tables_built_one_by_one() {
 
 #[test]
 fn kqvkr_longest_mate_and_probing_with_colours_exchanged() {
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     tables
         .build(&[sig("KQvKR")], &BuildOptions::default())
         .unwrap();
@@ -94,26 +95,26 @@ fn kqvkr_longest_mate_and_probing_with_colours_exchanged() {
         .plies();
     assert_eq!(u32::from(plies), published);
     let p = space.position(index).unwrap();
-    assert_eq!(tables.probe_placement(&p), Some(Value::Win(plies)));
+    assert_eq!(tables.probe_placement(&p).unwrap(), Some(Value::Win(plies)));
     assert_eq!(
-        tables.probe_placement(&p.flipped()),
+        tables.probe_placement(&p.flipped()).unwrap(),
         Some(Value::Win(plies))
     );
     // Through positions: KRvKQ is probed in KQvKR.
     let white: Position = "8/8/8/8/2k5/8/1r6/QK6 w - - 0 1".parse().unwrap();
     let black: Position = "qk6/1R6/8/2K5/8/8/8/8 b - - 0 1".parse().unwrap();
-    let v = tables.probe(&white);
+    let v = tables.probe(&white).unwrap();
     assert!(v.is_some());
-    assert_eq!(tables.probe(&black), v);
+    assert_eq!(tables.probe(&black).unwrap(), v);
     // KvKQ is KQvK; two kings are a draw; pawns and missing endings: None.
     assert!(tables.covers(&sig("KvKQ")) && tables.covers(&sig("KRvKQ")));
     assert!(!tables.covers(&sig("KBvK")) && tables.plan(&[sig("KvKQ")]).is_empty());
     let kings: Position = "8/8/8/8/2k5/8/8/1K6 w - - 0 1".parse().unwrap();
-    assert_eq!(tables.probe(&kings), Some(Value::Draw));
+    assert_eq!(tables.probe(&kings).unwrap(), Some(Value::Draw));
     let pawn: Position = "8/8/8/8/2k5/8/P7/1K6 w - - 0 1".parse().unwrap();
-    assert_eq!(tables.probe(&pawn), None);
+    assert_eq!(tables.probe(&pawn).unwrap(), None);
     let bishop: Position = "8/8/8/8/2k5/8/8/BK6 w - - 0 1".parse().unwrap();
-    assert_eq!(tables.probe(&bishop), None);
+    assert_eq!(tables.probe(&bishop).unwrap(), None);
 }
 
 #[test]
@@ -124,13 +125,14 @@ fn progress_reports_every_build() {
             done.lock().unwrap().push(s.to_string());
         }
     };
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     let built = tables
         .build(
             &[sig("KRvKB")],
             &BuildOptions {
                 threads: 2,
                 progress: Some(&progress),
+                ..BuildOptions::default()
             },
         )
         .unwrap();
@@ -144,7 +146,7 @@ fn progress_reports_every_build() {
 
 #[test]
 fn too_many_pieces_builds_nothing() {
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     let six = sig("KQRvKRN");
     assert_eq!(six.piece_count(), MAX_BUILD_PIECES + 1);
     let e = tables
@@ -162,14 +164,14 @@ fn too_many_pieces_builds_nothing() {
 fn files_round_trip_and_wrong_files_are_refused() {
     let dir = std::env::temp_dir().join(format!("chess-tables-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     tables
         .build(&[sig("KRvK")], &BuildOptions::default())
         .unwrap();
     let path = dir.join("KRvK.gtb");
     assert!(tables.save(&sig("KRvK"), &path).unwrap());
     assert!(!tables.save(&sig("KQvK"), &dir.join("KQvK.gtb")).unwrap());
-    let mut loaded = Tables::new();
+    let mut loaded = Tablebase::new();
     loaded.load(&sig("KRvK"), &path).unwrap();
     let (_, a) = tables.get(&sig("KRvK")).unwrap();
     let (space, b) = loaded.get(&sig("KRvK")).unwrap();
@@ -225,7 +227,7 @@ fn files_round_trip_and_wrong_files_are_refused() {
 #[test]
 fn memory_bound() {
     let kqkr = [sig("KQvKR")];
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     let size = |m: &str| FastEndgame::new(m).unwrap().size();
     let working = |m: &str| {
         let space = FastEndgame::new(m).unwrap();
@@ -253,7 +255,7 @@ fn memory_bound() {
 #[test]
 fn best_moves_mate_in_the_stated_number_of_plies() {
     use gametree_game::{Game, Outcome};
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     tables
         .build(&[sig("KQvKR")], &BuildOptions::default())
         .unwrap();
@@ -262,26 +264,126 @@ fn best_moves_mate_in_the_stated_number_of_plies() {
     let start: Position = space.endgame().position(index).unwrap();
     let mut p = start.clone();
     let mut plies = 0u16;
-    while let Some((m, v)) = tables.best_move(&p) {
+    while let Some((m, v)) = tables.best_move(&p).unwrap() {
         assert_eq!(v.plies(), Some(stated - plies), "ply {plies}: {p}");
         p.make(m);
         plies += 1;
     }
     assert_eq!(plies, stated);
     assert_eq!(p.outcome(), Some(Outcome::Loss), "{p}");
-    assert_eq!(tables.probe(&p), Some(Value::Loss(0)));
+    assert_eq!(tables.probe(&p).unwrap(), Some(Value::Loss(0)));
     // A drawn position: the best move keeps it drawn.
     let drawn = (0..space.size())
         .step_by(997)
         .find(|&i| table.get(i) == Some(Value::Draw) && space.endgame().position(i).is_some())
         .unwrap();
     let p = space.endgame().position(drawn).unwrap();
-    let (m, v) = tables.best_move(&p).unwrap();
+    let (m, v) = tables.best_move(&p).unwrap().unwrap();
     assert_eq!(v, Value::Draw);
     let mut q = p.clone();
     q.make(m);
-    assert_eq!(tables.probe(&q), Some(Value::Draw));
+    assert_eq!(tables.probe(&q).unwrap(), Some(Value::Draw));
     // No table for the position: no answer.
     let bishop: Position = "8/8/8/8/2k5/8/8/BK6 w - - 0 1".parse().unwrap();
-    assert_eq!(tables.best_move(&bishop), None);
+    assert_eq!(tables.best_move(&bishop).unwrap(), None);
+}
+
+/// Builds stop on their limits with `Error::Stopped`: a cancel flag raised
+/// before or during the call, a time limit spent; nothing of the call is
+/// kept in memory, and a build into a directory keeps the files it
+/// finished and resumes from them.
+#[test]
+fn builds_stop_on_their_limits() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Duration;
+
+    use gametree_chess_tables::{Written, table_file};
+    use gametree_game::{Limits, Stop};
+
+    let stopped = |r: Result<Vec<Signature>, Error>| match r {
+        Err(Error::Stopped { ending, stop }) => (ending.to_string(), stop),
+        other => panic!("not stopped: {other:?}"),
+    };
+    // Cancelled before the call: nothing built.
+    let cancel = Arc::new(AtomicBool::new(true));
+    let limits = Limits {
+        cancel: Some(Arc::clone(&cancel)),
+        ..Limits::default()
+    };
+    let options = BuildOptions {
+        limits: Some(&limits),
+        ..BuildOptions::default()
+    };
+    let mut tables = Tablebase::new();
+    let (_, stop) = stopped(tables.build(&[sig("KQvKR")], &options));
+    assert_eq!(stop, Stop::Cancelled);
+    assert!(tables.is_empty());
+    assert!(matches!(
+        tables.build_table(&sig("KQvK"), &options),
+        Err(Error::Stopped {
+            stop: Stop::Cancelled,
+            ..
+        })
+    ));
+    // No time left: the same, for the time limit.
+    let spent = Limits::default().with_time(Duration::ZERO);
+    let options = BuildOptions {
+        limits: Some(&spent),
+        ..BuildOptions::default()
+    };
+    let (_, stop) = stopped(tables.build(&[sig("KQvKR")], &options));
+    assert_eq!(stop, Stop::Time);
+    assert!(tables.is_empty());
+    // Raised while KQvKR builds (its 3-man endings done): KQvKR stops,
+    // and none of the call's tables is kept.
+    cancel.store(false, Ordering::Relaxed);
+    let progress = |s: &Signature, e: &Event| {
+        if s.to_string() == "KQvKR" && matches!(e, Event::Start { .. }) {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    };
+    let options = BuildOptions {
+        threads: 1,
+        progress: Some(&progress),
+        limits: Some(&limits),
+    };
+    let (ending, stop) = stopped(tables.build(&[sig("KQvKR")], &options));
+    assert_eq!((ending.as_str(), stop), ("KQvKR", Stop::Cancelled));
+    assert!(tables.is_empty());
+    // Into a directory: the 3-man files finished stay, KQvKR's is not
+    // written; without limits, the build resumes from them.
+    let dir = std::env::temp_dir().join(format!("tables-stop-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    cancel.store(false, Ordering::Relaxed);
+    let r = tables.build_into(&[sig("KQvKR")], &dir, &options, &|_, _, _| {});
+    assert_eq!(stopped(r).0, "KQvKR");
+    assert!(table_file(&dir, &sig("KQvK")).exists());
+    assert!(table_file(&dir, &sig("KRvK")).exists());
+    assert!(!table_file(&dir, &sig("KQvKR")).exists());
+    let written = Mutex::new(Vec::new());
+    tables
+        .build_into(
+            &[sig("KQvKR")],
+            &dir,
+            &BuildOptions::default(),
+            &|s, _, w| {
+                written
+                    .lock()
+                    .unwrap()
+                    .push((s.to_string(), w == Written::Loaded));
+            },
+        )
+        .unwrap();
+    let mut written = written.into_inner().unwrap();
+    written.sort();
+    assert_eq!(
+        written,
+        [
+            ("KQvK".to_string(), true),
+            ("KQvKR".to_string(), false),
+            ("KRvK".to_string(), true)
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,4 +1,4 @@
-//! `Tables::build_into` on two threads: endings that do not depend on
+//! `Tablebase::build_into` on two threads: endings that do not depend on
 //! each other are built at the same time, and the files written are the
 //! bytes a one-thread build writes.
 
@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
-use gametree_chess_tables::{BuildOptions, Signature, Tables, Written, table_file};
+use gametree_chess_tables::{BuildOptions, Signature, Tablebase, Written, table_file};
 use gametree_retrograde::Event;
 
 fn sig(s: &str) -> Signature {
@@ -50,8 +50,9 @@ fn two_threads_write_the_bytes_of_one() {
         let options = BuildOptions {
             threads,
             progress: None,
+            ..BuildOptions::default()
         };
-        let plan = Tables::new()
+        let plan = Tablebase::new()
             .build_into(&endings, &dir, &options, &done)
             .unwrap();
         assert_eq!(built.into_inner().unwrap().len(), plan.len());
@@ -103,8 +104,9 @@ fn independent_endings_are_built_at_the_same_time() {
     let options = BuildOptions {
         threads: 2,
         progress: Some(&progress),
+        ..BuildOptions::default()
     };
-    Tables::new()
+    Tablebase::new()
         .build_into(&pair, &dir, &options, &|_, _, _| {})
         .unwrap();
     let mut saw = saw.into_inner().unwrap();

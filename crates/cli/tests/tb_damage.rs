@@ -14,6 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
+use gametree_retrograde::format::{Header, SIZE_BYTES, VERSION_BYTES};
 
 fn gametree() -> Command {
     Command::cargo_bin("gametree").expect("the binary is built")
@@ -51,22 +52,12 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// The offset of the first block of a compressed file (the layout of
-/// `gametree_retrograde::compressed`, version 2: 60 fixed bytes, three
-/// names, the priors, the header checksum, then 16 bytes per block and
-/// the index checksum).
-fn first_block(bytes: &[u8]) -> usize {
-    let u16_at = |at: usize| usize::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]));
-    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
-    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
-    assert_eq!(u16_at(8), 2, "compressed format version");
-    let blocks = u64_at(52);
-    let mut at = 60;
-    for _ in 0..3 {
-        at += 2 + u16_at(at);
-    }
-    at += 4 + u32_at(at);
-    at + 8 + blocks * 16 + 8
+/// Where a table file's data starts (a raw file's payload, a compressed
+/// file's first block), as its header says
+/// (`gametree_retrograde::format::Header`, the one reader of headers).
+fn data_offset(path: &Path) -> usize {
+    let header = Header::read_file(path).expect("an undamaged header");
+    usize::try_from(header.data_offset()).expect("in memory")
 }
 
 /// The kinds of damage.
@@ -87,22 +78,23 @@ impl Damage {
     const ALL: [Damage; 4] = [Damage::Cut, Damage::Data, Damage::Version, Damage::Header];
 
     fn apply(self, path: &Path) {
+        let data = data_offset(path);
         let mut bytes = std::fs::read(path).unwrap();
         let compressed = path.extension().is_some_and(|e| e == "gtbz");
         match self {
             Damage::Cut => bytes.truncate(bytes.len() - 5),
             Damage::Data if compressed => {
-                let from = first_block(&bytes);
-                for b in &mut bytes[from..] {
+                for b in &mut bytes[data..] {
                     *b ^= 0x5a;
                 }
             }
             Damage::Data => {
                 let at = bytes.len() - 1000;
+                assert!(at > data, "a byte of the payload");
                 bytes[at] ^= 0x10;
             }
-            Damage::Version => bytes[8..10].copy_from_slice(&9u16.to_le_bytes()),
-            Damage::Header => bytes[13] ^= 0x01,
+            Damage::Version => bytes[VERSION_BYTES].copy_from_slice(&9u16.to_le_bytes()),
+            Damage::Header => bytes[SIZE_BYTES.start + 1] ^= 0x01,
         }
         std::fs::write(path, bytes).unwrap();
     }

@@ -29,6 +29,9 @@ use std::path::Path;
 use crate::value::{INVALID_CODE, RESERVED_CODE};
 use crate::{Counts, Label, Table, WdlTable};
 
+mod header;
+pub use header::{FileFormat, Header, SIZE_BYTES, VERSION_BYTES};
+
 /// The first eight bytes of every file.
 pub const MAGIC: [u8; 8] = *b"GTRETRO\x1a";
 /// The version this crate writes and reads.
@@ -53,7 +56,7 @@ impl Encoding {
         }
     }
 
-    const fn from_tag(tag: u8) -> Option<Encoding> {
+    pub(crate) const fn from_tag(tag: u8) -> Option<Encoding> {
         match tag {
             1 => Some(Encoding::Distance8),
             2 => Some(Encoding::Wdl2),
@@ -304,7 +307,8 @@ fn read_file(path: &Path) -> Result<Vec<u8>, LoadError> {
     })
 }
 
-struct Header {
+/// A plain file's header, checked against what the reader expects.
+struct Decoded {
     size: u64,
     counts: Counts,
     payload: core::ops::Range<usize>,
@@ -321,118 +325,46 @@ pub(crate) fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(w)
 }
 
-fn truncated(expected: usize, found: usize) -> LoadError {
-    LoadError::Truncated {
-        expected: expected as u64,
-        found: found as u64,
-    }
-}
-
-/// The longest header: the fixed part, three names of at most `u16::MAX`
-/// bytes with their lengths, and the header checksum.
-const MAX_HEADER: usize = FIXED + 3 * (2 + u16::MAX as usize) + 8;
-
-/// Decodes and checks a whole file's bytes: [`decode_header`], then the
-/// payload's checksum.
-fn decode(bytes: &[u8], expected: &Label, encoding: Encoding) -> Result<Header, LoadError> {
-    let h = decode_header(bytes, bytes.len() as u64, expected, encoding)?;
-    if checksum(&bytes[h.payload.clone()]) != u64_at(bytes, 60) {
+/// Decodes and checks a whole file's bytes: its [`Header`], checked by
+/// [`check_plain`], then the payload's checksum.
+fn decode(bytes: &[u8], expected: &Label, encoding: Encoding) -> Result<Decoded, LoadError> {
+    let h = Header::read_as(bytes, Some(FileFormat::Plain))?;
+    let d = check_plain(&h, bytes.len() as u64, expected, encoding)?;
+    if Some(checksum(&bytes[d.payload.clone()])) != h.payload_checksum() {
         return Err(LoadError::Corrupted("payload checksum mismatch"));
     }
-    Ok(h)
+    Ok(d)
 }
 
-/// Decodes and checks the header of a file of `file_len` bytes, from
-/// `bytes`: the whole file, or at least its first [`MAX_HEADER`] bytes
-/// (all of it when it is shorter). Everything is checked but the payload's
-/// checksum and contents: the magic bytes, the version, the header's
-/// checksum, the encoding, the label, and the file's length against the
-/// payload's. A file is refused with the same error whether `bytes` is
-/// the whole file or its beginning.
-fn decode_header(
-    bytes: &[u8],
+/// Checks a plain file's [`Header`] (read and checked on its own by
+/// [`Header::read`]) against what the reader expects, for a file of
+/// `file_len` bytes: the encoding, the label, and the file's length
+/// against the payload's. A file is refused with the same error whether
+/// its header was read from the whole file's bytes or from the file.
+fn check_plain(
+    h: &Header,
     file_len: u64,
     expected: &Label,
     encoding: Encoding,
-) -> Result<Header, LoadError> {
-    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
-        return Err(if MAGIC.starts_with(bytes) && bytes.len() < MAGIC.len() {
-            truncated(FIXED, bytes.len())
-        } else {
-            LoadError::BadMagic
-        });
-    }
-    if bytes.len() < FIXED {
-        return Err(truncated(FIXED, bytes.len()));
-    }
-    let version = u16_at(bytes, 8);
-    if version != FORMAT_VERSION {
-        return Err(LoadError::UnsupportedVersion {
-            found: version,
-            supported: &[FORMAT_VERSION],
-        });
-    }
-    // The three names.
-    let mut at = FIXED;
-    let mut names = Vec::with_capacity(3);
-    for _ in 0..3 {
-        if bytes.len() < at + 2 {
-            return Err(truncated(at + 2, bytes.len()));
-        }
-        let len = usize::from(u16_at(bytes, at));
-        at += 2;
-        if bytes.len() < at + len {
-            return Err(truncated(at + len, bytes.len()));
-        }
-        names.push(&bytes[at..at + len]);
-        at += len;
-    }
-    if bytes.len() < at + 8 {
-        return Err(truncated(at + 8, bytes.len()));
-    }
-    if checksum(&bytes[..at]) != u64_at(bytes, at) {
-        return Err(LoadError::Corrupted("header checksum mismatch"));
-    }
-    let header_end = at + 8;
-    let found = Encoding::from_tag(bytes[10]);
+) -> Result<Decoded, LoadError> {
+    let found = h.encoding();
     if found != Some(encoding) {
         return Err(LoadError::WrongEncoding {
             expected: encoding,
             found,
         });
     }
-    let text = |b: &[u8]| {
-        String::from_utf8(b.to_vec()).map_err(|_| LoadError::Corrupted("a name is not UTF-8"))
-    };
-    let label = Label::new(text(names[0])?, text(names[1])?, text(names[2])?);
-    if label.game != expected.game {
-        return Err(LoadError::WrongGame {
-            expected: expected.game.clone(),
-            found: label.game,
-        });
-    }
-    if label.material != expected.material {
-        return Err(LoadError::WrongMaterial {
-            expected: expected.material.clone(),
-            found: label.material,
-        });
-    }
-    if label.scheme != expected.scheme {
-        return Err(LoadError::WrongScheme {
-            expected: expected.scheme.clone(),
-            found: label.scheme,
-        });
-    }
-    let size = u64_at(bytes, 12);
-    let payload_len = u64_at(bytes, 52);
+    check_label(h.label(), expected)?;
+    let size = h.size();
+    let payload_len = h.payload_len().unwrap_or(0);
     if payload_len != encoding.payload_len(size) {
         return Err(LoadError::Corrupted(
             "payload length disagrees with the size",
         ));
     }
-    let end = u64::try_from(header_end)
-        .ok()
-        .and_then(|h| h.checked_add(payload_len))
+    let end = h
+        .len()
+        .checked_add(payload_len)
         .and_then(|e| usize::try_from(e).ok())
         .ok_or(LoadError::Corrupted("payload length too large"))?;
     if file_len < end as u64 {
@@ -444,19 +376,36 @@ fn decode_header(
     if file_len > end as u64 {
         return Err(LoadError::Corrupted("bytes after the payload"));
     }
-    let counts = Counts {
-        invalid: u64_at(bytes, 20),
-        wins: u64_at(bytes, 28),
-        draws: u64_at(bytes, 36),
-        losses: u64_at(bytes, 44),
-        ..Counts::default()
-    };
-    Ok(Header {
+    Ok(Decoded {
         size,
-        counts,
-        payload: header_end..end,
-        label,
+        counts: h.counts(),
+        payload: h.len() as usize..end,
+        label: h.label().clone(),
     })
+}
+
+/// Refuses a file whose label is not `expected`: another game, material
+/// or scheme, in that order.
+pub(crate) fn check_label(found: &Label, expected: &Label) -> Result<(), LoadError> {
+    if found.game != expected.game {
+        return Err(LoadError::WrongGame {
+            expected: expected.game.clone(),
+            found: found.game.clone(),
+        });
+    }
+    if found.material != expected.material {
+        return Err(LoadError::WrongMaterial {
+            expected: expected.material.clone(),
+            found: found.material.clone(),
+        });
+    }
+    if found.scheme != expected.scheme {
+        return Err(LoadError::WrongScheme {
+            expected: expected.scheme.clone(),
+            found: found.scheme.clone(),
+        });
+    }
+    Ok(())
 }
 
 fn same_totals(a: &Counts, b: &Counts) -> bool {
@@ -547,7 +496,7 @@ impl Table {
     }
 
     /// The table of a decoded header and its payload, checked.
-    fn checked(h: Header, codes: Vec<u8>) -> Result<Table, LoadError> {
+    fn checked(h: Decoded, codes: Vec<u8>) -> Result<Table, LoadError> {
         if codes.contains(&RESERVED_CODE) {
             return Err(LoadError::Corrupted("reserved value code in the payload"));
         }
@@ -597,30 +546,10 @@ impl Table {
     /// [`LoadError`] for a truncated, corrupted, wrong-version,
     /// wrong-encoding or wrong-label file.
     pub fn check_header(path: impl AsRef<Path>, expected: &Label) -> Result<u64, LoadError> {
-        use std::io::Read;
-        /// Headers are a few hundred bytes: this much is read first, the
-        /// rest of a longer header (long names) after.
-        const FIRST: u64 = 4096;
-        let mut file = std::fs::File::open(path.as_ref())?;
+        let file = std::fs::File::open(path.as_ref())?;
         let len = file.metadata()?.len();
-        let whole = len.min(MAX_HEADER as u64);
-        let mut wanted = whole.min(FIRST);
-        let mut head = Vec::new();
-        (&mut file).take(wanted).read_to_end(&mut head)?;
-        let mut decoded = decode_header(&head, len, expected, Encoding::Distance8);
-        if matches!(decoded, Err(LoadError::Truncated { .. })) && wanted < whole {
-            // Cut short by the first read, perhaps: judged on the whole
-            // header.
-            wanted = whole;
-            file.take(whole - head.len() as u64)
-                .read_to_end(&mut head)?;
-            decoded = decode_header(&head, len, expected, Encoding::Distance8);
-        }
-        if (head.len() as u64) < wanted {
-            // The file shrank while being read: judged on what was read.
-            decoded = decode_header(&head, head.len() as u64, expected, Encoding::Distance8);
-        }
-        Ok(decoded?.size)
+        let h = Header::read_as(std::io::BufReader::new(file), Some(FileFormat::Plain))?;
+        Ok(check_plain(&h, len, expected, Encoding::Distance8)?.size)
     }
 }
 
@@ -669,7 +598,7 @@ impl WdlTable {
     }
 
     /// The table of a decoded header and its payload, checked.
-    fn checked(h: Header, bits: Vec<u8>) -> Result<WdlTable, LoadError> {
+    fn checked(h: Decoded, bits: Vec<u8>) -> Result<WdlTable, LoadError> {
         // Padding after the last index must be zero.
         let used = (h.size % 4) as u32;
         if used != 0 && bits.last().is_some_and(|b| b >> (2 * used) != 0) {

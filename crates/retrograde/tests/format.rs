@@ -304,3 +304,89 @@ fn the_header_check_refuses_as_read_does() {
     ));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The typed header reader of both formats: what each header says, where
+/// the data starts, and every header cut short refused as the readers of
+/// the tables refuse it.
+#[test]
+fn headers_of_both_formats_are_read_typed() {
+    use gametree_retrograde::compressed;
+    use gametree_retrograde::format::{FileFormat, Header, SIZE_BYTES, VERSION_BYTES};
+
+    let t = table();
+    let plain = t.to_bytes();
+    let h = Header::read(&plain[..]).unwrap();
+    assert_eq!(h.format(), FileFormat::Plain);
+    assert_eq!(h.version(), FORMAT_VERSION);
+    assert_eq!(h.label(), &label());
+    assert_eq!(h.size(), t.len());
+    assert_eq!(h.encoding(), Some(Encoding::Distance8));
+    assert_eq!(h.counts().wins, t.counts().wins);
+    assert_eq!(h.payload_len(), Some(t.len()));
+    assert_eq!(h.blocks(), None);
+    // The payload right after the header: the table's codes.
+    assert_eq!(h.data_offset(), h.len());
+    assert_eq!(&plain[h.data_offset() as usize..], t.codes());
+    assert_eq!(
+        u64::from_le_bytes(plain[SIZE_BYTES].try_into().unwrap()),
+        t.len()
+    );
+
+    let packed = compressed::to_bytes_with(&t, 8);
+    let c = Header::read(&packed[..]).unwrap();
+    assert_eq!(c.format(), FileFormat::Compressed);
+    assert_eq!(c.version(), compressed::VERSION);
+    assert_eq!((c.label(), c.size()), (&label(), t.len()));
+    assert_eq!(c.blocks(), Some(t.len().div_ceil(256)));
+    assert_eq!(c.block_log2(), Some(8));
+    assert_eq!(c.encoding(), None);
+    // The blocks after the header and the block index: changing the first
+    // block's bytes is found by its checksum, not by the header's.
+    let first = c.data_offset() as usize;
+    assert!(first > c.len() as usize && first < packed.len());
+    let mut bad = packed.clone();
+    bad[first] ^= 0xff;
+    let e = compressed::from_bytes(&bad, &label()).unwrap_err();
+    assert!(e.to_string().contains("block checksum mismatch"), "{e}");
+
+    // Cut short within the header: the error the table readers give.
+    for (bytes, len) in [(&plain, h.len()), (&packed, c.len())] {
+        for cut in 0..len as usize {
+            let e = Header::read(&bytes[..cut]).unwrap_err();
+            assert!(
+                matches!(e, LoadError::Truncated { found, .. } if found == cut as u64),
+                "{cut}: {e}"
+            );
+            let whole = if bytes == &plain {
+                Table::from_bytes(&bytes[..cut], &label()).unwrap_err()
+            } else {
+                compressed::from_bytes(&bytes[..cut], &label()).unwrap_err()
+            };
+            if cut >= 8 {
+                assert_eq!(e.to_string(), whole.to_string(), "{cut}");
+            }
+        }
+    }
+    // Another version, a changed header byte, not a database: typed.
+    let mut newer = plain.clone();
+    newer[VERSION_BYTES].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+    assert!(matches!(
+        Header::read(&newer[..]),
+        Err(LoadError::UnsupportedVersion { .. })
+    ));
+    let mut changed = packed.clone();
+    changed[SIZE_BYTES.start] ^= 1;
+    assert!(matches!(
+        Header::read(&changed[..]),
+        Err(LoadError::Corrupted("header checksum mismatch"))
+    ));
+    assert!(matches!(
+        Header::read(&b"not a database at all"[..]),
+        Err(LoadError::BadMagic)
+    ));
+    // Read for one format, the other's file is not a database of it.
+    assert!(matches!(
+        Header::read_format(&packed[..], FileFormat::Plain),
+        Err(LoadError::BadMagic)
+    ));
+}

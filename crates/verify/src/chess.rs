@@ -258,14 +258,14 @@ pub(crate) fn checks() -> Vec<Check> {
 /// move) with the corpus's `syzygy-3-4-men.toml`: one comparison per
 /// ending.
 fn syzygy_statistics(men: usize) -> Tally {
-    use gametree_chess_tables::{BuildOptions, Tables, Wdl, pawnless_endings};
+    use gametree_chess_tables::{BuildOptions, Tablebase, Wdl, pawnless_endings};
     let mut t = Tally::default();
     let published = match crate::data::syzygy_3_4_men() {
         Ok(p) => p,
         Err(e) => return Tally::corpus_error(&e),
     };
     let endings: Vec<_> = (3..=men).flat_map(pawnless_endings).collect();
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     if let Err(e) = tables.build(&endings, &BuildOptions::default()) {
         t.compare("build", None, "the tables".to_string(), e.to_string());
         return t;
@@ -313,7 +313,7 @@ fn show(w: gametree_chess_tables::Wdl, b: gametree_chess_tables::Wdl) -> String 
 /// empty) with what they need and compares their statistics with the
 /// corpus's `syzygy-3-4-men-pawns.toml`: one comparison per ending.
 fn syzygy_pawn_statistics(endings: &[&str]) -> Tally {
-    use gametree_chess_tables::{BuildOptions, Signature, Tables, Wdl};
+    use gametree_chess_tables::{BuildOptions, Signature, Tablebase, Wdl};
     let mut t = Tally::default();
     let published = match crate::data::syzygy_3_4_men_pawns() {
         Ok(p) => p,
@@ -330,7 +330,7 @@ fn syzygy_pawn_statistics(endings: &[&str]) -> Tally {
             return t;
         }
     };
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     if let Err(e) = tables.build(&sigs, &BuildOptions::default()) {
         t.compare("build", None, "the tables".to_string(), e.to_string());
         return t;
@@ -350,11 +350,11 @@ fn syzygy_pawn_statistics(endings: &[&str]) -> Tally {
     t
 }
 
-/// Builds each ending with pawns by the backward method (`Tables::build`)
+/// Builds each ending with pawns by the backward method (`Tablebase::build`)
 /// and by forward sweeps over the same sub-tables, and compares the two
 /// tables index by index: one comparison per ending.
 fn pawn_forward_equals_backward(endings: &[&str]) -> Tally {
-    use gametree_chess_tables::{BuildOptions, PawnEndgame, Signature, Tables, label};
+    use gametree_chess_tables::{BuildOptions, PawnEndgame, Signature, Tablebase, label};
     use gametree_game::IndexSpace;
     let mut t = Tally::default();
     for &ending in endings {
@@ -366,7 +366,7 @@ fn pawn_forward_equals_backward(endings: &[&str]) -> Tally {
             }
         };
         let expected = format!("equal on {} indices", space.size());
-        let mut tables = Tables::new();
+        let mut tables = Tablebase::new();
         let got = match tables.build(std::slice::from_ref(&sig), &BuildOptions::default()) {
             Err(e) => e.to_string(),
             Ok(_) => {
@@ -393,15 +393,15 @@ fn pawn_forward_equals_backward(endings: &[&str]) -> Tally {
 }
 
 /// Builds each ending with pawns by the indexed backward method
-/// (`Tables::build`, with its sub-endings) and by the backward method over
+/// (`Tablebase::build`, with its sub-endings) and by the backward method over
 /// positions on the same sub-tables, and compares the two tables index by
 /// index: one comparison per ending.
 fn pawn_indexed_equals_backward(endings: &[&str]) -> Tally {
-    use gametree_chess_tables::{BuildOptions, PawnEndgame, Signature, Tables, label};
+    use gametree_chess_tables::{BuildOptions, PawnEndgame, Signature, Tablebase, label};
     use gametree_game::IndexSpace;
     use gametree_retrograde::{Generator, Method};
     let mut t = Tally::default();
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     for &ending in endings {
         let (sig, space) = match (ending.parse::<Signature>(), PawnEndgame::new(ending)) {
             (Ok(sig), Ok(space)) => (sig, space),
@@ -612,7 +612,7 @@ fn dfpn_equals_dtm(material: &str, samples: usize, reach: u32, seed: u64, t: &mu
             return;
         }
     };
-    let mut tables = gametree_chess_tables::Tables::new();
+    let mut tables = gametree_chess_tables::Tablebase::new();
     if let Err(e) = tables.build(
         &[signature],
         &gametree_chess_tables::BuildOptions::default(),
@@ -626,7 +626,7 @@ fn dfpn_equals_dtm(material: &str, samples: usize, reach: u32, seed: u64, t: &mu
     let mut done = 0;
     while done < samples {
         let (_, mut p) = sampler.next(&mut r);
-        let Some(value) = tables.probe(&p) else {
+        let Some(value) = tables.probe(&p).ok().flatten() else {
             continue;
         };
         if gametree_game::Game::outcome(&p).is_some() {

@@ -1,7 +1,7 @@
 //! Chess table builds compared with each other: the index-level space
 //! against the position-based one, the scheduled build of a set of
 //! endings against building them one at a time, and a build into a
-//! directory of files ([`Tables::build_into`]) against the build in
+//! directory of files ([`Tablebase::build_into`]) against the build in
 //! memory, with its resumption from finished files and its refusal of
 //! damaged ones.
 
@@ -11,7 +11,7 @@ use std::sync::{Mutex, PoisonError};
 
 use anyhow::{Result, bail};
 use gametree_chess_tables::{
-    BuildOptions, Error, FastEndgame, Placement, Signature, SubTables, Tables, Written, label,
+    BuildOptions, Error, FastEndgame, Placement, Signature, Tablebase, Written, label,
     pawn_endings, pawnless_endings, sub_endings, table_bytes, table_file,
 };
 use gametree_games_chess::Position;
@@ -28,7 +28,7 @@ use crate::{Check, Family, Tally};
 /// tables index by index. Returns the number of indices compared.
 pub(crate) fn fast_equals_position_space(materials: &[&str]) -> Result<u64> {
     let threads = std::thread::available_parallelism().map_or(2, usize::from);
-    let mut subs = Tables::new();
+    let mut subs = Tablebase::new();
     let mut compared = 0;
     for &material in materials {
         build_subs(material, threads, &mut subs)?;
@@ -50,7 +50,7 @@ pub(crate) fn fast_equals_position_space(materials: &[&str]) -> Result<u64> {
     Ok(compared)
 }
 
-/// `gametree_chess_tables::Tables::build` on two threads
+/// `gametree_chess_tables::Tablebase::build` on two threads
 /// (endings scheduled several at a time) against the same plan built one
 /// ending at a time in plan order, each with `Generator::backward_indexed`
 /// and the tables built before it as resolver. Returns, for each ending of
@@ -61,20 +61,24 @@ pub(crate) fn scheduled_equals_in_turn(endings: &[&str]) -> Result<Vec<(String, 
         .iter()
         .map(|e| e.parse())
         .collect::<Result<_, _>>()?;
-    let mut scheduled = Tables::new();
+    let mut scheduled = Tablebase::new();
     let plan = scheduled.build(
         &endings,
         &BuildOptions {
             threads: 2,
             progress: None,
+            ..BuildOptions::default()
         },
     )?;
-    let mut in_turn: Vec<(FastEndgame, Table)> = Vec::new();
+    // The reference: one ending at a time, its captures valued in the
+    // tables built before it (a tablebase of them, by material).
+    let mut in_turn = Tablebase::new();
     let mut out = Vec::new();
     for ending in &plan {
         let space = FastEndgame::new(&ending.to_string())?;
         let table = Generator::new(&space)
-            .resolver(&SubTables::new(in_turn.iter()))
+            .label(label(ending))
+            .resolver(&in_turn)
             .backward_indexed()?;
         let Some((_, other)) = scheduled.get(ending) else {
             bail!("{ending}: planned but not built");
@@ -83,15 +87,15 @@ pub(crate) fn scheduled_equals_in_turn(endings: &[&str]) -> Result<Vec<(String, 
             Ok(n) => out.push((ending.to_string(), n)),
             Err(d) => bail!("{ending}: scheduled and in-turn builds disagree: {d}"),
         }
-        in_turn.push((space, table));
+        in_turn.insert(table)?;
     }
     Ok(out)
 }
 
 /// Builds the endings the captures of `material` lead to that `have`
-/// lacks (`gametree_chess_tables::Tables::build`: indexed backward, several at a
+/// lacks (`gametree_chess_tables::Tablebase::build`: indexed backward, several at a
 /// time on `threads` threads).
-fn build_subs(material: &str, threads: usize, have: &mut Tables) -> Result<()> {
+fn build_subs(material: &str, threads: usize, have: &mut Tablebase) -> Result<()> {
     let signature: Signature = material.parse()?;
     let subs = sub_endings(&signature, true);
     have.build(
@@ -99,6 +103,7 @@ fn build_subs(material: &str, threads: usize, have: &mut Tables) -> Result<()> {
         &BuildOptions {
             threads,
             progress: None,
+            ..BuildOptions::default()
         },
     )?;
     Ok(())
@@ -124,7 +129,7 @@ pub(crate) fn checks() -> Vec<Check> {
         Check::new(
             "chess",
             Family::Solvers,
-            "retrograde: build_into (files, 2 threads) = Tables::build, index by index; a build resumes from its finished files and refuses damaged ones (KQvKR, KRvKN, KBvKP + subs; full: every 3-4-man ending; deep: + KNNvKN)",
+            "retrograde: build_into (files, 2 threads) = Tablebase::build, index by index; a build resumes from its finished files and refuses damaged ones (KQvKR, KRvKN, KBvKP + subs; full: every 3-4-man ending; deep: + KNNvKN)",
             |ctx| {
                 let quick = ["KQvKR", "KRvKN", "KBvKP"].map(String::from).to_vec();
                 let full = every_3_4_man_ending();
@@ -136,7 +141,7 @@ pub(crate) fn checks() -> Vec<Check> {
         Check::new(
             "chess",
             Family::Solvers,
-            "compressed files (tb compress) = raw tables: decoded whole, index by index; probed by position (CompressedTables) = Tables::probe at 2,000 random indices each (KQvKR, KPvK + subs; full: every 3-4-man ending)",
+            "compressed files (tb compress) = raw tables: decoded whole, index by index; probed by position (a Tablebase of the .gtbz files: by block, a small table decoded whole once probed often) = the tables built, at 2,000 random indices each (KQvKR, KPvK + subs; full: every 3-4-man ending)",
             |ctx| {
                 let quick = ["KQvKR", "KPvK"].map(String::from).to_vec();
                 let full = every_3_4_man_ending();
@@ -148,11 +153,12 @@ pub(crate) fn checks() -> Vec<Check> {
 
 /// Builds `endings` (with what they lead to), writes every table
 /// compressed, and compares: each file decoded whole with its table, and
-/// `CompressedTables::probe` with `Tables::probe` on the positions of
+/// the probes of a `Tablebase` of the compressed files with those of the
+/// tables built, on the positions of
 /// `samples` random indices of each table (both colours: a position and
 /// its colours exchanged).
 fn compressed_equals_raw(endings: &[String], samples: usize, seed: u64) -> Tally {
-    use gametree_chess_tables::{CompressedTables, PawnEndgame, compressed_table_file};
+    use gametree_chess_tables::{PawnEndgame, compressed_table_file};
     use gametree_game::IndexSpace;
     use rand_core::Rng;
 
@@ -162,20 +168,21 @@ fn compressed_equals_raw(endings: &[String], samples: usize, seed: u64) -> Tally
             .iter()
             .map(|e| e.parse())
             .collect::<std::result::Result<_, _>>()?;
-        let mut tables = Tables::new();
+        let mut tables = Tablebase::new();
         tables.build(
             &endings,
             &BuildOptions {
                 threads: 2,
                 progress: None,
+                ..BuildOptions::default()
             },
         )?;
         let dir = Scratch::new()?;
-        let mut disk = CompressedTables::new();
+        let mut disk = Tablebase::new();
         for (s, table) in tables.tables() {
             let path = compressed_table_file(&dir.0, s);
             tables.save_compressed(s, &path)?;
-            let mut back = Tables::new();
+            let mut back = Tablebase::new();
             back.load(s, &path)?;
             let same = back.table(s).map_or_else(
                 || "no table".to_string(),
@@ -190,7 +197,7 @@ fn compressed_equals_raw(endings: &[String], samples: usize, seed: u64) -> Tally
                 format!("equal on {} indices", table.len()),
                 same,
             );
-            disk.open(s, &path)?;
+            disk.add_file(s, &path)?;
         }
         let mut rng = rand_pcg::Pcg64::new(u128::from(seed), 3);
         let mut positions: Vec<Position> = Vec::new();
@@ -216,7 +223,7 @@ fn compressed_equals_raw(endings: &[String], samples: usize, seed: u64) -> Tally
         let (mut agree, mut total) = (0u64, 0u64);
         for p in &positions {
             for q in std::iter::once(p.clone()).chain(gametree_chess_tables::flip_position(p)) {
-                let raw = tables.probe(&q);
+                let raw = tables.probe(&q)?;
                 let packed = disk.probe(&q).map_err(anyhow::Error::from);
                 total += 1;
                 match packed {
@@ -405,13 +412,13 @@ fn outcome(result: &Result<Vec<Signature>, Error>) -> String {
     }
 }
 
-/// Builds `endings` with [`Tables::build_into`] into a fresh directory,
+/// Builds `endings` with [`Tablebase::build_into`] into a fresh directory,
 /// and compares:
 ///
 /// 1. the plan, the `done` reports (each ending built once, into its own
 ///    file) and the directory's files with the plan;
 /// 2. every file, read back, with the same ending built in memory by
-///    [`Tables::build`], index by index;
+///    [`Tablebase::build`], index by index;
 /// 3. after deleting the files of [`DELETED`] (a crash before they were
 ///    finished, with a stray temporary file of the crashed writer left
 ///    beside them): a second build rebuilds exactly those, reads every
@@ -446,8 +453,9 @@ fn written_equals_in_memory(endings: &[String]) -> Tally {
     let options = BuildOptions {
         threads: 2,
         progress: None,
+        ..BuildOptions::default()
     };
-    let tables = Tables::new();
+    let tables = Tablebase::new();
     let reports = Reports::default();
     let done = |s: &Signature, p: &Path, w: Written| reports.record(s, p, w);
     let build = || tables.build_into(&endings, dir, &options, &done);
@@ -488,18 +496,18 @@ fn written_equals_in_memory(endings: &[String]) -> Tally {
     );
 
     // 2. Every file against the build in memory.
-    let mut whole = Tables::new();
+    let mut whole = Tablebase::new();
     match whole.build(&endings, &options) {
         Ok(in_memory) => {
             t.compare(
-                "Tables::build: the plan",
+                "Tablebase::build: the plan",
                 None,
                 names(&plan),
                 names(&in_memory),
             );
         }
         Err(e) => {
-            t.compare("Tables::build", None, "built".to_string(), e.to_string());
+            t.compare("Tablebase::build", None, "built".to_string(), e.to_string());
             return t;
         }
     }

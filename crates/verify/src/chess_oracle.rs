@@ -7,7 +7,7 @@ use gametree_pns_conspiracy::ProofConfig;
 use std::sync::Arc;
 
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_chess_tables::{BuildOptions, Endgame, PawnEndgame, Signature, Tables};
+use gametree_chess_tables::{BuildOptions, Endgame, PawnEndgame, Signature, Tablebase};
 use gametree_game::{Game, IndexSpace, Limits, Oracle, Player, Score};
 use gametree_games_chess::Position;
 use gametree_pns_conspiracy::{DfPn, DfPnConfig};
@@ -55,7 +55,7 @@ impl Space {
 /// search from a root with `side` to move then stops two plies below it,
 /// not one.
 struct OneSide {
-    tables: Arc<Tables>,
+    tables: Arc<Tablebase>,
     side: Player,
 }
 
@@ -96,7 +96,7 @@ pub(crate) fn search_with_tables(endings: &[&str], samples: usize, seed: u64) ->
             }
         }
     }
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     if let Err(e) = tables.build(&signatures, &BuildOptions::default()) {
         t.compare("build", None, "the tables".to_string(), e.to_string());
         return t;
@@ -132,7 +132,7 @@ pub(crate) fn search_with_tables(endings: &[&str], samples: usize, seed: u64) ->
             if p.outcome().is_some() {
                 continue;
             }
-            let Some(value) = tables.probe(&p) else {
+            let Some(value) = tables.probe(&p).ok().flatten() else {
                 t.compare(&p, None, "a value".to_string(), "none".to_string());
                 done += 1;
                 continue;

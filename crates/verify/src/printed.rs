@@ -287,13 +287,13 @@ fn dots_rows(
 /// of best moves to the end, 20 plies for a draw) on random positions of
 /// each ending, against the tables' own values.
 fn chess_rows(t: &mut Tally, endings: &[&str], samples: usize, seed: u64) {
-    use gametree_chess_tables::{BuildOptions, Signature, Tables};
+    use gametree_chess_tables::{BuildOptions, Signature, Tablebase};
     let mut r = rng(seed);
     for &material in endings {
         let Some(mut sampler) = super::chess::Sampler::new(material, t) else {
             continue;
         };
-        let mut tables = Tables::new();
+        let mut tables = Tablebase::new();
         let built = material
             .parse::<Signature>()
             .map_err(|e| e.to_string())
@@ -307,22 +307,26 @@ fn chess_rows(t: &mut Tally, endings: &[&str], samples: usize, seed: u64) {
             continue;
         }
         let mut reference = |g: &gametree_games_chess::Position| {
-            tables.probe(g).expect("every successor is in the tables")
+            tables
+                .probe(g)
+                .ok()
+                .flatten()
+                .expect("every successor is in the tables")
         };
         let mut done = 0;
         while done < samples {
             let (_, p) = sampler.next(&mut r);
-            if p.outcome().is_some() || tables.probe(&p).is_none() {
+            if p.outcome().is_some() || tables.probe(&p).ok().flatten().is_none() {
                 continue;
             }
             done += 1;
-            let Some((best, value)) = tables.best_move(&p) else {
+            let Some((best, value)) = tables.best_move(&p).ok().flatten() else {
                 t.compare(&p, None, "a best move".to_string(), "none".into());
                 continue;
             };
             let mut line = Vec::new();
             let mut pos = p.clone();
-            while let Some((m, _)) = tables.best_move(&pos) {
+            while let Some((m, _)) = tables.best_move(&pos).ok().flatten() {
                 line.push(m);
                 pos.make(m);
                 let cap = if value == gametree_retrograde::Value::Draw {

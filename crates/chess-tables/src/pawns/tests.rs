@@ -6,7 +6,7 @@ use gametree_games_chess::Position;
 use gametree_retrograde::{Generator, Method};
 
 use super::*;
-use crate::{BuildOptions, Tables};
+use crate::{BuildOptions, Tablebase};
 
 /// [`IndexMoves`] at `index` reports exactly what the position-level
 /// methods imply: validity, outcome, the distinct successor indices
@@ -139,7 +139,7 @@ fn index_moves_agree_with_the_position_moves_on_sampled_indices() {
 /// Builds `ending` (its sub-endings taken from `tables`) by the indexed
 /// backward method and by the backward method over positions: the same
 /// table, index by index.
-fn builds_agree(tables: &Tables, ending: &str) {
+fn builds_agree(tables: &Tablebase, ending: &str) {
     let space = PawnEndgame::new(ending).unwrap();
     let fast = Generator::new(&space)
         .resolver(tables)
@@ -158,7 +158,7 @@ fn builds_agree(tables: &Tables, ending: &str) {
 
 #[test]
 fn the_indexed_build_equals_the_position_build_on_kpvk_and_kppvk() {
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     let endings: Vec<Signature> = [
         "KQvK", "KRvK", "KBvK", "KNvK", "KQQvK", "KQRvK", "KQBvK", "KQNvK",
     ]

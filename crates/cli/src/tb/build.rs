@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
 use gametree_chess_tables::{
-    BuildOptions, MAX_PAWN_BUILD_PIECES, Signature, Tables, Written, compressed_table_file,
+    BuildOptions, MAX_PAWN_BUILD_PIECES, Signature, Tablebase, Written, compressed_table_file,
     pawn_endings, pawnless_endings, table_file,
 };
 use gametree_games_tictactoe::index::BoardIndex;
@@ -20,20 +20,20 @@ use crate::error::{CliError, Result};
 use crate::progress;
 
 /// Builds `endings` and every ending they lead to (captures, promotions)
-/// into `dir` (`Tables::build_into`), and prints the files of `endings`
+/// into `dir` (`Tablebase::build_into`), and prints the files of `endings`
 /// in order.
 ///
 /// Each table is written once built and held only while a running build
 /// probes it, read back from its file when a later build needs it; at
 /// most `threads` endings are built at once, so memory holds what
-/// `Tables::memory_writing` counts. An ending whose file is in `dir` is
+/// `Tablebase::memory_writing` counts. An ending whose file is in `dir` is
 /// read (checked) instead of built.
 fn build_written(endings: &[Signature], dir: &Path, threads: usize, compress: bool) -> Result<()> {
     let files = with_progress(dir, threads, true, |options, done| {
         if compress {
-            Tables::new().build_into_compressed(endings, dir, options, done)
+            Tablebase::new().build_into_compressed(endings, dir, options, done)
         } else {
-            Tables::new().build_into(endings, dir, options, done)
+            Tablebase::new().build_into(endings, dir, options, done)
         }
     })?
     .1;
@@ -59,7 +59,7 @@ fn build_written(endings: &[Signature], dir: &Path, threads: usize, compress: bo
     Ok(())
 }
 
-/// Runs `build` (a `Tables::build_into`-like call, given its options on
+/// Runs `build` (a `Tablebase::build_into`-like call, given its options on
 /// `threads` threads and its `done` callback) with a progress bar per
 /// ending being built (when progress is shown), and a line on standard
 /// error per ending built (and per file read, with `note_loaded`).
@@ -121,6 +121,7 @@ pub(super) fn with_progress<T>(
     let options = BuildOptions {
         threads,
         progress: progress::enabled().then_some(&report as &gametree_chess_tables::Progress<'_>),
+        ..BuildOptions::default()
     };
     let out = build(&options, &done).map_err(|e| super::dir_error(dir, &e))?;
     let files = files.into_inner().unwrap_or_else(PoisonError::into_inner);
@@ -147,7 +148,7 @@ fn build_all_chess(men: usize, dir: &Path, threads: usize, compress: bool) -> Re
 
 /// An upper bound on the memory of `tb build chess:N`.
 fn all_chess_memory(men: usize, threads: usize) -> u64 {
-    Tables::new().memory_writing(&all_chess(men), threads)
+    Tablebase::new().memory_writing(&all_chess(men), threads)
 }
 
 /// `bytes` for people: KiB below a MiB, MiB below a GiB, else GiB.
@@ -392,7 +393,7 @@ pub(crate) fn build(
                 sig
             };
             check_memory(
-                Tables::new().memory_writing(std::slice::from_ref(&sig), threads),
+                Tablebase::new().memory_writing(std::slice::from_ref(&sig), threads),
                 threads,
                 max_memory,
             )?;

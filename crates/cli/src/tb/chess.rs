@@ -6,16 +6,16 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use gametree_chess_tables::{
-    BuildOptions, CompressedTables, Endgame, FastEndgame, MAX_PAWN_BUILD_PIECES, Signature, Tables,
-    compressed_table_file, find_table_file, successor_endings, table_bytes, table_file,
+    BuildOptions, MAX_PAWN_BUILD_PIECES, Signature, Tablebase, compressed_table_file,
+    find_table_file, is_compressed, successor_endings, table_bytes, table_file,
 };
 use gametree_game::{Game, Outcome};
 use gametree_games_chess::Position as Chess;
-use gametree_retrograde::{Event, Generator, Table, Value};
+use gametree_retrograde::{Event, Table, Value};
 use indicatif::ProgressBar;
 
 use super::build::{check_memory, human, memory_bound, with_progress};
-use super::{MAX_CHESS_PIECES, Probe, line, line_visiting, report_event, table_error};
+use super::{MAX_CHESS_PIECES, Probe, line_visiting, report_event, table_error, tablebase_error};
 use crate::error::{CliError, Result};
 use crate::progress;
 
@@ -42,7 +42,7 @@ const QUICK_BUILD_PIECES: usize = 4;
 const SECONDS_PER_INDEX: f64 = 0.3e-6;
 const SECONDS_PER_PAWN_INDEX: f64 = 0.8e-6;
 
-/// Which missing tables a [`DirTables`] builds into its directory.
+/// Which missing tables a [`Directory`] builds into its directory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Builds {
     /// Any (`tb stats`, `tb probe --build`).
@@ -56,7 +56,7 @@ pub(super) enum Builds {
 /// and the endings it leads to whose files are missing, with their size
 /// on disk and an estimate of the time they take.
 struct Missing {
-    /// The endings to build, in the order of `Tables::plan`.
+    /// The endings to build, in the order of `Tablebase::plan`.
     endings: Vec<Signature>,
     /// Their files' bytes.
     bytes: u64,
@@ -77,7 +77,7 @@ impl Missing {
                 find_table_file(dir, s).is_some()
             }
         };
-        let endings: Vec<Signature> = Tables::new()
+        let endings: Vec<Signature> = Tablebase::new()
             .plan(std::slice::from_ref(ending))
             .into_iter()
             .filter(|s| !there(s))
@@ -154,49 +154,49 @@ fn duration(seconds: f64) -> String {
     }
 }
 
-/// Chess tables read from a directory one ending at a time, for `tb
-/// stats` and `tb probe`: an ending's table is read from its file (or the
-/// file of the colours exchanged) when a position of it is valued, never
-/// the tables it leads to. When the file is not there, it is built into
-/// the directory first as `tb build` builds (`Tables::build_file`: the
-/// endings it leads to written and held only while a build probes them,
-/// in the memory stated on standard error before), then read.
+/// A directory of chess tables as `tb stats` and `tb probe` read it: a
+/// [`Tablebase`] of the files they need, added one ending at a time (an
+/// ending's file, or the file of the colours exchanged, when a position
+/// of it is valued; never the files of the endings it leads to). When the
+/// file is not there, it is built into the directory first as `tb build`
+/// builds (`Tablebase::build_file`: the endings it leads to written and
+/// held only while a build probes them, in the memory stated on standard
+/// error before), then added.
 ///
 /// A probe keeps in memory the table of the position on the line and
 /// those of its direct exits that its moves reach ([`focus`](Self::focus)
 /// drops the others): at most an ending and its direct captures and
 /// promotions, never every ending they lead to in turn. An ending with a
 /// compressed file (`ENDING.gtbz`, written by `tb compress`) is probed
-/// from that file a block at a time, its table never read.
-pub(super) struct DirTables<'a> {
+/// from that file a block at a time.
+pub(super) struct Directory<'a> {
     dir: &'a Path,
     threads: usize,
     /// Which missing tables are built.
     builds: Builds,
-    tables: Tables,
-    /// The compressed files open (probed without reading their tables).
-    disk: CompressedTables,
-    /// Positions of every table read (a probe's `positions`).
-    read: u64,
+    tablebase: Tablebase,
     trace: bool,
 }
 
-impl<'a> DirTables<'a> {
+impl<'a> Directory<'a> {
     pub(super) fn new(dir: &'a Path, threads: usize, builds: Builds) -> Self {
-        DirTables {
+        let trace = std::env::var_os(TRACE_VAR).is_some();
+        let mut tablebase = Tablebase::new();
+        if trace {
+            tablebase.set_listener(crate::oracle::trace);
+        }
+        Directory {
             dir,
             threads,
             builds,
-            tables: Tables::new(),
-            disk: CompressedTables::new(),
-            read: 0,
-            trace: std::env::var_os(TRACE_VAR).is_some(),
+            tablebase,
+            trace,
         }
     }
 
-    /// The tables in memory.
-    pub(super) fn tables(&self) -> &Tables {
-        &self.tables
+    /// The tablebase of the files added.
+    pub(super) fn tablebase(&self) -> &Tablebase {
+        &self.tablebase
     }
 
     /// The file of `sig`'s table, built into the directory first when
@@ -229,7 +229,7 @@ impl<'a> DirTables<'a> {
             self.dir.display(),
             missing.cost()
         );
-        let tables = Tables::new();
+        let tables = Tablebase::new();
         check_memory(
             tables.memory_writing(std::slice::from_ref(&sig), self.threads),
             self.threads,
@@ -248,8 +248,9 @@ impl<'a> DirTables<'a> {
     fn may_build(&self, sig: &Signature, exact: bool) -> Result<Missing> {
         let missing = Missing::of(self.dir, sig, exact);
         if self.builds == Builds::Quick && missing.most_pieces() > QUICK_BUILD_PIECES {
-            let memory =
-                memory_bound(Tables::new().memory_writing(std::slice::from_ref(sig), self.threads));
+            let memory = memory_bound(
+                Tablebase::new().memory_writing(std::slice::from_ref(sig), self.threads),
+            );
             let dir = self.dir.display();
             return Err(CliError::input(format!(
                 "{dir} lacks the tables of {sig}: building {} takes {}, up to {} of memory; \
@@ -276,70 +277,62 @@ impl<'a> DirTables<'a> {
         Ok(())
     }
 
-    /// Reads the table of `file` from `path` and keeps it, stating the
-    /// memory first when it is large.
-    fn read(&mut self, file: &Signature, path: &Path) -> Result<()> {
+    /// States the memory reading the raw file of `file` at `path` takes,
+    /// when it is large.
+    fn state_reading(file: &Signature, path: &Path) {
         let bytes = table_bytes(file);
-        if bytes >= STATED_BYTES {
+        if bytes >= STATED_BYTES && !is_compressed(path) {
             eprintln!(
                 "memory: reading {} takes {} ({bytes} bytes)",
                 path.display(),
                 human(bytes)
             );
         }
-        self.tables
-            .load(file, path)
-            .map_err(|e| table_error(path, &e))?;
-        self.read += bytes;
+    }
+
+    /// Reads `sig`'s own table (its colours as given; for its
+    /// statistics) into memory, building its file first when missing.
+    pub(super) fn read_exact(&mut self, sig: &Signature) -> Result<()> {
+        if self.tablebase.table(sig).is_some() {
+            return Ok(());
+        }
+        let (file, path) = self.file(sig, true)?;
+        Self::state_reading(&file, &path);
+        self.tablebase
+            .load(&file, &path)
+            .map_err(|e| table_error(&path, &e))?;
         if self.trace {
-            eprintln!("tables: read {file}; in memory: {}", self.names());
+            eprintln!(
+                "tables: read {file}; in memory: {}",
+                crate::oracle::names(&self.tablebase.in_memory())
+            );
         }
         Ok(())
     }
 
-    /// The endings in memory (those probed from their compressed files
-    /// marked `.gtbz`), space-separated.
-    fn names(&self) -> String {
-        let names: Vec<String> = self
-            .tables
-            .tables()
-            .map(|(s, _)| s.to_string())
-            .chain(self.disk.endings().map(|s| format!("{s}.gtbz")))
-            .collect();
-        names.join(" ")
-    }
-
-    /// Reads `sig`'s own table (its colours as given; for its
-    /// statistics), building its file first when missing.
-    pub(super) fn read_exact(&mut self, sig: &Signature) -> Result<()> {
-        if self.tables.table(sig).is_some() {
-            return Ok(());
-        }
-        let (file, path) = self.file(sig, true)?;
-        self.read(&file, &path)
-    }
-
-    /// Makes sure the table of `sig` (or of the colours exchanged) is in
-    /// memory, or its compressed file open.
+    /// Makes sure the file of `sig` (or of the colours exchanged) is in
+    /// the tablebase, to be read when probed: its compressed file first
+    /// (probed a block at a time), else its raw file, built first when
+    /// missing.
     fn cover(&mut self, sig: &Signature) -> Result<()> {
-        if sig.piece_count() <= 2 || self.tables.covers(sig) || self.disk.covers(sig) {
+        if sig.piece_count() <= 2 || self.tablebase.covers(sig) {
             return Ok(());
         }
-        for s in [sig.clone(), sig.flipped()] {
-            let path = compressed_table_file(self.dir, &s);
-            if path.exists() {
-                self.disk
-                    .open(&s, &path)
-                    .map_err(|e| table_error(&path, &e))?;
-                self.read += table_bytes(&s);
-                if self.trace {
-                    eprintln!("tables: opened {s}.gtbz; in memory: {}", self.names());
-                }
-                return Ok(());
-            }
-        }
-        let (file, path) = self.file(sig, false)?;
-        self.read(&file, &path)
+        let packed = [sig.clone(), sig.flipped()]
+            .into_iter()
+            .map(|s| {
+                let path = compressed_table_file(self.dir, &s);
+                (s, path)
+            })
+            .find(|(_, path)| path.exists());
+        let (file, path) = match packed {
+            Some(found) => found,
+            None => self.file(sig, false)?,
+        };
+        Self::state_reading(&file, &path);
+        self.tablebase
+            .add_file(&file, &path)
+            .map_err(|e| table_error(&path, &e))
     }
 
     /// Keeps in memory only the table of `p`'s ending and those of its
@@ -350,30 +343,19 @@ impl<'a> DirTables<'a> {
         let mut keep = successor_endings(&sig);
         keep.push(sig);
         let keep: Vec<Signature> = keep.iter().flat_map(|s| [s.clone(), s.flipped()]).collect();
-        let drop: Vec<Signature> = self
-            .tables
-            .tables()
-            .map(|(s, _)| s)
-            .chain(self.disk.endings())
-            .filter(|s| !keep.contains(s))
-            .cloned()
-            .collect();
-        for s in &drop {
-            self.tables.remove(s);
-            self.disk.remove(s);
-        }
-        if self.trace && !drop.is_empty() {
-            let dropped: Vec<String> = drop.iter().map(ToString::to_string).collect();
+        let dropped = self.tablebase.unload_where(|s| !keep.contains(s));
+        if self.trace && !dropped.is_empty() {
+            let dropped: Vec<String> = dropped.iter().map(ToString::to_string).collect();
             eprintln!(
                 "tables: dropped {}; in memory: {}",
                 dropped.join(" "),
-                self.names()
+                crate::oracle::names(&self.tablebase.in_memory())
             );
         }
     }
 
-    /// The value of `p` (from the rules when the game is over), reading
-    /// its ending's table first when it is not in memory.
+    /// The value of `p` (from the rules when the game is over), adding
+    /// its ending's file first when it is not there.
     pub(super) fn value(&mut self, p: &Chess) -> Result<Option<Value>> {
         match p.outcome() {
             Some(Outcome::Loss) => return Ok(Some(Value::Loss(0))),
@@ -384,20 +366,9 @@ impl<'a> DirTables<'a> {
         if let Some(sig) = Signature::of(p) {
             self.cover(&sig)?;
         }
-        if let Some(v) = self.tables.probe(p) {
-            return Ok(Some(v));
-        }
-        // A block that cannot be read: an `Error::Load` of the ending of
-        // the file opened.
-        self.disk.probe(p).map_err(|e| {
-            let path = match &e {
-                gametree_chess_tables::Error::Load { ending, .. } => {
-                    compressed_table_file(self.dir, ending)
-                }
-                _ => self.dir.to_path_buf(),
-            };
-            table_error(&path, &e)
-        })
+        self.tablebase
+            .probe(p)
+            .map_err(|e| tablebase_error(&self.tablebase, &e))
     }
 
     /// `p`'s value, best move and line ([`line_visiting`]), with the
@@ -414,7 +385,7 @@ impl<'a> DirTables<'a> {
                 Ok(())
             },
         )?;
-        probe.positions = self.read;
+        probe.positions = self.tablebase.endings().map(table_bytes).sum();
         Ok(probe)
     }
 
@@ -438,75 +409,46 @@ impl<'a> DirTables<'a> {
     }
 }
 
-/// Built or loaded chess databases by material, each with its index space
-/// (`FastEndgame`: the `Endgame` numbering over piece lists, which the
-/// indexed backward method builds over). The tables (a
-/// `gametree_chess_tables::Tables`) are the resolver of each new build: a capture
-/// is valued in the table of its material.
-#[derive(Debug, Default)]
-pub(super) struct ChessTables {
-    pub(super) tables: Tables,
+/// The value of a chess position from the tables in memory (or from the
+/// rules when the game is over).
+fn value_in(tables: &Tablebase, p: &Chess) -> Result<Option<Value>> {
+    match p.outcome() {
+        Some(Outcome::Loss) => return Ok(Some(Value::Loss(0))),
+        Some(Outcome::Draw) => return Ok(Some(Value::Draw)),
+        Some(Outcome::Win) => return Ok(Some(Value::Win(0))),
+        None => {}
+    }
+    tables.probe(p).map_err(|e| CliError::input(e.to_string()))
 }
 
-impl ChessTables {
-    /// The value of a chess position from the tables (or from the rules
-    /// when the game is over).
-    fn value(&self, p: &Chess) -> Option<Value> {
-        match p.outcome() {
-            Some(Outcome::Loss) => return Some(Value::Loss(0)),
-            Some(Outcome::Draw) => return Some(Value::Draw),
-            Some(Outcome::Win) => return Some(Value::Win(0)),
-            None => {}
-        }
-        self.tables.probe(p)
+/// Makes sure the table of `sig` and of every ending it captures or
+/// promotes into is in `tables`, built in memory when not. An ending in
+/// which only Black has pieces (`KvKR`) is kept as its colour exchange
+/// (`KRvK`), the name `tb build chess:N` gives it.
+fn ensure(tables: &mut Tablebase, sig: &Signature, threads: usize, verbose: bool) -> Result<()> {
+    let white: Signature;
+    let sig = if sig.to_string().starts_with("Kv") && sig.piece_count() > 2 {
+        white = sig.flipped();
+        &white
+    } else {
+        sig
+    };
+    if tables.table(sig).is_some() {
+        return Ok(());
     }
-
-    /// Makes sure the database of `sig` and of every ending it captures
-    /// or promotes into is present, built in memory when not. An ending
-    /// in which only Black has pieces (`KvKR`) is kept as its colour
-    /// exchange (`KRvK`), the name `tb build chess:N` gives it.
-    pub(super) fn ensure(&mut self, sig: &Signature, threads: usize, verbose: bool) -> Result<()> {
-        let white: Signature;
-        let sig = if sig.to_string().starts_with("Kv") && sig.piece_count() > 2 {
-            white = sig.flipped();
-            &white
-        } else {
-            sig
-        };
-        if self.tables.table(sig).is_some() {
-            return Ok(());
+    check_size(sig)?;
+    for sub in successor_endings(sig) {
+        if !tables.covers(&sub) {
+            ensure(tables, &sub, threads, verbose)?;
         }
-        check_size(sig)?;
-        for sub in successor_endings(sig) {
-            self.ensure_covered(&sub, threads, verbose)?;
-        }
-        state_memory_build(sig);
-        let pb = verbose.then(|| progress::bar(0, format!("building {sig}")));
-        let table = build_chess(sig, &self.tables, threads, pb.as_ref())?;
-        self.keep(table)
     }
-
-    /// Makes sure `sig` or `sig` with the colours exchanged (either
-    /// values its positions) is present, as `ensure` does for `sig`.
-    pub(super) fn ensure_covered(
-        &mut self,
-        sig: &Signature,
-        threads: usize,
-        verbose: bool,
-    ) -> Result<()> {
-        if self.tables.covers(sig) {
-            return Ok(());
-        }
-        self.ensure(sig, threads, verbose)
-    }
-
-    /// Adds a table labelled with `gametree_chess_tables::label`.
-    fn keep(&mut self, table: Table) -> Result<()> {
-        self.tables
-            .insert(table)
-            .map_err(|e| CliError::input(e.to_string()))?;
-        Ok(())
-    }
+    state_memory_build(sig);
+    let pb = verbose.then(|| progress::bar(0, format!("building {sig}")));
+    let table = build_chess(sig, tables, threads, pb.as_ref())?;
+    tables
+        .insert(table)
+        .map_err(|e| CliError::input(e.to_string()))?;
+    Ok(())
 }
 
 /// Says on standard error, before an ending of more than
@@ -532,40 +474,11 @@ fn state_memory_build(sig: &Signature) {
 }
 
 /// Builds the table of `sig` by the indexed backward method on `threads`
-/// threads, its captures valued in `tables`, reporting to `pb` (cleared at
-/// the end).
-pub(super) fn build_chess(
+/// threads (`Tablebase::build_table`), its captures and promotions
+/// valued in `tables`, reporting to `pb` (cleared at the end).
+fn build_chess(
     sig: &Signature,
-    tables: &Tables,
-    threads: usize,
-    pb: Option<&ProgressBar>,
-) -> Result<Table> {
-    if sig.has_pawns() {
-        return build_pawns(sig, tables, threads, pb);
-    }
-    let space = FastEndgame::from_endgame(Endgame::from_signature(sig.clone()));
-    let report = |e: &Event| report_event(pb, e);
-    let mut generator = Generator::new(&space)
-        .label(gametree_chess_tables::label(sig))
-        .threads(threads)
-        .resolver(tables);
-    if pb.is_some() {
-        generator = generator.progress(&report);
-    }
-    let table = generator
-        .backward_indexed()
-        .map_err(|e| CliError::input(format!("building {sig}: {e}")))?;
-    if let Some(pb) = pb {
-        pb.finish_and_clear();
-    }
-    Ok(table)
-}
-
-/// Builds the table of an ending with pawns (whose sub-endings are in
-/// `tables`) by the indexed backward method over `PawnEndgame`.
-fn build_pawns(
-    sig: &Signature,
-    tables: &Tables,
+    tables: &Tablebase,
     threads: usize,
     pb: Option<&ProgressBar>,
 ) -> Result<Table> {
@@ -575,6 +488,7 @@ fn build_pawns(
         progress: pb
             .is_some()
             .then_some(&report as &gametree_chess_tables::Progress<'_>),
+        ..BuildOptions::default()
     };
     let table = tables
         .build_table(sig, &options)
@@ -600,13 +514,15 @@ pub(super) fn check_size(sig: &Signature) -> Result<()> {
     Ok(())
 }
 
-fn chess_tables() -> &'static Mutex<ChessTables> {
-    static TABLES: OnceLock<Mutex<ChessTables>> = OnceLock::new();
-    TABLES.get_or_init(|| Mutex::new(ChessTables::default()))
+/// The tables built in memory by `solve chess --algo retrograde`, kept
+/// for the next call.
+fn built_tables() -> &'static Mutex<Tablebase> {
+    static TABLES: OnceLock<Mutex<Tablebase>> = OnceLock::new();
+    TABLES.get_or_init(|| Mutex::new(Tablebase::new()))
 }
 
 /// The chess databases' answer for `p`: with `dir`, from the tables there
-/// ([`DirTables`]: one ending and its direct exits in memory at a time,
+/// ([`Directory`]: one ending and its direct exits in memory at a time,
 /// a missing file built into `dir` first); without, from tables built in
 /// memory (every ending `p`'s leads to, kept for the next call).
 pub(crate) fn probe_chess(
@@ -615,15 +531,15 @@ pub(crate) fn probe_chess(
     dir: Option<&Path>,
 ) -> Result<Probe<gametree_games_chess::Move>> {
     if let Some(dir) = dir {
-        return DirTables::new(dir, threads, Builds::All).probe(p);
+        return Directory::new(dir, threads, Builds::All).probe(p);
     }
     let sig = chess_signature(p)?;
-    let mut tables = chess_tables()
+    let mut tables = built_tables()
         .lock()
         .map_err(|_| CliError::input("database cache poisoned"))?;
-    tables.ensure(&sig, threads, progress::enabled())?;
-    let mut probe = line(p, |q| tables.value(q))?;
-    probe.positions = tables.tables.tables().map(|(_, t)| t.len()).sum();
+    ensure(&mut tables, &sig, threads, progress::enabled())?;
+    let mut probe = line_visiting(p, |q| value_in(&tables, q), |_| Ok(()))?;
+    probe.positions = tables.tables().map(|(_, t)| t.len()).sum();
     Ok(probe)
 }
 

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use gametree_chess_tables::{Signature, Tables, compressed_table_file};
+use gametree_chess_tables::{Signature, Tablebase, compressed_table_file};
 use gametree_retrograde::compressed::CompressedTable;
 
 use super::build::human;
@@ -37,7 +37,7 @@ fn compress_one(ending: &Signature, path: &Path, dir: &Path, remove_raw: bool) -
     let start = Instant::now();
     let fail = |e: &dyn std::fmt::Display| CliError::input(format!("{}: {e}", path.display()));
     let raw = std::fs::metadata(path).map_err(|e| fail(&e))?.len();
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     tables
         .load(ending, path)
         .map_err(|e| super::table_error(path, &e))?;

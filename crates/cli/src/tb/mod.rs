@@ -267,6 +267,49 @@ pub(crate) fn table_error(path: &Path, e: &gametree_chess_tables::Error) -> CliE
     }
 }
 
+/// An error of a probe of `tablebase` (a file refused when first read):
+/// the file named as [`table_error`] names it.
+pub(crate) fn tablebase_error(
+    tablebase: &gametree_chess_tables::Tablebase,
+    e: &gametree_chess_tables::Error,
+) -> CliError {
+    use gametree_chess_tables::Error;
+    match e {
+        Error::Load { ending, .. } | Error::Size { ending, .. } => match tablebase.file(ending) {
+            Some(path) => table_error(path, e),
+            None => CliError::input(e.to_string()),
+        },
+        _ => CliError::input(e.to_string()),
+    }
+}
+
+/// An error of `Tablebase::add_directory` on `dir` (given as `what`:
+/// `--tables`): a directory that cannot be read as `WHAT DIR: error`, a
+/// file refused named as [`table_error`] names it (the file of its ending
+/// the directory's tables take: raw, else compressed).
+pub(crate) fn add_directory_error(
+    dir: &Path,
+    what: &str,
+    e: &gametree_chess_tables::Error,
+) -> CliError {
+    use gametree_chess_tables::Error;
+    match e {
+        Error::Directory { source, .. } => {
+            CliError::input(format!("{what} {}: {source}", dir.display()))
+        }
+        Error::Load { ending, .. } | Error::Size { ending, .. } => {
+            let raw = gametree_chess_tables::table_file(dir, ending);
+            let path = if raw.exists() {
+                raw
+            } else {
+                gametree_chess_tables::compressed_table_file(dir, ending)
+            };
+            table_error(&path, e)
+        }
+        _ => CliError::input(e.to_string()),
+    }
+}
+
 /// An error of a build into `dir` or of a probe of its files: a file
 /// refused is named as [`table_error`] names it (the file of its ending
 /// there: raw or compressed, its own or the colours exchanged's).

@@ -8,7 +8,7 @@ use gametree_games_connect4::Board as Connect4;
 use gametree_games_tictactoe::TicTacToe;
 use gametree_retrograde::Value;
 
-use super::chess::{Builds, DirTables};
+use super::chess::{Builds, Directory};
 use super::{Probe, existing_dir, parse_connect4, probe_connect4, probe_tictactoe};
 use crate::error::{CliError, Result};
 use crate::output::{Record, Value as Out};
@@ -76,7 +76,7 @@ pub(crate) fn probe(
         // A missing table of up to 4 pieces is built at once; a larger
         // one only with `--build`.
         let builds = if build { Builds::All } else { Builds::Quick };
-        let mut tables = DirTables::new(Path::new(dir), 1, builds);
+        let mut tables = Directory::new(Path::new(dir), 1, builds);
         let values = if all_moves {
             Some(tables.move_values(&g)?)
         } else {

@@ -6,7 +6,7 @@ use gametree_game::{Game, IndexSpace, Player};
 use gametree_games_tictactoe::index::BoardIndex;
 use gametree_retrograde::{Counts, Table};
 
-use super::chess::{Builds, DirTables};
+use super::chess::{Builds, Directory};
 use super::connect4::connect4_table;
 use super::tictactoe::{build_tictactoe, tictactoe_label};
 use super::{Material, existing_dir, parse_material, table_path};
@@ -97,9 +97,9 @@ pub(crate) fn stats(material: &str, dir: &str, json: bool) -> Result<()> {
             // The statistics read this ending's table alone (built into
             // `dir` first, as `tb build` builds it, when its file is not
             // there), never the tables it leads to.
-            let mut tables = DirTables::new(dir, 1, Builds::All);
+            let mut tables = Directory::new(dir, 1, Builds::All);
             tables.read_exact(&sig)?;
-            let tables = tables.tables();
+            let tables = tables.tablebase();
             let no_table = || CliError::input(format!("{sig}: no table"));
             let (s, counted, fen): (_, _, Box<dyn Fn(u64) -> Option<String>>) = if sig.has_pawns() {
                 let (space, table) = tables.get_pawns(&sig).ok_or_else(no_table)?;

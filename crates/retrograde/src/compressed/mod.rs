@@ -130,7 +130,7 @@ use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 
-use crate::format::{checksum, u16_at, u64_at};
+use crate::format::{FileFormat, Header, check_label, checksum, u64_at};
 
 mod coder;
 mod source;
@@ -145,7 +145,7 @@ pub const MAGIC: [u8; 8] = *b"GTRETRC\x1a";
 pub const VERSION: u16 = 2;
 /// The earlier version this crate still reads: no priors (every block's
 /// model starts at one half).
-const VERSION_1: u16 = 1;
+pub(crate) const VERSION_1: u16 = 1;
 /// Tables of at most this many blocks are also coded without priors, and
 /// keep whichever coding is smaller.
 const SMALL_TABLE_BLOCKS: usize = 64;
@@ -161,9 +161,6 @@ pub const DEFAULT_BLOCK_LOG2: u32 = 11;
 pub const MIN_BLOCK_LOG2: u32 = 6;
 /// The largest `log2` of a block size.
 pub const MAX_BLOCK_LOG2: u32 = 24;
-
-/// Bytes of the header before the names.
-const FIXED: usize = 60;
 
 // ---------------------------------------------------------------------
 // Writing.
@@ -216,7 +213,7 @@ fn header(
     debug_assert!(version == VERSION || priors.is_empty());
     let label = table.label();
     let counts = table.counts();
-    let mut head = Vec::with_capacity(FIXED + 64 + 16 * blocks.len());
+    let mut head = Vec::with_capacity(128 + 16 * blocks.len());
     head.extend_from_slice(&MAGIC);
     head.extend_from_slice(&version.to_le_bytes());
     head.push(block_log2 as u8);
@@ -351,98 +348,29 @@ fn read_vec<S: Source + ?Sized>(src: &S, at: u64, len: u64) -> Result<Vec<u8>, L
 
 fn parse<S: Source + ?Sized>(src: &S, expected: &Label) -> Result<Layout, LoadError> {
     let len = src.len();
-    let magic_len = MAGIC.len() as u64;
-    let head = read_vec(src, 0, len.min(magic_len))?;
-    if head[..] != MAGIC[..] {
-        return Err(if len < magic_len && MAGIC.starts_with(&head) {
-            truncated(FIXED as u64, len)
-        } else {
-            LoadError::BadMagic
-        });
-    }
-    let mut head = read_vec(src, 0, FIXED as u64)?;
-    let version = u16_at(&head, 8);
-    if version != VERSION && version != VERSION_1 {
-        return Err(LoadError::UnsupportedVersion {
-            found: version,
-            supported: &[VERSION_1, VERSION],
-        });
-    }
-    // The three names.
-    let mut names = Vec::with_capacity(3);
-    for _ in 0..3 {
-        let at = head.len() as u64;
-        let n = u16_at(&read_vec(src, at, 2)?, 0);
-        let name = read_vec(src, at + 2, u64::from(n))?;
-        head.extend_from_slice(&n.to_le_bytes());
-        head.extend_from_slice(&name);
-        names.push(name);
-    }
-    // The priors: their length, checked against the file's before
-    // anything is allocated, then their bytes, decoded once the checksum
-    // has passed.
-    let mut prior_bytes = Vec::new();
-    if version == VERSION {
-        let at = head.len() as u64;
-        let len = read_vec(src, at, 4)?;
-        let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]]);
-        prior_bytes = read_vec(src, at + 4, u64::from(len))?;
-        head.extend_from_slice(&len.to_le_bytes());
-        head.extend_from_slice(&prior_bytes);
-    }
-    let sum = u64_at(&read_vec(src, head.len() as u64, 8)?, 0);
-    if checksum(&head) != sum {
-        return Err(LoadError::Corrupted("header checksum mismatch"));
-    }
-    let priors = decode_priors(&prior_bytes)?;
-    let text =
-        |b: Vec<u8>| String::from_utf8(b).map_err(|_| LoadError::Corrupted("a name is not UTF-8"));
-    let mut names = names.into_iter().map(text);
-    let mut name = || names.next().unwrap_or(Ok(String::new()));
-    let label = Label::new(name()?, name()?, name()?);
-    if label.game != expected.game {
-        return Err(LoadError::WrongGame {
-            expected: expected.game.clone(),
-            found: label.game,
-        });
-    }
-    if label.material != expected.material {
-        return Err(LoadError::WrongMaterial {
-            expected: expected.material.clone(),
-            found: label.material,
-        });
-    }
-    if label.scheme != expected.scheme {
-        return Err(LoadError::WrongScheme {
-            expected: expected.scheme.clone(),
-            found: label.scheme,
-        });
-    }
-    let block_log2 = u32::from(head[10]);
-    if !(MIN_BLOCK_LOG2..=MAX_BLOCK_LOG2).contains(&block_log2) || head[11] != 0 {
+    let head = Header::read_as(source::Reader::new(src), Some(FileFormat::Compressed))?;
+    let priors = decode_priors(head.priors())?;
+    check_label(head.label(), expected)?;
+    let label = head.label().clone();
+    let block_log2 = u32::from(head.block_log2().unwrap_or(0));
+    if !(MIN_BLOCK_LOG2..=MAX_BLOCK_LOG2).contains(&block_log2) || head.reserved() != 0 {
         return Err(LoadError::Corrupted("block size out of range"));
     }
-    let size = u64_at(&head, 12);
-    let counts = Counts {
-        invalid: u64_at(&head, 20),
-        wins: u64_at(&head, 28),
-        draws: u64_at(&head, 36),
-        losses: u64_at(&head, 44),
-        ..Counts::default()
-    };
+    let size = head.size();
+    let counts = head.counts();
     let total = [counts.wins, counts.draws, counts.losses]
         .iter()
         .try_fold(counts.invalid, |a, &b| a.checked_add(b));
     if total != Some(size) {
         return Err(LoadError::Corrupted("counts disagree with the size"));
     }
-    let blocks = u64_at(&head, 52);
+    let blocks = head.blocks().unwrap_or(0);
     if blocks != size.div_ceil(1 << block_log2) {
         return Err(LoadError::Corrupted("block count disagrees with the size"));
     }
     // The block index: its length is checked against the file's before
     // anything is allocated.
-    let index_at = head.len() as u64 + 8;
+    let index_at = head.len();
     let index_len = blocks
         .checked_mul(16)
         .and_then(|n| n.checked_add(8))

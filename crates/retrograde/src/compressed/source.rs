@@ -51,3 +51,29 @@ impl Source for FileSource {
         f.read_exact(buf)
     }
 }
+
+/// A [`Source`] read in order from its start, as [`std::io::Read`]: the
+/// header is read by [`Header::read`](crate::format::Header::read).
+pub(super) struct Reader<'a, S: ?Sized> {
+    src: &'a S,
+    at: u64,
+}
+
+impl<'a, S: Source + ?Sized> Reader<'a, S> {
+    pub(super) fn new(src: &'a S) -> Self {
+        Reader { src, at: 0 }
+    }
+}
+
+impl<S: Source + ?Sized> std::io::Read for Reader<'_, S> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.src.len().saturating_sub(self.at);
+        let n = usize::try_from(left).map_or(buf.len(), |left| left.min(buf.len()));
+        if n == 0 {
+            return Ok(0);
+        }
+        self.src.read_at(self.at, &mut buf[..n])?;
+        self.at += n as u64;
+        Ok(n)
+    }
+}

@@ -102,10 +102,10 @@ fn version_1_files_are_read() {
     for b in &blocks {
         v1.extend_from_slice(b);
     }
-    assert_eq!(u16_at(&v1, 8), 1);
+    assert_eq!(Header::read(&v1[..]).unwrap().version(), 1);
     assert_eq!(from_bytes(&v1, &label()).unwrap(), table);
     let v2 = to_bytes_with(&table, 8);
-    assert_eq!(u16_at(&v2, 8), VERSION);
+    assert_eq!(Header::read(&v2[..]).unwrap().version(), VERSION);
     assert!(parse(&v2[..], &label()).unwrap().priors.len() > 10);
     assert!(v2.len() < v1.len(), "{} against {}", v2.len(), v1.len());
 }

@@ -1,21 +1,22 @@
 //! Building endings into a directory in little memory
-//! ([`Tables::build_into`]): each table is written once built and held
+//! ([`Tablebase::build_into`]): each table is written once built and held
 //! only while a running build probes it, and the bound on that
-//! ([`Tables::memory_writing`]) follows the same schedule.
+//! ([`Tablebase::memory_writing`]) follows the same schedule.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::build::{
-    build_bytes, build_ending, check_buildable, pawn_space_of, space_of, space_size,
+    Built, Deadline, Exits, build_bytes, build_ending, check_buildable, pawn_space_of, space_of,
+    space_size,
 };
 use super::compressed::{compressed_table_file, read_table};
-use super::{BuildOptions, Built, Tables};
+use super::{BuildOptions, Tablebase};
 use crate::exits::{flipped, successor_endings};
 use crate::{Error, Signature};
 
-/// What [`Tables::build_into`] did with one ending of its plan.
+/// What [`Tablebase::build_into`] did with one ending of its plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Written {
     /// Its file (or the file of the colours exchanged) was in the
@@ -53,7 +54,7 @@ pub fn table_bytes(ending: &Signature) -> u64 {
 /// colours exchanged, or else the compressed file of either
 /// ([`compressed_table_file`]), where one exists: the ending of the file
 /// and its path. Either values `ending`'s positions, and
-/// [`Tables::load`] reads either.
+/// [`Tablebase::load`] reads either.
 #[must_use]
 pub fn find_table_file(dir: &Path, ending: &Signature) -> Option<(Signature, PathBuf)> {
     existing_file(dir, ending)
@@ -82,15 +83,15 @@ fn exact_file(dir: &Path, ending: &Signature) -> Option<PathBuf> {
         .find(|p| p.exists())
 }
 
-/// The jobs of a build into a directory: the [`plan`](Tables::plan), in
+/// The jobs of a build into a directory: the [`plan`](Tablebase::plan), in
 /// its order, and what each job probes.
 pub(super) struct Schedule {
-    /// The endings, in the order of [`Tables::plan`].
+    /// The endings, in the order of [`Tablebase::plan`].
     pub(super) plan: Vec<Signature>,
     /// For each job, the jobs whose tables its build probes (its direct
     /// captures and promotions, colours exchanged or not), each once and
     /// in increasing order; the endings it leads to that are not in the
-    /// plan are in the [`Tables`] already.
+    /// plan are in the [`Tablebase`] already.
     pub(super) probes: Vec<Vec<usize>>,
     /// How many jobs may run at once: job `j` starts only once every job
     /// up to `j - at_once` has finished, so the jobs running when job `i`
@@ -99,7 +100,7 @@ pub(super) struct Schedule {
 }
 
 impl Schedule {
-    pub(super) fn new(tables: &Tables, endings: &[Signature], threads: usize) -> Self {
+    pub(super) fn new(tables: &Tablebase, endings: &[Signature], threads: usize) -> Self {
         let plan = tables.plan(endings);
         let probes = plan
             .iter()
@@ -216,16 +217,7 @@ fn read_built(ending: &Signature, file: &Signature, path: &Path) -> Result<Built
     })
 }
 
-impl Built {
-    fn len(&self) -> u64 {
-        match self {
-            Built::Pawnless(e) => e.1.len(),
-            Built::Pawns(e) => e.1.len(),
-        }
-    }
-}
-
-impl Tables {
+impl Tablebase {
     /// An upper bound, in bytes, on the memory of
     /// [`build_into`](Self::build_into) for `endings` on `threads` threads
     /// (0: every core), known before anything is built: the tables here,
@@ -239,15 +231,15 @@ impl Tables {
     /// whose file is there takes its table only.
     ///
     /// ```
-    /// use gametree_chess_tables::{Tables, pawnless_endings};
+    /// use gametree_chess_tables::{Tablebase, pawnless_endings};
     ///
     /// // All 60 5-man pawnless endings on two threads: two 5-man builds
     /// // at once (520 MiB each, its table of 231 MiB included) and the 3-
     /// // and 4-man tables they probe (3.6 MiB each): about 1.06 GiB.
-    /// let bytes = Tables::new().memory_writing(&pawnless_endings(5), 2);
+    /// let bytes = Tablebase::new().memory_writing(&pawnless_endings(5), 2);
     /// assert!(bytes > 1_060 << 20 && bytes < 1_090 << 20, "{bytes}");
     /// // KQRvKR alone: its build and the four 4-man tables it probes.
-    /// let one = Tables::new().memory_writing(&["KQRvKR".parse()?], 2);
+    /// let one = Tablebase::new().memory_writing(&["KQRvKR".parse()?], 2);
     /// assert!(one > 530 << 20 && one < 540 << 20, "{one}");
     /// // KPPvKP: its promotions lead to 5-man endings with pawns
     /// // (KQPvKP ...), whose promotions lead to others (KQQvKP ...). Only
@@ -256,9 +248,9 @@ impl Tables {
     /// // promotions lead to (0.75 GiB each): about 14.3 GiB on two
     /// // threads and 7.5 GiB on one, where every table it leads to, kept,
     /// // would take 34 GiB.
-    /// let two = Tables::new().memory_writing(&["KPPvKP".parse()?], 2);
+    /// let two = Tablebase::new().memory_writing(&["KPPvKP".parse()?], 2);
     /// assert!(two > 14 << 30 && two < 15 << 30, "{two}");
-    /// let one = Tables::new().memory_writing(&["KPPvKP".parse()?], 1);
+    /// let one = Tablebase::new().memory_writing(&["KPPvKP".parse()?], 1);
     /// assert!(one > 7 << 30 && one < 8 << 30, "{one}");
     /// # Ok::<(), gametree_chess_tables::SignatureError>(())
     /// ```
@@ -287,8 +279,9 @@ impl Tables {
     /// has more than [`MAX_BUILD_PIECES`](super::MAX_BUILD_PIECES) pieces;
     /// [`Error::Load`] or [`Error::Size`] for a file in `dir` that is not
     /// the ending's table; [`Error::Build`] or [`Error::Save`] when a
-    /// build or a write fails (the first error; the tables written before
-    /// stay).
+    /// build or a write fails, [`Error::Stopped`] when a limit of
+    /// [`BuildOptions::limits`] stops it (the first error; the tables
+    /// written before stay, and a later call resumes from them).
     ///
     /// # Panics
     ///
@@ -316,11 +309,11 @@ impl Tables {
     /// [`memory_writing`](Self::memory_writing) bounds this too.
     ///
     /// ```
-    /// use gametree_chess_tables::{BuildOptions, Tables, Written, compressed_table_file};
+    /// use gametree_chess_tables::{BuildOptions, Tablebase, Written, compressed_table_file};
     ///
     /// let dir = std::env::temp_dir().join(format!("gtbz-build-doc-{}", std::process::id()));
     /// let kqvk = "KQvK".parse()?;
-    /// let plan = Tables::new().build_into_compressed(
+    /// let plan = Tablebase::new().build_into_compressed(
     ///     std::slice::from_ref(&kqvk),
     ///     &dir,
     ///     &BuildOptions::default(),
@@ -328,8 +321,8 @@ impl Tables {
     /// )?;
     /// assert_eq!(plan, [kqvk.clone()]);
     /// assert!(compressed_table_file(&dir, &kqvk).exists());
-    /// // Read back whole, or probed by position (`CompressedTables`).
-    /// let mut tables = Tables::new();
+    /// // Read back whole, or probed by position (`CompressedTablebase`).
+    /// let mut tables = Tablebase::new();
     /// tables.load(&kqvk, &compressed_table_file(&dir, &kqvk))?;
     /// std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -422,6 +415,7 @@ impl Tables {
             peak: 0,
         });
         let plan = &schedule.plan;
+        let deadline = Deadline::new(options);
         gametree_retrograde::schedule(&schedule.needs(), schedule.at_once, |job| {
             let j = job.index();
             let ending = &plan[j];
@@ -435,6 +429,7 @@ impl Tables {
                 done(ending, &path, Written::Loaded);
                 return Ok(());
             }
+            let limits = deadline.job(ending)?;
             let start = Instant::now();
             let probes = &schedule.probes[j];
             // The tables this build probes: held, or read from their files.
@@ -461,19 +456,18 @@ impl Tables {
                     mine.push(table);
                 }
             }
-            let built = build_ending(
-                ending,
-                self.entries
-                    .iter()
+            let exits = Exits {
+                pawnless: self
+                    .memory_pawnless()
                     .chain(mine.iter().filter_map(|b| b.pawnless()))
                     .collect(),
-                self.pawn_entries
-                    .iter()
+                pawns: self
+                    .memory_pawns()
                     .chain(mine.iter().filter_map(|b| b.pawns()))
                     .collect(),
-                job.threads(),
-                options.progress,
-            );
+            };
+            let built = build_ending(ending, &exits, job.threads(), options.progress, limits);
+            drop(exits);
             // Whatever happened, this job no longer probes its tables.
             drop(mine);
             {
@@ -491,10 +485,7 @@ impl Tables {
                     }
                 }
             }
-            let table = match built? {
-                Built::Pawnless(e) => e.1,
-                Built::Pawns(e) => e.1,
-            };
+            let table = built?.into_table();
             let written = if compress {
                 let path = compressed_table_file(dir, ending);
                 gametree_retrograde::compressed::write(&table, &path).map(|()| path)

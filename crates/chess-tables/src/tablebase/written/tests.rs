@@ -16,8 +16,11 @@ fn chess5() -> Vec<Signature> {
 #[test]
 fn each_job_probes_its_direct_exits_built_before_it() {
     for threads in [1, 2, 3] {
-        let s = Schedule::new(&Tables::new(), &[sig("KPPvKP"), sig("KQvKR")], threads);
-        assert_eq!(s.plan, Tables::new().plan(&[sig("KPPvKP"), sig("KQvKR")]));
+        let s = Schedule::new(&Tablebase::new(), &[sig("KPPvKP"), sig("KQvKR")], threads);
+        assert_eq!(
+            s.plan,
+            Tablebase::new().plan(&[sig("KPPvKP"), sig("KQvKR")])
+        );
         for (j, ending) in s.plan.iter().enumerate() {
             // Exactly the plan's jobs of its captures and promotions.
             let mut want: Vec<usize> = successor_endings(ending)
@@ -48,7 +51,7 @@ fn each_job_probes_its_direct_exits_built_before_it() {
 
 #[test]
 fn held_tables_are_what_the_running_window_probes() {
-    let s = Schedule::new(&Tables::new(), &[sig("KPPvKP")], 2);
+    let s = Schedule::new(&Tablebase::new(), &[sig("KPPvKP")], 2);
     let n = s.plan.len();
     let last = s.plan.iter().position(|p| *p == sig("KPPvKP")).unwrap();
     assert_eq!(last, n - 1, "the ending asked for comes last");
@@ -80,7 +83,7 @@ fn held_tables_are_what_the_running_window_probes() {
 fn bounds_fit_this_kind_of_machine() {
     const GIB: u64 = 1 << 30;
     for threads in [1, 2] {
-        let tables = Tables::new();
+        let tables = Tablebase::new();
         let all = chess5();
         let s = Schedule::new(&tables, &all, threads);
         let biggest = s
@@ -109,7 +112,7 @@ fn bounds_fit_this_kind_of_machine() {
 #[test]
 fn tables_held_count_in_the_bound() {
     // The tables here count in full; a plan of nothing costs nothing.
-    let mut tables = Tables::new();
+    let mut tables = Tablebase::new();
     assert_eq!(tables.memory_writing(&[], 2), 0);
     tables
         .build(&[sig("KRvK")], &BuildOptions::default())
@@ -120,11 +123,11 @@ fn tables_held_count_in_the_bound() {
         space_size(&sig("KRvK"))
     );
     // The bound is the peak over the window starts.
-    let s = Schedule::new(&Tables::new(), &[sig("KQvKR")], 1);
+    let s = Schedule::new(&Tablebase::new(), &[sig("KQvKR")], 1);
     let last = s.plan.len() - 1;
     assert_eq!(s.window(last), last..last + 1);
     let peak = s.peak();
-    assert_eq!(Tables::new().memory_writing(&[sig("KQvKR")], 1), peak);
+    assert_eq!(Tablebase::new().memory_writing(&[sig("KQvKR")], 1), peak);
     assert!((0..=last).all(|i| s.bytes_at(i) <= peak));
     assert_eq!(
         s.bytes_at(last),
@@ -138,7 +141,7 @@ fn tables_held_count_in_the_bound() {
 
 /// The most bytes of tables the schedule of `endings` holds at once.
 fn stated_held(endings: &[Signature], threads: usize) -> u64 {
-    let s = Schedule::new(&Tables::new(), endings, threads);
+    let s = Schedule::new(&Tablebase::new(), endings, threads);
     (0..s.plan.len())
         .map(|i| {
             s.held(i)
@@ -160,8 +163,9 @@ fn tables_no_build_probes_are_dropped() {
     let options = BuildOptions {
         threads: 1,
         progress: None,
+        ..BuildOptions::default()
     };
-    let (plan, peak) = Tables::new()
+    let (plan, peak) = Tablebase::new()
         .build_into_counted(&endings, &dir, &options, &|_, _, _| {})
         .unwrap();
     assert_eq!(plan.len(), 5);
@@ -179,13 +183,14 @@ fn a_build_into_a_directory_holds_what_it_states_and_resumes() {
     let options = BuildOptions {
         threads: 2,
         progress: None,
+        ..BuildOptions::default()
     };
     let log = Mutex::new(Vec::new());
     let done = |s: &Signature, p: &Path, w: Written| {
         assert_eq!(p, table_file(&dir, s));
         log.lock().unwrap().push((s.clone(), w));
     };
-    let tables = Tables::new();
+    let tables = Tablebase::new();
     let (plan, peak) = tables
         .build_into_counted(&endings, &dir, &options, &done)
         .unwrap();
@@ -197,7 +202,7 @@ fn a_build_into_a_directory_holds_what_it_states_and_resumes() {
     let stated = stated_held(&endings, 2);
     assert!(peak > 0 && peak <= stated, "{peak} <= {stated}");
     // The same bytes as tables built in memory.
-    let mut whole = Tables::new();
+    let mut whole = Tablebase::new();
     whole.build(&endings, &BuildOptions::default()).unwrap();
     for ending in &plan {
         let read = Table::read(table_file(&dir, ending), &label(ending)).unwrap();
@@ -230,7 +235,7 @@ fn a_missing_exit_is_read_from_its_file_with_the_colours_exchanged() {
     let dir = std::env::temp_dir().join(format!("chess-tables-flip-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let mut small = Tables::new();
+    let mut small = Tablebase::new();
     small
         .build(&[sig("KvKR")], &BuildOptions::default())
         .unwrap();
@@ -245,7 +250,7 @@ fn a_missing_exit_is_read_from_its_file_with_the_colours_exchanged() {
             .unwrap()
             .push((s.to_string(), p.to_path_buf(), w));
     };
-    Tables::new()
+    Tablebase::new()
         .build_into(&[sig("KRvKN")], &dir, &BuildOptions::default(), &done)
         .unwrap();
     let log = log.into_inner().unwrap();
@@ -262,10 +267,11 @@ fn a_file_is_built_with_its_own_colours_even_beside_the_colours_exchanged() {
     // exchanged) is built under its own name, its exits read, not rebuilt.
     let dir = std::env::temp_dir().join(format!("chess-tables-exact-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let tables = Tables::new();
+    let tables = Tablebase::new();
     let options = BuildOptions {
         threads: 1,
         progress: None,
+        ..BuildOptions::default()
     };
     let path = tables
         .build_file(&sig("KQvKR"), &dir, &options, &|_, _, _| {})
@@ -283,7 +289,7 @@ fn a_file_is_built_with_its_own_colours_even_beside_the_colours_exchanged() {
     for (s, w) in &log {
         assert_eq!(matches!(w, Written::Built(_)), s == "KRvKQ", "{s}: {w:?}");
     }
-    let mut whole = Tables::new();
+    let mut whole = Tablebase::new();
     whole
         .build(&[sig("KRvKQ")], &BuildOptions::default())
         .unwrap();
