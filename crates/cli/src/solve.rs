@@ -97,27 +97,19 @@ impl Options {
     }
 }
 
-/// What a solver found.
+/// What a solver found: its [`Solution`] (whose `score` is the search's
+/// exact score, side to move's view, when the solver finds distances and
+/// the run is not `--weak`), and the game's score.
 #[derive(Debug)]
-pub(crate) struct Solved<M> {
-    /// Win, draw or loss for the side to move (`None`: a limit stopped it).
-    pub(crate) outcome: Option<Outcome>,
-    /// The search's exact score (side to move's view), when the solver
-    /// finds distances.
-    pub(crate) raw: Option<Score>,
+struct Answer<M> {
+    solution: Solution<M>,
     /// The game's exact score (side to move's view).
-    pub(crate) score: Option<i64>,
-    /// Is `score` the game's own (not a function of `raw`)?
-    pub(crate) custom: bool,
-    /// A best move.
-    pub(crate) best: Option<M>,
-    /// The principal variation.
-    pub(crate) pv: Vec<M>,
-    /// Nodes searched.
-    pub(crate) nodes: u64,
+    score: Option<i64>,
+    /// Is `score` the game's own (not a function of the solution's)?
+    custom: bool,
     /// What the output must say beside the answer (a score printed
     /// without a move that achieves it).
-    pub(crate) note: Option<String>,
+    note: Option<String>,
 }
 
 /// The solver of one run, built once: its table is kept from one position
@@ -229,7 +221,12 @@ pub(crate) fn run<S: Spec>(spec: &S, kind: GameKind, arg: &str, opts: &Options) 
         let pb = progress::spinner(format!("solving {} {text}", kind.name()));
         let solved = solve_one(&mut g, opts, engine);
         pb.finish_and_clear();
-        let solved = solved?;
+        let Answer {
+            solution: solved,
+            score,
+            note,
+            ..
+        } = solved?;
         let mut r = Record::new();
         if source == Source::Stdin {
             r.str("position", text);
@@ -240,7 +237,7 @@ pub(crate) fn run<S: Spec>(spec: &S, kind: GameKind, arg: &str, opts: &Options) 
                 .outcome
                 .map_or(Value::Null, |o| Value::Str(o.to_string())),
         );
-        r.push("score", solved.score.map_or(Value::Null, Value::Int));
+        r.push("score", score.map_or(Value::Null, Value::Int));
         r.push(
             "best",
             solved
@@ -249,9 +246,9 @@ pub(crate) fn run<S: Spec>(spec: &S, kind: GameKind, arg: &str, opts: &Options) 
         );
         r.push(
             "pv",
-            Value::List(solved.pv.iter().map(ToString::to_string).collect()),
+            Value::List(solved.line.iter().map(ToString::to_string).collect()),
         );
-        if let Some(note) = &solved.note {
+        if let Some(note) = &note {
             r.str("note", note);
         }
         let mut stopped = solved.outcome.is_none();
@@ -297,7 +294,7 @@ fn solve_one<G: CliGame>(
     g: &mut G,
     opts: &Options,
     engine: &mut Engine<G>,
-) -> Result<Solved<G::Move>> {
+) -> Result<Answer<G::Move>> {
     if let Some(o) = g.outcome() {
         let raw = (!opts.weak).then(|| Score::terminal(o, 0));
         let (score, custom) = if opts.weak {
@@ -305,14 +302,13 @@ fn solve_one<G: CliGame>(
         } else {
             game_score(g, engine, raw, &opts.limits)
         };
-        return Ok(Solved {
-            outcome: Some(o),
-            raw,
+        return Ok(Answer {
+            solution: Solution {
+                score: raw,
+                ..Solution::terminal(o)
+            },
             score,
             custom,
-            best: None,
-            pv: Vec::new(),
-            nodes: 0,
             note: None,
         });
     }
@@ -326,14 +322,16 @@ fn solve_one<G: CliGame>(
         let note = (exact.score.is_some() && exact.best.is_none()).then(|| {
             "no move was found for this score (a limit stopped the solve that finds it)".to_string()
         });
-        return Ok(Solved {
-            outcome: exact.outcome,
-            raw: None,
+        return Ok(Answer {
+            solution: Solution {
+                outcome: exact.outcome,
+                best: exact.best,
+                line: exact.pv,
+                nodes: exact.nodes,
+                ..Solution::default()
+            },
             score: exact.score,
             custom: true,
-            best: exact.best,
-            pv: exact.pv,
-            nodes: exact.nodes,
             note,
         });
     }
@@ -359,27 +357,29 @@ fn solve_one<G: CliGame>(
         Engine::Retrograde => {
             let probe = g.retrograde(opts.threads)?;
             let raw = probe.value.map(|v| v.to_score()).filter(|_| !opts.weak);
-            return Ok(Solved {
-                outcome: probe.value.map(|v| v.outcome()),
-                raw,
+            return Ok(Answer {
+                solution: Solution {
+                    outcome: probe.value.map(|v| v.outcome()),
+                    score: raw,
+                    best: probe.best,
+                    line: probe.pv,
+                    nodes: probe.positions,
+                    ..Solution::default()
+                },
                 score: raw.and_then(|s| g.exact_score(s)),
                 custom: false,
-                best: probe.best,
-                pv: probe.pv,
-                nodes: probe.positions,
                 note: None,
             });
         }
     };
     let raw = solution.score.filter(|_| !opts.weak);
-    Ok(Solved {
-        outcome: solution.outcome,
-        raw,
+    Ok(Answer {
         score: raw.and_then(|s| g.exact_score(s)),
+        solution: Solution {
+            score: raw,
+            ..solution
+        },
         custom: false,
-        best: solution.best,
-        pv: solution.line,
-        nodes: solution.nodes,
         note: None,
     })
 }
@@ -518,13 +518,17 @@ fn solve_moves<G: CliGame>(
         let score = if after.custom {
             after.score.map(|s| sign * s)
         } else {
-            after.raw.and_then(|s| g.exact_score(s.back_up(kept)))
+            after
+                .solution
+                .score
+                .and_then(|s| g.exact_score(s.back_up(kept)))
         };
+        let outcome = after.solution.outcome;
         out.push(MoveValue {
             mv: m,
-            outcome: after.outcome.map(|o| if kept { o } else { o.flip() }),
-            score: score.filter(|_| after.outcome.is_some()),
-            nodes: after.nodes,
+            outcome: outcome.map(|o| if kept { o } else { o.flip() }),
+            score: score.filter(|_| outcome.is_some()),
+            nodes: after.solution.nodes,
         });
     }
     let rank = |v: &MoveValue<G::Move>| {
