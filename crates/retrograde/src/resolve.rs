@@ -102,7 +102,7 @@ impl<G> Resolve<G> for NoExits {
 /// [`Solution`] stopped with [`Stop::OutOfScope`].
 ///
 /// ```
-/// use gametree_game::{Limits, Outcome, Score, Solver};
+/// use gametree_game::{Limits, Outcome, Request, Score, Solver};
 /// use gametree_games_tictactoe::TicTacToe;
 /// use gametree_games_tictactoe::index::BoardIndex;
 /// use gametree_retrograde::{Generator, Method, TableProbe};
@@ -110,7 +110,7 @@ impl<G> Resolve<G> for NoExits {
 /// let space = BoardIndex::plain();
 /// let table = Generator::new(&space).build(Method::Backward)?;
 /// let mut db = TableProbe::new(&space, &table)?;
-/// let solution = db.solve(&mut TicTacToe::new(), &Limits::none());
+/// let solution = db.solve(&mut TicTacToe::new(), &mut Request::new(&Limits::none()));
 /// assert_eq!(solution.outcome, Some(Outcome::Draw));
 /// assert_eq!(solution.score, Some(Score::DRAW));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
