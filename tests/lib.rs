@@ -7,3 +7,8 @@
 //! structural rules (function length, no timings in doc comments, no
 //! measured figures in verify row labels). This crate is not published.
 #![forbid(unsafe_code)]
+
+/// The examples of the workspace's README, compiled and run as doc tests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeExamples;

@@ -155,7 +155,7 @@ fn an_outsiders_u32_game_is_solved_by_every_solver() {
             .outcome();
         assert_eq!(negamax, Some(expected), "negamax at {stones}");
         for (name, s) in &mut all {
-            let got = s.solve(&mut g, &Limits::none());
+            let got = s.solve(&mut g, &mut gametree_game::Request::new(&Limits::none()));
             assert_eq!(got.outcome, Some(expected), "{name} at {stones}");
             if expected == Outcome::Win {
                 let m = got.best.expect("a winning move");
@@ -249,7 +249,7 @@ fn a_game_where_a_player_moves_twice_is_solved_by_every_solver() {
             .outcome();
         assert_eq!(negamax, Some(expected), "negamax at {stones}");
         for (name, s) in &mut all {
-            let got = s.solve(&mut g, &Limits::none());
+            let got = s.solve(&mut g, &mut gametree_game::Request::new(&Limits::none()));
             assert_eq!(got.outcome, Some(expected), "{name} at {stones}");
         }
         kept += u32::from(stones >= 5);

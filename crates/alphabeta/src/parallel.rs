@@ -7,12 +7,12 @@
 //! result; near the root a thread puts off the moves another thread is
 //! searching ([`Busy`]), so that the threads spread over siblings instead
 //! of searching one subtree side by side. The main thread reports
-//! progress and completes the line.
+//! progress and finished iterations, and completes the line.
 
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
-use gametree_game::{Game, Limits, Progress};
+use gametree_game::{Event, Game, Limits, Oracle};
 use gametree_ttable::SharedTable;
 
 use crate::Report;
@@ -31,7 +31,8 @@ pub(crate) fn run<G>(
     shared: &SharedTable,
     stop: &AtomicBool,
     start: Instant,
-    progress: &mut dyn FnMut(&Progress),
+    oracle: Option<&dyn Oracle<G>>,
+    events: &mut dyn FnMut(&Event<'_, G::Move>),
 ) -> Report<G::Move>
 where
     G: Game + Send,
@@ -40,8 +41,6 @@ where
     let config = searcher.config;
     let uses = searcher.uses;
     let helpers = config.threads - 1;
-    let oracle = searcher.oracle.clone();
-    let oracle = oracle.as_deref();
     // Solving, every thread's completed search is exact: the first to
     // finish stops the others and its value is the result.
     let solving = mode == Mode::ToEnd;
@@ -53,15 +52,8 @@ where
             let mut g = game.clone();
             handles.push(scope.spawn(move || {
                 let mut h = Heuristics::new(&config, &uses);
-                let mut w: Worker<'_, G, &SharedTable> = Worker::new(
-                    &config,
-                    uses,
-                    Some(shared),
-                    &mut h,
-                    limits,
-                    stop,
-                    start,
-                );
+                let mut w: Worker<'_, G, &SharedTable> =
+                    Worker::new(&config, uses, Some(shared), &mut h, limits, stop, start);
                 w.helper = Some(i + 1);
                 w.oracle = oracle;
                 w.busy = Some(busy);
@@ -81,7 +73,7 @@ where
             stop,
             start,
         );
-        main.progress = Some(progress);
+        main.events = Some(events);
         main.oracle = oracle;
         main.busy = Some(busy);
         // The line is completed below, once the threads are done.

@@ -118,20 +118,19 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
             // inside the horizon: before that it can be a bound carried
             // over from the table rather than the shortest distance.
             let inside = value.plies_to_end().is_some_and(|k| k <= depth);
-            if self.proving && d == depth && (inside || !self.iteration_horizon) {
-                report.value = value;
-                report.best = self.root_best;
-                report.pv = self.pv.line(0).to_vec();
-                report.depth = depth;
-                report.completed = true;
-                report.outcome = value.outcome();
-                break;
-            }
             if d == depth {
-                previous = Some(value);
+                let line = self.iteration_line(game, value, inside);
+                self.report_iteration(depth, value, &line);
                 report.value = value;
                 report.best = self.root_best;
-                report.pv = self.pv.line(0).to_vec();
+                report.pv = line;
+                if self.proving && (inside || !self.iteration_horizon) {
+                    report.depth = depth;
+                    report.completed = true;
+                    report.outcome = value.outcome();
+                    break;
+                }
+                previous = Some(value);
                 report.depth = if self.to_end { 0 } else { depth };
                 // Proving: an iteration that proved nothing is not a result.
                 report.completed = !self.proving;
@@ -145,6 +144,12 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
                 break;
             }
             depth += 1;
+            // A limit reached (or a cancel from the event sink) between
+            // iterations ends the search before the next one starts.
+            self.check_limits();
+            if self.stopped {
+                break;
+            }
         }
         if self.to_end && report.completed {
             report.outcome = report.value.outcome();
@@ -162,6 +167,23 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         report.stats = self.finish_stats();
         report.nodes = report.stats.nodes;
         report
+    }
+
+    /// The principal line of the iteration that just finished with
+    /// `value`. When the reporting thread sends iterations to an event sink,
+    /// a `proven` value's line (the whole result inside the horizon) is
+    /// completed to the end of the game first, as the final report's is.
+    fn iteration_line(&mut self, game: &mut G, value: Score, proven: bool) -> Vec<G::Move> {
+        let mut line = self.pv.line(0).to_vec();
+        if proven
+            && self.complete_lines
+            && self.events.is_some()
+            && self.helper.is_none()
+            && !self.to_end
+        {
+            self.complete_line(game, value, &mut line);
+        }
+        line
     }
 
     /// One iteration at `depth`, by the configured root algorithm.

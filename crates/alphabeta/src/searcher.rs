@@ -6,8 +6,8 @@ use std::time::Instant;
 use std::sync::Arc;
 
 use gametree_game::{
-    Game, Knowledge, Limits, MissingKnowledge, Oracle, Outcome, Progress, Score, Solution, Solver,
-    Use,
+    Event, Game, Knowledge, Limits, MissingKnowledge, Oracle, Outcome, Request, Score, Solution,
+    Solver, Use,
 };
 use gametree_ttable::{SharedTable, Table, TranspositionTable};
 
@@ -258,23 +258,48 @@ impl<G: Game> AlphaBeta<G> {
         G: Send,
         G::Move: Send + Sync,
     {
-        self.search_with(game, limits, &mut |_| {})
+        self.search_with(game, &mut Request::new(limits))
     }
 
-    /// [`search`](Self::search), calling `progress` about every
-    /// [`Config::progress_interval`] nodes (from the reporting thread).
-    pub fn search_with(
-        &mut self,
-        game: &mut G,
-        limits: &Limits,
-        progress: &mut dyn FnMut(&Progress),
-    ) -> Report<G::Move>
+    /// [`search`](Self::search) answering `request`: within its limits,
+    /// consulting its oracle (if any, instead of the one of
+    /// [`set_oracle`](Self::set_oracle)), and sending to its sink an
+    /// [`Event::Iteration`] after each finished iteration (depth, value,
+    /// principal line, the reporting thread's nodes and the time so far)
+    /// and an [`Event::Nodes`] about every [`Config::progress_interval`]
+    /// nodes. The request's [`Find`](gametree_game::Find) is not read: a
+    /// search finds the value at its depth. No [`Event::Done`] is sent (that
+    /// is [`Solver::solve`]'s).
+    ///
+    /// ```
+    /// use gametree_alphabeta::{AlphaBeta, Config};
+    /// use gametree_game::{Event, Limits, Request};
+    /// use gametree_games_tictactoe::TicTacToe;
+    ///
+    /// let mut searcher = AlphaBeta::<TicTacToe>::new(Config::default())?;
+    /// let mut board: TicTacToe = "X...O....".parse()?;
+    /// let mut depths = Vec::new();
+    /// let mut sink = |e: &Event<'_, _>| {
+    ///     if let Event::Iteration { depth, line, .. } = e {
+    ///         assert!(!line.is_empty());
+    ///         depths.push(*depth);
+    ///     }
+    /// };
+    /// let limits = Limits::depth(4);
+    /// let report = searcher.search_with(&mut board, &mut Request::new(&limits).events(&mut sink));
+    /// // Iterative deepening: one event per depth, the last one the report's.
+    /// assert_eq!(depths, [1, 2, 3, 4]);
+    /// assert_eq!(report.depth, 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn search_with(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Report<G::Move>
     where
         G: Send,
         G::Move: Send + Sync,
     {
-        let max = limits.depth.unwrap_or(MAX_PLY as u32).min(MAX_PLY as u32);
-        self.run(game, limits, Mode::Depth(max), progress)
+        let depth = request.get_limits().depth;
+        let max = depth.unwrap_or(MAX_PLY as u32).min(MAX_PLY as u32);
+        self.run(game, request, Mode::Depth(max))
     }
 
     /// Solves the position: searches to the end of the game (no
@@ -298,35 +323,41 @@ impl<G: Game> AlphaBeta<G> {
         G: Send,
         G::Move: Send + Sync,
     {
-        self.solve_with(game, limits, &mut |_| {})
+        self.solve_with(game, &mut Request::new(limits))
     }
 
-    /// [`solve`](Self::solve), calling `progress` about every
-    /// [`Config::progress_interval`] nodes (from the reporting thread).
+    /// [`solve`](Self::solve) answering `request`: within its limits,
+    /// consulting its oracle (if any, instead of the one of
+    /// [`set_oracle`](Self::set_oracle)), and sending to its sink an
+    /// [`Event::Nodes`] about every [`Config::progress_interval`] nodes
+    /// (from the reporting thread) and, when the game's positions can
+    /// repeat (solved by iterative deepening), an [`Event::Iteration`]
+    /// after each finished iteration; a solve to the end in one pass sends
+    /// no iteration. No [`Event::Done`] is sent (that is
+    /// [`Solver::solve`]'s).
     ///
     /// ```
     /// use gametree_alphabeta::{AlphaBeta, Config};
-    /// use gametree_game::Limits;
+    /// use gametree_game::{Event, Limits, Request};
     /// use gametree_games_connect4::{Board, Size};
     ///
     /// let mut board = Board::from_moves(Size::new(5, 4)?, "")?;
     /// let mut searcher = AlphaBeta::<Board>::new(Config::default().progress_interval(1024))?;
     /// let mut seen = Vec::new();
-    /// let report = searcher.solve_with(&mut board, &Limits::none(), &mut |p| {
-    ///     seen.push(p.nodes);
-    /// });
+    /// let mut sink = |e: &Event<'_, _>| {
+    ///     if let Event::Nodes(p) = e {
+    ///         seen.push(p.nodes);
+    ///     }
+    /// };
+    /// let limits = Limits::none();
+    /// let report = searcher.solve_with(&mut board, &mut Request::new(&limits).events(&mut sink));
     /// assert!(report.completed && report.nodes > 10_000);
     /// // One report per 1,024 nodes, in increasing node counts.
     /// assert_eq!(seen.len() as u64, report.nodes / 1024);
     /// assert!(seen.windows(2).all(|w| w[0] < w[1]));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn solve_with(
-        &mut self,
-        game: &mut G,
-        limits: &Limits,
-        progress: &mut dyn FnMut(&Progress),
-    ) -> Report<G::Move>
+    pub fn solve_with(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Report<G::Move>
     where
         G: Send,
         G::Move: Send + Sync,
@@ -336,7 +367,7 @@ impl<G: Game> AlphaBeta<G> {
         } else {
             Mode::ToEnd
         };
-        self.run(game, limits, mode, progress)
+        self.run(game, request, mode)
     }
 
     /// Win, draw or loss only, by at most two null-window searches to the
@@ -349,7 +380,7 @@ impl<G: Game> AlphaBeta<G> {
         let stop = AtomicBool::new(false);
         self.lay_out_table(!G::CAN_REPEAT);
         self.new_search();
-        let mut worker = self.worker(limits, &stop, start);
+        let mut worker = self.worker(limits, None, &stop, start);
         if G::CAN_REPEAT {
             // As `solve`: iterative deepening, single thread.
             return worker.iterate(game, Mode::Prove);
@@ -392,7 +423,7 @@ impl<G: Game> AlphaBeta<G> {
         self.lay_out_table(false);
         self.new_search();
         let limits = Limits::none();
-        let mut worker = self.worker(&limits, &stop, Instant::now());
+        let mut worker = self.worker(&limits, None, &stop, Instant::now());
         let v = worker.root(game, depth, Score::new(x.get() - 1), x);
         v >= x
     }
@@ -435,9 +466,12 @@ impl<G: Game> AlphaBeta<G> {
         self.heuristics.killers.clear_all();
     }
 
+    /// A single-thread worker within `limits` over the searcher's table,
+    /// consulting `oracle`, else the searcher's own.
     fn worker<'a>(
         &'a mut self,
         limits: &'a Limits,
+        oracle: Option<&'a dyn Oracle<G>>,
         stop: &'a AtomicBool,
         start: Instant,
     ) -> Worker<'a, G, &'a mut TranspositionTable> {
@@ -450,33 +484,43 @@ impl<G: Game> AlphaBeta<G> {
             stop,
             start,
         );
-        worker.oracle = self.oracle.as_deref();
+        worker.oracle = oracle.or(self.oracle.as_deref());
         worker
     }
 
-    fn run(
-        &mut self,
-        game: &mut G,
-        limits: &Limits,
-        mode: Mode,
-        progress: &mut dyn FnMut(&Progress),
-    ) -> Report<G::Move>
+    /// Searches `game` in `mode` for `request` (its limits, oracle and
+    /// event sink), on the configured threads.
+    fn run(&mut self, game: &mut G, request: &mut Request<'_, G>, mode: Mode) -> Report<G::Move>
     where
         G: Send,
         G::Move: Send + Sync,
     {
         let start = Instant::now();
         let stop = AtomicBool::new(false);
+        let limits = request.get_limits();
+        let oracle = request.get_oracle();
+        let mut events = |e: &Event<'_, G::Move>| request.emit(e);
         self.lay_out_table(mode == Mode::ToEnd);
         self.new_search();
         if let Some(shared) = self.shared.take() {
-            let report =
-                crate::parallel::run(self, game, limits, mode, &shared, &stop, start, progress);
+            let own = self.oracle.clone();
+            let oracle = oracle.or(own.as_deref());
+            let report = crate::parallel::run(
+                self,
+                game,
+                limits,
+                mode,
+                &shared,
+                &stop,
+                start,
+                oracle,
+                &mut events,
+            );
             self.shared = Some(shared);
             return report;
         }
-        let mut worker = self.worker(limits, &stop, start);
-        worker.progress = Some(progress);
+        let mut worker = self.worker(limits, oracle, &stop, start);
+        worker.events = Some(&mut events);
         worker.iterate(game, mode)
     }
 }
@@ -486,16 +530,20 @@ where
     G: Game + Send,
     G::Move: Send + Sync,
 {
-    /// [`AlphaBeta::solve`], as a [`Solution`]: the exact score, the best
-    /// move and the principal variation.
-    fn solve(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
+    /// [`AlphaBeta::solve_with`], as a [`Solution`]: the exact score
+    /// (whatever the request's [`Find`](gametree_game::Find)), the best
+    /// move and the principal variation. The request's oracle, if any, is
+    /// consulted instead of the one of [`set_oracle`](AlphaBeta::set_oracle);
+    /// its sink gets the events of [`solve_with`](AlphaBeta::solve_with),
+    /// then [`Event::Done`].
+    fn solve(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Solution<G::Move> {
         let start = Instant::now();
         if let Some(o) = game.outcome() {
-            return Solution::terminal(o);
+            return request.finish(Solution::terminal(o));
         }
-        let report = AlphaBeta::solve(self, game, limits);
+        let report = AlphaBeta::solve_with(self, game, request);
         let outcome = report.completed.then(|| report.value.outcome()).flatten();
-        Solution {
+        request.finish(Solution {
             outcome,
             score: outcome.map(|_| report.value),
             best: report.best,
@@ -503,7 +551,7 @@ where
             nodes: report.nodes,
             stopped: report.stopped,
             elapsed: start.elapsed(),
-        }
+        })
     }
 
     fn clear(&mut self) {

@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
-use gametree_game::{Game, Limits, Oracle, Outcome, Progress, Score};
+use gametree_game::{Event, Game, Limits, Oracle, Outcome, Progress, Score};
 use gametree_ttable::{Entry, Table};
 
 use crate::busy::Busy;
@@ -63,8 +63,12 @@ pub(crate) struct Worker<'a, G: Game, T: Table> {
     pub(crate) lean: bool,
     /// Enhanced transposition cutoffs ([`Config::etc`] with table cutoffs).
     pub(crate) etc: bool,
-    /// The caller's progress callback (the reporting thread only).
-    pub(crate) progress: Option<&'a mut dyn FnMut(&Progress)>,
+    /// The caller's event sink (the reporting thread only): node counts
+    /// and finished iterations.
+    pub(crate) events: Option<&'a mut dyn FnMut(&Event<'_, G::Move>)>,
+    /// Complete the lines of proven iterations sent to the event sink
+    /// ([`Config::complete_line`] of the caller's configuration).
+    pub(crate) complete_lines: bool,
     /// The node count at which progress is reported next.
     pub(crate) next_progress: u64,
     /// Exact values of positions below the root (an endgame database).
@@ -105,7 +109,8 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
             stop_reason: None,
             to_end: false,
             auto_algorithm: config.algorithm == Algorithm::Auto,
-            progress: None,
+            events: None,
+            complete_lines: config.complete_line,
             next_progress: config.progress_interval,
             root_best: None,
             helper: None,
@@ -141,13 +146,32 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
             self.stop_reason = Some(r);
         }
         if self.stats.nodes >= self.next_progress
-            && let Some(progress) = &mut self.progress
+            && let Some(events) = &mut self.events
         {
             self.next_progress = self.stats.nodes + self.config.progress_interval;
-            progress(&Progress {
+            events(&Event::Nodes(Progress {
                 nodes: self.stats.nodes,
                 elapsed: self.start.elapsed(),
                 stored: 0,
+            }));
+        }
+    }
+
+    /// Sends the iteration that just finished at `depth` with `value` and
+    /// `line` to the event sink: from the
+    /// reporting thread only, and not for a search to the end (one pass,
+    /// no depth).
+    pub(crate) fn report_iteration(&mut self, depth: u32, value: Score, line: &[G::Move]) {
+        if self.helper.is_some() || self.to_end {
+            return;
+        }
+        if let Some(events) = &mut self.events {
+            events(&Event::Iteration {
+                depth,
+                value,
+                line,
+                nodes: self.stats.nodes,
+                elapsed: self.start.elapsed(),
             });
         }
     }

@@ -1,9 +1,11 @@
-//! `gametree analyse`: iterative deepening, one UCI-style line per depth.
+//! `gametree analyse`: the searcher's iterative deepening, one UCI-style
+//! line per finished iteration.
 
-use std::time::{Duration, Instant};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use gametree_alphabeta::{AlphaBeta, Config, MAX_PLY};
-use gametree_game::{Limits, Score};
+use gametree_game::{Event, Limits, Oracle, Request, Score};
 
 use crate::error::{CliError, Result};
 use crate::games::{CliGame, Spec};
@@ -50,16 +52,15 @@ pub(crate) fn uci_score(score: Score) -> (String, Option<i64>) {
     }
 }
 
-/// Builds the analysis searcher: the default configuration without its
-/// own iterative deepening (this module deepens), with quiescence search
-/// when `quiescence` says so.
+/// Builds the analysis searcher: the default configuration (iterative
+/// deepening from depth 1), with quiescence search when `quiescence` says
+/// so.
 pub(crate) fn searcher<G: CliGame>(
     threads: usize,
     tt_bytes: usize,
     quiescence: bool,
 ) -> Result<AlphaBeta<G>> {
     let config = Config::default()
-        .iterative_deepening(false)
         .quiescence(quiescence)
         .memory(tt_bytes)
         .threads(threads);
@@ -70,15 +71,14 @@ pub(crate) fn searcher<G: CliGame>(
 pub(crate) fn run<S: Spec>(spec: &S, arg: &str, opts: &Options) -> Result<()> {
     let quiescence = opts.quiescence.unwrap_or(S::G::QUIESCENCE);
     let mut s = searcher::<S::G>(opts.threads, opts.tt_bytes, quiescence)?;
-    if let Some(dir) = &opts.tables {
-        s.set_oracle(Some(S::G::oracle(dir)?));
-    }
+    let oracle = opts.tables.as_deref().map(S::G::oracle).transpose()?;
+    let oracle = oracle.as_deref();
     for_each_position(spec, arg, |mut g, text, source| {
         s.clear();
         if source == Source::Stdin && !opts.json {
             println!("position {text}");
         }
-        analyse_one(&mut s, &mut g, opts, text, source);
+        analyse_one(&mut s, &mut g, oracle, opts, text, source);
         Ok(())
     })
 }
@@ -86,6 +86,7 @@ pub(crate) fn run<S: Spec>(spec: &S, arg: &str, opts: &Options) -> Result<()> {
 fn analyse_one<G: CliGame>(
     s: &mut AlphaBeta<G>,
     g: &mut G,
+    oracle: Option<&dyn Oracle<G>>,
     opts: &Options,
     text: &str,
     source: Source,
@@ -104,49 +105,40 @@ fn analyse_one<G: CliGame>(
         }
         return;
     }
-    let start = Instant::now();
-    let (max_depth, deadline) = match (opts.depth, opts.time_ms) {
+    // Depths 1 to `--depth`, or to the deepest within the time: a depth
+    // limit in both cases, so that the search goes on past a decisive
+    // value that is not proven yet (and stops below at a proven one).
+    let mut limits = match (opts.depth, opts.time_ms) {
         // `main` checked it: 1 to MAX_PLY - 1.
-        (Some(d), _) => (d, None),
-        (None, t) => (
-            MAX_PLY as u32 - 1,
-            Some(start + Duration::from_millis(t.unwrap_or(DEFAULT_TIME_MS))),
-        ),
+        (Some(d), _) => Limits::depth(d),
+        (None, t) => Limits::depth(MAX_PLY as u32 - 1)
+            .with_time(Duration::from_millis(t.unwrap_or(DEFAULT_TIME_MS))),
     };
-    let mut nodes = 0u64;
-    let mut best = None;
+    let cancel = limits.cancel_flag();
     // On a terminal, once a depth takes a while: which one, and how long.
     let pb = progress::spinner("analysing: depth 1");
-    for depth in 1..=max_depth {
-        pb.set_message(format!("analysing: depth {depth}"));
-        let mut limits = Limits::depth(depth);
-        if let Some(d) = deadline {
-            let left = d.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                break;
-            }
-            limits = limits.with_time(left);
-        }
-        let report = s.search(g, &limits);
-        nodes += report.nodes;
-        if !report.completed || report.stopped.is_some() {
-            break;
-        }
-        let elapsed = start.elapsed();
+    let mut print = |e: &Event<'_, G::Move>| {
+        let Event::Iteration {
+            depth,
+            value,
+            line,
+            nodes,
+            elapsed,
+        } = *e
+        else {
+            return;
+        };
         let ms = elapsed.as_millis();
         let nps = (u128::from(nodes) * 1000 / ms.max(1)) as u64;
-        let pv: Vec<String> = report.pv.iter().map(ToString::to_string).collect();
-        let (score_text, mate) = uci_score(report.value);
-        if report.best.is_some() {
-            best = report.best;
-        }
+        let pv: Vec<String> = line.iter().map(ToString::to_string).collect();
+        let (score_text, mate) = uci_score(value);
         if opts.json {
             let mut r = Record::new();
             if source == Source::Stdin {
                 r.str("position", text);
             }
             r.int("depth", depth)
-                .int("score", report.value.get())
+                .int("score", value.get())
                 .push("mate", mate.map_or(Value::Null, Value::Int))
                 .int("nodes", nodes)
                 .int("nps", nps)
@@ -162,12 +154,17 @@ fn analyse_one<G: CliGame>(
             });
         }
         // A proven result does not change with more depth.
-        if let Some(p) = report.value.plies_to_end()
-            && p <= depth
-        {
-            break;
+        if value.plies_to_end().is_some_and(|p| p <= depth) {
+            cancel.store(true, Ordering::Relaxed);
         }
+        pb.set_message(format!("analysing: depth {}", depth + 1));
+    };
+    let mut request = Request::new(&limits).events(&mut print);
+    if let Some(o) = oracle {
+        request = request.oracle(o);
     }
+    let report = s.search_with(g, &mut request);
+    let best = report.best.or_else(|| report.pv.first().copied());
     pb.finish_and_clear();
     if !opts.json {
         match best {

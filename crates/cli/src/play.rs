@@ -3,7 +3,7 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use gametree_game::{Game, Limits, Outcome};
+use gametree_game::{Event, Game, Limits, Outcome, Request};
 
 use crate::analyse::{searcher, uci_score};
 use crate::error::{CliError, Result};
@@ -136,41 +136,35 @@ pub(crate) fn run<S: Spec>(spec: &S, position: &str, opts: &Options) -> Result<(
     }
 }
 
-/// The engine's move and its score, by iterative deepening within
-/// `limits`.
+/// The engine's move and its score, by the searcher's iterative deepening
+/// within `limits`.
 fn think<G: CliGame>(
     engine: &mut gametree_alphabeta::AlphaBeta<G>,
     g: &mut G,
     limits: &Limits,
 ) -> Result<(G::Move, gametree_game::Score)> {
-    // Deepen from 1 so a time limit always leaves a completed iteration.
-    let max = limits
-        .depth
-        .unwrap_or(gametree_alphabeta::MAX_PLY as u32 - 1);
-    let start = std::time::Instant::now();
-    let mut best = None;
-    let pb = crate::progress::spinner("engine thinking: depth 1");
-    for depth in 1..=max {
-        pb.set_message(format!("engine thinking: depth {depth}"));
-        let mut l = Limits::depth(depth);
-        if let Some(t) = limits.time {
-            let left = t.saturating_sub(start.elapsed());
-            if left.is_zero() {
-                break;
-            }
-            l = l.with_time(left);
-        }
-        let r = engine.search(g, &l);
-        if !r.completed || r.stopped.is_some() {
-            break;
-        }
-        if let Some(m) = r.best {
-            best = Some((m, r.value));
-        }
-        if r.value.plies_to_end().is_some_and(|p| p <= depth) {
-            break;
-        }
+    // Deepen from 1 so a time limit always leaves a completed iteration;
+    // a depth limit always, so that only a proven result ends it early.
+    let mut l = Limits::depth(
+        limits
+            .depth
+            .unwrap_or(gametree_alphabeta::MAX_PLY as u32 - 1),
+    );
+    if let Some(t) = limits.time {
+        l = l.with_time(t);
     }
+    let cancel = l.cancel_flag();
+    let pb = crate::progress::spinner("engine thinking: depth 1");
+    let mut sink = |e: &Event<'_, G::Move>| {
+        if let Event::Iteration { depth, value, .. } = *e {
+            if value.plies_to_end().is_some_and(|p| p <= depth) {
+                cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            pb.set_message(format!("engine thinking: depth {}", depth + 1));
+        }
+    };
+    let r = engine.search_with(g, &mut Request::new(&l).events(&mut sink));
+    let best = r.best.filter(|_| r.completed).map(|m| (m, r.value));
     pb.finish_and_clear();
     best.or_else(|| {
         let mut moves = G::Moves::default();

@@ -1,13 +1,15 @@
 //! `gametree solve`: the game-theoretic value of positions.
 
-use gametree_pns_conspiracy::ProofConfig;
+use std::sync::Arc;
 use std::time::Instant;
 
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{Limits, MoveBuffer, Outcome, Score, Solution, Solver, solve_with_line};
+use gametree_game::{
+    Limits, MoveBuffer, Oracle, Outcome, Request, Score, Solution, Solver, solve_with_line,
+};
 use gametree_pns_conspiracy::{
-    Claim, Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig, SecondLevel, Trust,
-    build_strategy, verify_with,
+    Claim, Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig, ProofConfig,
+    SecondLevel, Trust, build_strategy, verify_with,
 };
 
 use crate::error::{CliError, Result, parse_size};
@@ -95,27 +97,19 @@ impl Options {
     }
 }
 
-/// What a solver found.
+/// What a solver found: its [`Solution`] (whose `score` is the search's
+/// exact score, side to move's view, when the solver finds distances and
+/// the run is not `--weak`), and the game's score.
 #[derive(Debug)]
-pub(crate) struct Solved<M> {
-    /// Win, draw or loss for the side to move (`None`: a limit stopped it).
-    pub(crate) outcome: Option<Outcome>,
-    /// The search's exact score (side to move's view), when the solver
-    /// finds distances.
-    pub(crate) raw: Option<Score>,
+struct Answer<M> {
+    solution: Solution<M>,
     /// The game's exact score (side to move's view).
-    pub(crate) score: Option<i64>,
-    /// Is `score` the game's own (not a function of `raw`)?
-    pub(crate) custom: bool,
-    /// A best move.
-    pub(crate) best: Option<M>,
-    /// The principal variation.
-    pub(crate) pv: Vec<M>,
-    /// Nodes searched.
-    pub(crate) nodes: u64,
+    score: Option<i64>,
+    /// Is `score` the game's own (not a function of the solution's)?
+    custom: bool,
     /// What the output must say beside the answer (a score printed
     /// without a move that achieves it).
-    pub(crate) note: Option<String>,
+    note: Option<String>,
 }
 
 /// The solver of one run, built once: its table is kept from one position
@@ -124,8 +118,9 @@ pub(crate) struct Solved<M> {
 enum Engine<G: CliGame> {
     /// Alpha-beta, for its weak solve besides [`Solver::solve`].
     AlphaBeta(Box<AlphaBeta<G>>),
-    /// A proof-number or conspiracy-number solver.
-    Other(Box<dyn Solver<G>>),
+    /// A proof-number or conspiracy-number solver, and the oracle its
+    /// requests carry (df-pn with `--tables`).
+    Other(Box<dyn Solver<G>>, Option<Arc<dyn Oracle<G>>>),
     /// The game's database, built for each position.
     Retrograde,
 }
@@ -155,48 +150,52 @@ impl<G: CliGame> Engine<G> {
                 s.set_oracle(oracle);
                 Engine::AlphaBeta(Box::new(s))
             }
-            Algo::Dfpn if oracle.is_some() => Engine::Other(Box::new(DfPnWithOracle {
-                dfpn: DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(table_bytes)))
+            Algo::Pns => Engine::Other(
+                Box::new(
+                    Pns::new(PnsConfig::new().proof(ProofConfig::new().memory(tree_bytes)))
+                        .map_err(memory)?,
+                ),
+                None,
+            ),
+            Algo::Pn2 => Engine::Other(
+                Box::new(
+                    Pns::new(
+                        PnsConfig::new()
+                            .second_level(Some(SecondLevel::default()))
+                            .proof(ProofConfig::new().memory(tree_bytes)),
+                    )
                     .map_err(memory)?,
-                oracle: oracle.expect("checked"),
-            })),
-            Algo::Pns => Engine::Other(Box::new(
-                Pns::new(PnsConfig::new().proof(ProofConfig::new().memory(tree_bytes)))
-                    .map_err(memory)?,
-            )),
-            Algo::Pn2 => Engine::Other(Box::new(
-                Pns::new(
-                    PnsConfig::new()
-                        .second_level(Some(SecondLevel::default()))
-                        .proof(ProofConfig::new().memory(tree_bytes)),
-                )
-                .map_err(memory)?,
-            )),
-            Algo::Dfpn => Engine::Other(Box::new(
-                DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(table_bytes)))
-                    .map_err(memory)?,
-            )),
-            Algo::Cns => Engine::Other(Box::new(
-                Conspiracy::new(ConspiracyConfig::new().memory(tree_bytes)).map_err(memory)?,
-            )),
+                ),
+                None,
+            ),
+            // df-pn consults the tables through its requests' oracle.
+            Algo::Dfpn => Engine::Other(
+                Box::new(
+                    DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(table_bytes)))
+                        .map_err(memory)?,
+                ),
+                oracle,
+            ),
+            Algo::Cns => Engine::Other(
+                Box::new(
+                    Conspiracy::new(ConspiracyConfig::new().memory(tree_bytes)).map_err(memory)?,
+                ),
+                None,
+            ),
             Algo::Retrograde => Engine::Retrograde,
         })
     }
 }
 
-/// df-pn that probes an oracle below the root, as a [`Solver`].
-struct DfPnWithOracle<G: CliGame> {
-    dfpn: DfPn,
-    oracle: std::sync::Arc<dyn gametree_game::Oracle<G>>,
-}
-
-impl<G: CliGame> Solver<G> for DfPnWithOracle<G> {
-    fn solve(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
-        self.dfpn.solve_with_oracle(game, limits, &*self.oracle)
-    }
-
-    fn clear(&mut self) {
-        self.dfpn.clear();
+/// A request within `limits` that carries `oracle`, if any.
+fn request<'a, G: CliGame>(
+    limits: &'a Limits,
+    oracle: &'a Option<Arc<dyn Oracle<G>>>,
+) -> Request<'a, G> {
+    let request = Request::new(limits);
+    match oracle {
+        Some(o) => request.oracle(&**o),
+        None => request,
     }
 }
 
@@ -225,7 +224,12 @@ pub(crate) fn run<S: Spec>(spec: &S, kind: GameKind, arg: &str, opts: &Options) 
         let pb = progress::spinner(format!("solving {} {text}", kind.name()));
         let solved = solve_one(&mut g, opts, engine);
         pb.finish_and_clear();
-        let solved = solved?;
+        let Answer {
+            solution: solved,
+            score,
+            note,
+            ..
+        } = solved?;
         let mut r = Record::new();
         if source == Source::Stdin {
             r.str("position", text);
@@ -236,7 +240,7 @@ pub(crate) fn run<S: Spec>(spec: &S, kind: GameKind, arg: &str, opts: &Options) 
                 .outcome
                 .map_or(Value::Null, |o| Value::Str(o.to_string())),
         );
-        r.push("score", solved.score.map_or(Value::Null, Value::Int));
+        r.push("score", score.map_or(Value::Null, Value::Int));
         r.push(
             "best",
             solved
@@ -245,9 +249,9 @@ pub(crate) fn run<S: Spec>(spec: &S, kind: GameKind, arg: &str, opts: &Options) 
         );
         r.push(
             "pv",
-            Value::List(solved.pv.iter().map(ToString::to_string).collect()),
+            Value::List(solved.line.iter().map(ToString::to_string).collect()),
         );
-        if let Some(note) = &solved.note {
+        if let Some(note) = &note {
             r.str("note", note);
         }
         let mut stopped = solved.outcome.is_none();
@@ -293,7 +297,7 @@ fn solve_one<G: CliGame>(
     g: &mut G,
     opts: &Options,
     engine: &mut Engine<G>,
-) -> Result<Solved<G::Move>> {
+) -> Result<Answer<G::Move>> {
     if let Some(o) = g.outcome() {
         let raw = (!opts.weak).then(|| Score::terminal(o, 0));
         let (score, custom) = if opts.weak {
@@ -301,14 +305,13 @@ fn solve_one<G: CliGame>(
         } else {
             game_score(g, engine, raw, &opts.limits)
         };
-        return Ok(Solved {
-            outcome: Some(o),
-            raw,
+        return Ok(Answer {
+            solution: Solution {
+                score: raw,
+                ..Solution::terminal(o)
+            },
             score,
             custom,
-            best: None,
-            pv: Vec::new(),
-            nodes: 0,
             note: None,
         });
     }
@@ -322,14 +325,16 @@ fn solve_one<G: CliGame>(
         let note = (exact.score.is_some() && exact.best.is_none()).then(|| {
             "no move was found for this score (a limit stopped the solve that finds it)".to_string()
         });
-        return Ok(Solved {
-            outcome: exact.outcome,
-            raw: None,
+        return Ok(Answer {
+            solution: Solution {
+                outcome: exact.outcome,
+                best: exact.best,
+                line: exact.pv,
+                nodes: exact.nodes,
+                ..Solution::default()
+            },
             score: exact.score,
             custom: true,
-            best: exact.best,
-            pv: exact.pv,
-            nodes: exact.nodes,
             note,
         });
     }
@@ -346,34 +351,38 @@ fn solve_one<G: CliGame>(
                 elapsed: std::time::Duration::ZERO,
             }
         }
-        Engine::AlphaBeta(s) => Solver::solve(s.as_mut(), g, limits),
+        Engine::AlphaBeta(s) => Solver::solve(s.as_mut(), g, &mut Request::new(limits)),
         // The proof-number searches return the first move only: the line
         // goes on, move by move, with the same solver.
-        Engine::Other(s) => solve_with_line(s.as_mut(), g, limits, LINE_PLIES),
+        Engine::Other(s, oracle) => {
+            solve_with_line(s.as_mut(), g, &mut request(limits, oracle), LINE_PLIES)
+        }
         Engine::Retrograde => {
             let probe = g.retrograde(opts.threads)?;
             let raw = probe.value.map(|v| v.to_score()).filter(|_| !opts.weak);
-            return Ok(Solved {
-                outcome: probe.value.map(|v| v.outcome()),
-                raw,
+            return Ok(Answer {
+                solution: Solution {
+                    outcome: probe.value.map(|v| v.outcome()),
+                    score: raw,
+                    best: probe.best,
+                    line: probe.pv,
+                    nodes: probe.positions,
+                    ..Solution::default()
+                },
                 score: raw.and_then(|s| g.exact_score(s)),
                 custom: false,
-                best: probe.best,
-                pv: probe.pv,
-                nodes: probe.positions,
                 note: None,
             });
         }
     };
     let raw = solution.score.filter(|_| !opts.weak);
-    Ok(Solved {
-        outcome: solution.outcome,
-        raw,
+    Ok(Answer {
         score: raw.and_then(|s| g.exact_score(s)),
+        solution: Solution {
+            score: raw,
+            ..solution
+        },
         custom: false,
-        best: solution.best,
-        pv: solution.line,
-        nodes: solution.nodes,
         note: None,
     })
 }
@@ -409,7 +418,7 @@ fn prove<G: CliGame>(
     let mut oracle = |p: &mut G| -> Option<Outcome> {
         match engine {
             Engine::AlphaBeta(s) => s.solve_weak(p, &limits).outcome,
-            Engine::Other(s) => s.solve(p, &limits).outcome,
+            Engine::Other(s, oracle) => s.solve(p, &mut request(&limits, oracle)).outcome,
             Engine::Retrograde => None,
         }
     };
@@ -443,7 +452,7 @@ fn solved_exact<G: CliGame>(
 ) -> Option<crate::games::Exact<G::Move>> {
     match engine {
         Engine::AlphaBeta(s) => g.solved_exact(s.as_mut(), limits),
-        Engine::Other(s) => g.solved_exact(s.as_mut(), limits),
+        Engine::Other(s, _) => g.solved_exact(s.as_mut(), limits),
         Engine::Retrograde => None,
     }
 }
@@ -512,13 +521,17 @@ fn solve_moves<G: CliGame>(
         let score = if after.custom {
             after.score.map(|s| sign * s)
         } else {
-            after.raw.and_then(|s| g.exact_score(s.back_up(kept)))
+            after
+                .solution
+                .score
+                .and_then(|s| g.exact_score(s.back_up(kept)))
         };
+        let outcome = after.solution.outcome;
         out.push(MoveValue {
             mv: m,
-            outcome: after.outcome.map(|o| if kept { o } else { o.flip() }),
-            score: score.filter(|_| after.outcome.is_some()),
-            nodes: after.nodes,
+            outcome: outcome.map(|o| if kept { o } else { o.flip() }),
+            score: score.filter(|_| outcome.is_some()),
+            nodes: after.solution.nodes,
         });
     }
     let rank = |v: &MoveValue<G::Move>| {

@@ -87,6 +87,7 @@ mod limits;
 mod options;
 mod oracle;
 mod perft;
+mod request;
 mod score;
 mod solve;
 
@@ -96,6 +97,7 @@ pub use limits::Limits;
 pub use options::{ALL_CORES, MissingKnowledge, Use};
 pub use oracle::Oracle;
 pub use perft::{perft, perft_divide};
+pub use request::{Event, Find, Request};
 pub use score::Score;
 pub use solve::{Progress, Solution, Solver, Stop, solve_line, solve_moves, solve_with_line};
 

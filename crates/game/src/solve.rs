@@ -6,7 +6,9 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::time::Duration;
 
-use crate::{Game, Limits, MoveBuffer, Outcome, Score};
+use crate::{Game, MoveBuffer, Outcome, Request, Score};
+#[cfg(doc)]
+use crate::{Event, Limits};
 
 /// Why a search stopped before finishing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -108,26 +110,29 @@ impl<M> Solution<M> {
     }
 }
 
-/// A solver: finds the game-theoretic value of positions, within limits.
+/// A solver: finds the game-theoretic value of positions, answering one
+/// [`Request`] (limits, what to find, an event sink, an oracle).
 /// Implemented by alpha-beta (`AlphaBeta`), the proof-number searches
 /// (`Pns`, `DfPn`), conspiracy-number search (`Conspiracy`) and loaded
 /// endgame databases, so that one caller (a command-line tool, a
 /// verification harness) can drive any of them.
 ///
 /// ```
-/// use gametree_game::{Game, Limits, Solution, Solver};
+/// use gametree_game::{Game, Limits, Request, Solution, Solver};
 ///
 /// /// Solves every position with the same solver, one after the other.
 /// fn solve_all<G: Game, S: Solver<G>>(solver: &mut S, positions: &mut [G]) -> Vec<Solution<G::Move>> {
+///     let limits = Limits::none();
 ///     positions
 ///         .iter_mut()
-///         .map(|p| solver.solve(p, &Limits::none()))
+///         .map(|p| solver.solve(p, &mut Request::new(&limits)))
 ///         .collect()
 /// }
 /// ```
 pub trait Solver<G: Game> {
-    /// Solves `game` within `limits`. The position is unchanged on return.
-    fn solve(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move>;
+    /// Answers `request` about `game`, sending a [`Event::Done`] to its
+    /// sink at the end. The position is unchanged on return.
+    fn solve(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Solution<G::Move>;
 
     /// Forgets what earlier solves left in tables (results stay correct
     /// without it; only node counts depend on what is kept).
@@ -135,8 +140,8 @@ pub trait Solver<G: Game> {
 }
 
 impl<G: Game, S: Solver<G> + ?Sized> Solver<G> for &mut S {
-    fn solve(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
-        (**self).solve(game, limits)
+    fn solve(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Solution<G::Move> {
+        (**self).solve(game, request)
     }
     fn clear(&mut self) {
         (**self).clear();
@@ -144,8 +149,8 @@ impl<G: Game, S: Solver<G> + ?Sized> Solver<G> for &mut S {
 }
 
 impl<G: Game, S: Solver<G> + ?Sized> Solver<G> for alloc::boxed::Box<S> {
-    fn solve(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
-        (**self).solve(game, limits)
+    fn solve(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Solution<G::Move> {
+        (**self).solve(game, request)
     }
     fn clear(&mut self) {
         (**self).clear();
@@ -162,7 +167,8 @@ impl<G: Game, S: Solver<G> + ?Sized> Solver<G> for alloc::boxed::Box<S> {
 /// after the move seen from the mover ([`Outcome::flip`] and
 /// [`Score::back_up`] when the turn passes; kept when the mover moves
 /// again), `nodes` and `elapsed` are the work spent on that move. Each move
-/// is solved within `limits` of its own; a move the limits stop has
+/// is solved with `request` (its limits apply to each move's solve); a
+/// move the limits stop has
 /// `outcome == None` and comes last.
 ///
 /// Order: wins before draws before losses before unsolved moves; within an
@@ -174,7 +180,7 @@ impl<G: Game, S: Solver<G> + ?Sized> Solver<G> for alloc::boxed::Box<S> {
 /// over (or the game has no legal move).
 ///
 /// ```
-/// use gametree_game::{Limits, Outcome, Score, solve_moves};
+/// use gametree_game::{Limits, Outcome, Request, Score, solve_moves};
 /// # use gametree_game::{Game, Player, Solution, Solver};
 /// # #[derive(Clone)]
 /// # struct Nim { stones: u32, to_move: Player }
@@ -207,14 +213,14 @@ impl<G: Game, S: Solver<G> + ?Sized> Solver<G> for alloc::boxed::Box<S> {
 /// #     best
 /// # }
 /// # impl Solver<Nim> for Negamax {
-/// #     fn solve(&mut self, g: &mut Nim, _: &Limits) -> Solution<u32> {
+/// #     fn solve(&mut self, g: &mut Nim, _: &mut Request<'_, Nim>) -> Solution<u32> {
 /// #         let score = negamax(g);
 /// #         Solution { outcome: score.outcome(), score: Some(score), ..Solution::default() }
 /// #     }
 /// # }
 /// // Normal-play Nim with moves of 1-3 stones: 6 stones, take 2 and win.
 /// let mut game = Nim { stones: 6, to_move: Player::First };
-/// let moves = solve_moves(&mut Negamax, &mut game, &Limits::none());
+/// let moves = solve_moves(&mut Negamax, &mut game, &mut Request::new(&Limits::none()));
 /// assert_eq!(moves.len(), 3);
 /// assert_eq!(moves[0].best, Some(2));
 /// assert_eq!(moves[0].outcome, Some(Outcome::Win));
@@ -225,7 +231,7 @@ impl<G: Game, S: Solver<G> + ?Sized> Solver<G> for alloc::boxed::Box<S> {
 pub fn solve_moves<G: Game, S: Solver<G> + ?Sized>(
     solver: &mut S,
     game: &mut G,
-    limits: &Limits,
+    request: &mut Request<'_, G>,
 ) -> Vec<Solution<G::Move>> {
     let mut list = G::Moves::default();
     game.generate(&mut list);
@@ -236,7 +242,7 @@ pub fn solve_moves<G: Game, S: Solver<G> + ?Sized>(
         let kept = game.side_to_move() == mover;
         let after = match game.outcome() {
             Some(o) => Solution::terminal(o),
-            None => solver.solve(game, limits),
+            None => solver.solve(game, request),
         };
         game.unmake(m, undo);
         let mut line = Vec::with_capacity(after.line.len() + 1);
@@ -287,13 +293,13 @@ fn move_rank<M>(s: &Solution<M>) -> (bool, i8, Option<Score>) {
 pub fn solve_line<G: Game, S: Solver<G> + ?Sized>(
     solver: &mut S,
     game: &mut G,
-    limits: &Limits,
+    request: &mut Request<'_, G>,
     max_plies: usize,
 ) -> Vec<G::Move> {
     let mut line = Vec::new();
     let mut undos = Vec::new();
     while line.len() < max_plies && game.outcome().is_none() {
-        let here = solver.solve(game, limits);
+        let here = solver.solve(game, request);
         let Some(outcome) = here.outcome else {
             break;
         };
@@ -304,7 +310,7 @@ pub fn solve_line<G: Game, S: Solver<G> + ?Sized>(
                 game.generate(&mut list);
                 list.as_slice().first().copied()
             }
-            _ => solve_moves(solver, game, limits)
+            _ => solve_moves(solver, game, request)
                 .first()
                 .filter(|m| m.outcome.is_some())
                 .and_then(|m| m.best),
@@ -330,13 +336,13 @@ pub fn solve_line<G: Game, S: Solver<G> + ?Sized>(
 pub fn solve_with_line<G: Game, S: Solver<G> + ?Sized>(
     solver: &mut S,
     game: &mut G,
-    limits: &Limits,
+    request: &mut Request<'_, G>,
     max_plies: usize,
 ) -> Solution<G::Move> {
-    let mut solution = solver.solve(game, limits);
+    let mut solution = solver.solve(game, request);
     if solution.outcome.is_some() && solution.line.len() <= 1 {
         let bound = game.remaining_plies().map_or(max_plies, |n| n as usize);
-        let line = solve_line(solver, game, limits, bound);
+        let line = solve_line(solver, game, request, bound);
         if !line.is_empty() {
             solution.best = Some(line[0]);
             solution.line = line;
@@ -395,7 +401,7 @@ mod tests {
     }
 
     impl Solver<Nim> for Scoreless {
-        fn solve(&mut self, g: &mut Nim, _: &Limits) -> Solution<u32> {
+        fn solve(&mut self, g: &mut Nim, _: &mut Request<'_, Nim>) -> Solution<u32> {
             self.calls += 1;
             let win = wins(g.stones);
             Solution {
@@ -416,7 +422,8 @@ mod tests {
                 to_move: Player::First,
             };
             let mut solver = Scoreless { calls: 0 };
-            let line = solve_line(&mut solver, &mut g, &Limits::none(), 100);
+            let none = crate::Limits::none();
+            let line = solve_line(&mut solver, &mut g, &mut Request::new(&none), 100);
             assert_eq!(g.stones, stones, "position restored");
             assert_eq!(line.iter().sum::<u32>(), stones, "the line ends the game");
             assert_eq!(solver.calls, line.len());

@@ -149,7 +149,7 @@ pub fn exact_solve<S: Solver<Dots> + ?Sized>(
     let solution = match at_target {
         Some(solution) => solution,
         None => {
-            let s = solver.solve(&mut exact, limits);
+            let s = solver.solve(&mut exact, &mut gametree_game::Request::new(limits));
             out.nodes += s.nodes;
             s
         }
@@ -172,7 +172,7 @@ pub fn exact_solve<S: Solver<Dots> + ?Sized>(
         solution.line
     } else {
         let bound = exact.lines_left() as usize;
-        let line = solve_line(solver, &mut exact, limits, bound);
+        let line = solve_line(solver, &mut exact, &mut gametree_game::Request::new(limits), bound);
         if line.first() == Some(&best) {
             line
         } else {
@@ -210,7 +210,7 @@ fn bisect<S: Solver<Dots> + ?Sized>(
         }
         let t = lo + (hi - lo) / 2;
         let mut g = position.with_target(t);
-        let solution = solver.solve(&mut g, limits);
+        let solution = solver.solve(&mut g, &mut gametree_game::Request::new(limits));
         *nodes += solution.nodes;
         let Some(outcome) = solution.outcome else {
             return Err(solution.stopped);

@@ -3,7 +3,7 @@
 use std::mem::size_of;
 use std::time::Duration;
 
-use gametree_game::{Game, Limits, MoveBuffer, Outcome, Score, Solution, Solver};
+use gametree_game::{Game, Limits, MoveBuffer, Outcome, Request, Score, Solution, Solver};
 
 use crate::common::{Budget, Error, INFINITE, Number, Progress, Stop, TableUse, add};
 
@@ -600,12 +600,12 @@ impl<G: Game> Solver<G> for Conspiracy {
     /// has closed (threshold ∞ over [`ValueSet::Outcomes`] solves the
     /// position), with the move to a child of the root's value. A search
     /// error (a leaf value outside the value set) reads as no outcome.
-    fn solve(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
+    fn solve(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Solution<G::Move> {
         let start = std::time::Instant::now();
         if let Some(o) = game.outcome() {
-            return Solution::terminal(o);
+            return request.finish(Solution::terminal(o));
         }
-        match self.search(game, limits) {
+        let solution = match self.search(game, request.get_limits()) {
             Ok(r) => {
                 let outcome = r.outcome();
                 Solution {
@@ -622,6 +622,7 @@ impl<G: Game> Solver<G> for Conspiracy {
                 elapsed: start.elapsed(),
                 ..Solution::default()
             },
-        }
+        };
+        request.finish(solution)
     }
 }

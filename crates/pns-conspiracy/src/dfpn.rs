@@ -1,7 +1,9 @@
 //! Depth-first proof-number search (Nagai) with a transposition table, the
 //! 1+ε trick (Pawlewicz and Lew) and path-based repetition handling.
 
-use gametree_game::{Game, Limits, MoveBuffer, Oracle, Outcome, Player, Solution, Solver};
+use gametree_game::{
+    Game, Limits, MoveBuffer, Oracle, Outcome, Player, Request, Solution, Solver,
+};
 
 use crate::common::{
     Budget, Error, INFINITE, Number, Progress, Question, Report, TableUse, add, answer_of,
@@ -683,9 +685,16 @@ impl DfPn {
 }
 
 impl<G: Game> Solver<G> for DfPn {
-    /// [`DfPn::solve`].
-    fn solve(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
-        DfPn::solve(self, game, limits)
+    /// [`DfPn::solve`] within the request's limits, consulting the
+    /// request's oracle below the root when it has one
+    /// ([`DfPn::solve_with_oracle`]).
+    fn solve(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Solution<G::Move> {
+        let limits = request.get_limits();
+        let solution = match request.get_oracle() {
+            Some(oracle) => DfPn::solve_with_oracle(self, game, limits, oracle),
+            None => DfPn::solve(self, game, limits),
+        };
+        request.finish(solution)
     }
 
     fn clear(&mut self) {

@@ -3,7 +3,7 @@
 
 use std::mem::size_of;
 
-use gametree_game::{Game, Limits, MoveBuffer, Outcome, Solution, Solver, Use};
+use gametree_game::{Game, Limits, MoveBuffer, Outcome, Request, Solution, Solver, Use};
 use gametree_threats::ThreatSearch;
 
 use crate::common::Error;
@@ -672,8 +672,10 @@ fn extract<G: Game>(
 }
 
 impl<G: Game> Solver<G> for Pns {
-    /// [`Pns::solve`].
-    fn solve(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
-        Pns::solve(self, game, limits)
+    /// [`Pns::solve`] within the request's limits (no oracle: PNS
+    /// consults none).
+    fn solve(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Solution<G::Move> {
+        let solution = Pns::solve(self, game, request.get_limits());
+        request.finish(solution)
     }
 }

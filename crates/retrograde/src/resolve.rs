@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use gametree_game::{
-    Game, IndexSpace, Limits, MoveBuffer, Oracle, Outcome, Score, Solution, Solver, Stop,
+    Game, IndexSpace, Limits, MoveBuffer, Oracle, Outcome, Request, Score, Solution, Solver, Stop,
 };
 
 use crate::{Table, Value};
@@ -102,7 +102,7 @@ impl<G> Resolve<G> for NoExits {
 /// [`Solution`] stopped with [`Stop::OutOfScope`].
 ///
 /// ```
-/// use gametree_game::{Limits, Outcome, Score, Solver};
+/// use gametree_game::{Limits, Outcome, Request, Score, Solver};
 /// use gametree_games_tictactoe::TicTacToe;
 /// use gametree_games_tictactoe::index::BoardIndex;
 /// use gametree_retrograde::{Generator, Method, TableProbe};
@@ -110,7 +110,7 @@ impl<G> Resolve<G> for NoExits {
 /// let space = BoardIndex::plain();
 /// let table = Generator::new(&space).build(Method::Backward)?;
 /// let mut db = TableProbe::new(&space, &table)?;
-/// let solution = db.solve(&mut TicTacToe::new(), &Limits::none());
+/// let solution = db.solve(&mut TicTacToe::new(), &mut Request::new(&Limits::none()));
 /// assert_eq!(solution.outcome, Some(Outcome::Draw));
 /// assert_eq!(solution.score, Some(Score::DRAW));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -253,7 +253,20 @@ impl<S: IndexSpace> Solver<S::Game> for TableProbe<'_, S> {
     /// game. Lookups count as nodes; [`Limits::time`] and
     /// [`Limits::cancel`] end the line early (the value and best move are
     /// still given), [`Limits::nodes`] bounds the lookups the same way.
-    fn solve(&mut self, game: &mut S::Game, limits: &Limits) -> Solution<<S::Game as Game>::Move> {
+    /// The request's oracle is not consulted: the table is exact.
+    fn solve(
+        &mut self,
+        game: &mut S::Game,
+        request: &mut Request<'_, S::Game>,
+    ) -> Solution<<S::Game as Game>::Move> {
+        let solution = self.line(game, request.get_limits());
+        request.finish(solution)
+    }
+}
+
+impl<S: IndexSpace> TableProbe<'_, S> {
+    /// The value, best move and line of [`Solver::solve`].
+    fn line(&mut self, game: &mut S::Game, limits: &Limits) -> Solution<<S::Game as Game>::Move> {
         let start = Instant::now();
         let mut solution = Solution::default();
         if let Some(o) = game.outcome() {

@@ -57,7 +57,7 @@ fn agree(
         }
         for (name, s) in others.iter_mut() {
             let got = s
-                .solve(&mut p.clone(), &limits)
+                .solve(&mut p.clone(), &mut gametree_game::Request::new(&limits))
                 .outcome
                 .map_or("stopped".to_string(), |o| o.to_string());
             t.compare(
