@@ -192,7 +192,10 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
         }
         if n.f.ply as usize >= MAX_PLY - 1 {
             // The ply cap: a value of the path's length, not of the position.
-            return Break(NodeValue::new(game.evaluate(), Taint::PATH.or(Taint::HORIZON)));
+            return Break(NodeValue::new(
+                game.evaluate(),
+                Taint::PATH.or(Taint::HORIZON),
+            ));
         }
         Continue(())
     }
@@ -211,7 +214,9 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
         let forcing = self.uses.forcing;
         if forcing {
             // (A child of a non-losing move list has no immediate win.)
-            if !n.f.safe && let Some(m) = game.winning_move() {
+            if !n.f.safe
+                && let Some(m) = game.winning_move()
+            {
                 self.stats.forced += 1;
                 return Break(self.forced_result::<ROOT>(n, m, Score::win_in(ply + 1)));
             }
@@ -225,7 +230,9 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
                 .remaining_plies()
                 .filter(|&r| ply.saturating_add(r) < MAX_PLY as u32 - 2);
         }
-        if n.length_bound.is_some_and(|r| r < if forcing { 3 } else { 1 }) {
+        if n.length_bound
+            .is_some_and(|r| r < if forcing { 3 } else { 1 })
+        {
             n.best_possible = n.best_possible.min(Score::DRAW);
         }
         // The game's proofs that a player cannot win any more (asked only
@@ -379,11 +386,7 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
         game: &mut G,
         n: &mut Node<G>,
     ) -> ControlFlow<NodeValue> {
-        if ROOT
-            || !self.uses.threats
-            || !self.to_end
-            || n.f.alpha >= Score::win_in(n.f.ply + 3)
-        {
+        if ROOT || !self.uses.threats || !self.to_end || n.f.alpha >= Score::win_in(n.f.ply + 3) {
             return Continue(());
         }
         let Some(ts) = &mut self.h.threats else {
@@ -426,7 +429,10 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
         game: &mut G,
         n: &mut Node<G>,
     ) -> ControlFlow<NodeValue, (Score, Option<G::Move>, Taint)> {
-        debug_assert!(!n.moves.is_empty(), "a non-terminal position must have moves");
+        debug_assert!(
+            !n.moves.is_empty(),
+            "a non-terminal position must have moves"
+        );
         let side = game.side_to_move();
         let mut order = self.order(n, side);
         let pvs = self.config.algorithm == Algorithm::Pvs;
@@ -537,7 +543,12 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
 
     /// The next move of the lean order or the picker.
     #[inline(always)]
-    fn next_move(&mut self, game: &G, n: &mut Node<G>, order: &mut Order<'_, G>) -> Option<G::Move> {
+    fn next_move(
+        &mut self,
+        game: &G,
+        n: &mut Node<G>,
+        order: &mut Order<'_, G>,
+    ) -> Option<G::Move> {
         let hints = self.uses.hints;
         if let Some(lean) = &mut order.lean {
             return lean.next(game, &mut n.moves, n.tt_move, hints);
@@ -584,7 +595,13 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
 
     /// The heuristic tables learn a quiet move that cut.
     #[inline(always)]
-    fn on_cutoff(&mut self, n: &Node<G>, order: &Order<'_, G>, side: gametree_game::Player, m: G::Move) {
+    fn on_cutoff(
+        &mut self,
+        n: &Node<G>,
+        order: &Order<'_, G>,
+        side: gametree_game::Player,
+        m: G::Move,
+    ) {
         let Some(picker) = &order.picker else { return };
         if !picker.last_is_quiet() {
             return;
@@ -693,7 +710,12 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
     /// The value of a node decided by the game's forcing knowledge without
     /// expanding it.
     #[inline]
-    fn forced_result<const ROOT: bool>(&mut self, n: &Node<G>, m: G::Move, value: Score) -> NodeValue {
+    fn forced_result<const ROOT: bool>(
+        &mut self,
+        n: &Node<G>,
+        m: G::Move,
+        value: Score,
+    ) -> NodeValue {
         let p = n.f.ply as usize;
         self.pv.clear(p + 1);
         if value > n.f.alpha {

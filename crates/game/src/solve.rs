@@ -6,9 +6,9 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::time::Duration;
 
-use crate::{Game, MoveBuffer, Outcome, Request, Score};
 #[cfg(doc)]
 use crate::{Event, Limits};
+use crate::{Game, MoveBuffer, Outcome, Request, Score};
 
 /// Why a search stopped before finishing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -172,7 +172,12 @@ pub fn exact_solve<S: Solver<Dots> + ?Sized>(
         solution.line
     } else {
         let bound = exact.lines_left() as usize;
-        let line = solve_line(solver, &mut exact, &mut gametree_game::Request::new(limits), bound);
+        let line = solve_line(
+            solver,
+            &mut exact,
+            &mut gametree_game::Request::new(limits),
+            bound,
+        );
         if line.first() == Some(&best) {
             line
         } else {

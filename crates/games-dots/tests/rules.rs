@@ -147,7 +147,11 @@ fn published_values() {
 struct Negamax;
 
 impl Solver<Dots> for Negamax {
-    fn solve(&mut self, game: &mut Dots, _: &mut gametree_game::Request<'_, Dots>) -> Solution<Line> {
+    fn solve(
+        &mut self,
+        game: &mut Dots,
+        _: &mut gametree_game::Request<'_, Dots>,
+    ) -> Solution<Line> {
         let r = negamax_solve(game);
         Solution {
             outcome: r.value.outcome(),
@@ -220,8 +224,18 @@ fn every_solver_agrees_on_every_2x2_position() {
             "{p}"
         );
         // The exact distance-to-end score of the target-0 game, two ways.
-        let a = Solver::solve(&mut ab, &mut p.clone(), &mut gametree_game::Request::new(&Limits::none())).score;
-        let b = Solver::solve(&mut plain, &mut p.clone(), &mut gametree_game::Request::new(&Limits::none())).score;
+        let a = Solver::solve(
+            &mut ab,
+            &mut p.clone(),
+            &mut gametree_game::Request::new(&Limits::none()),
+        )
+        .score;
+        let b = Solver::solve(
+            &mut plain,
+            &mut p.clone(),
+            &mut gametree_game::Request::new(&Limits::none()),
+        )
+        .score;
         assert_eq!(a, b, "{p}");
         assert_eq!(
             a.and_then(Score::outcome),
@@ -229,7 +243,12 @@ fn every_solver_agrees_on_every_2x2_position() {
             "{p}"
         );
         for (name, s) in &mut solvers {
-            let got = s.solve(&mut p.clone(), &mut gametree_game::Request::new(&Limits::none())).outcome;
+            let got = s
+                .solve(
+                    &mut p.clone(),
+                    &mut gametree_game::Request::new(&Limits::none()),
+                )
+                .outcome;
             assert_eq!(got, Some(outcome_of(expected)), "{name} at {p}");
         }
     }

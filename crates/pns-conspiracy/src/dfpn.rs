@@ -1,9 +1,7 @@
 //! Depth-first proof-number search (Nagai) with a transposition table, the
 //! 1+ε trick (Pawlewicz and Lew) and path-based repetition handling.
 
-use gametree_game::{
-    Game, Limits, MoveBuffer, Oracle, Outcome, Player, Request, Solution, Solver,
-};
+use gametree_game::{Game, Limits, MoveBuffer, Oracle, Outcome, Player, Request, Solution, Solver};
 
 use crate::common::{
     Budget, Error, INFINITE, Number, Progress, Question, Report, TableUse, add, answer_of,

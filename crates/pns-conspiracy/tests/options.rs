@@ -31,7 +31,11 @@ fn a_required_item_the_game_lacks_refuses_the_search() {
     assert_eq!(solution.outcome, None);
     assert!(refused(solution.stopped), "{:?}", solution.stopped);
     let mut dfpn = DfPn::new(DfPnConfig::new().proof(proof)).unwrap();
-    let solution = Solver::solve(&mut dfpn, &mut board, &mut gametree_game::Request::new(&Limits::none()));
+    let solution = Solver::solve(
+        &mut dfpn,
+        &mut board,
+        &mut gametree_game::Request::new(&Limits::none()),
+    );
     assert_eq!(solution.outcome, None);
     assert!(refused(solution.stopped), "{:?}", solution.stopped);
     let (report, strategy) = dfpn.prove(&mut board, Question::AtLeastDraw, &Limits::none());

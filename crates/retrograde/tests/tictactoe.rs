@@ -357,7 +357,10 @@ fn a_table_solves_every_position_with_a_line_to_the_end() {
         .unwrap();
     let mut alone = TableProbe::new(&early, &early_table).unwrap();
     let start = TicTacToe::new();
-    let s = alone.solve(&mut { start }, &mut gametree_game::Request::new(&Limits::none()));
+    let s = alone.solve(
+        &mut { start },
+        &mut gametree_game::Request::new(&Limits::none()),
+    );
     // Without exits the value is known but the line stops where it would
     // leave the space (after the fourth mark).
     assert_eq!(
@@ -365,12 +368,18 @@ fn a_table_solves_every_position_with_a_line_to_the_end() {
         (Some(Outcome::Draw), None, 4)
     );
     let mut with_exits = TableProbe::new(&early, &early_table).unwrap().exits(&sub);
-    let s = with_exits.solve(&mut { start }, &mut gametree_game::Request::new(&Limits::none()));
+    let s = with_exits.solve(
+        &mut { start },
+        &mut gametree_game::Request::new(&Limits::none()),
+    );
     assert_eq!((s.outcome, s.stopped), (Some(Outcome::Draw), None));
     assert_eq!(s.line.len(), 9, "a drawn tic-tac-toe line fills the board");
     // A position in neither space.
     let mut late_only = TableProbe::new(&late, &late_table).unwrap();
-    let s = late_only.solve(&mut { start }, &mut gametree_game::Request::new(&Limits::none()));
+    let s = late_only.solve(
+        &mut { start },
+        &mut gametree_game::Request::new(&Limits::none()),
+    );
     assert_eq!((s.outcome, s.stopped), (None, Some(Stop::OutOfScope)));
 }
 

@@ -126,7 +126,12 @@ fn outcome_answer<G: Game>(
     g: &G,
     limits: &Limits,
 ) -> Option<Printed<G::Move, Outcome>> {
-    let s = solve_with_line(solver, &mut g.clone(), &mut gametree_game::Request::new(limits), 100);
+    let s = solve_with_line(
+        solver,
+        &mut g.clone(),
+        &mut gametree_game::Request::new(limits),
+        100,
+    );
     Some(Printed {
         value: s.outcome?,
         best: s.best,
@@ -145,7 +150,11 @@ where
     G: Game + Send,
     G::Move: Send + Sync,
 {
-    let s = Solver::solve(solver, &mut g.clone(), &mut gametree_game::Request::new(limits));
+    let s = Solver::solve(
+        solver,
+        &mut g.clone(),
+        &mut gametree_game::Request::new(limits),
+    );
     Some(Printed {
         value: s.score?,
         best: s.best,
