@@ -65,7 +65,7 @@ pub(crate) struct Worker<'a, G: Game, T: Table> {
     pub(crate) etc: bool,
     /// The caller's event sink (the reporting thread only): node counts
     /// and finished iterations.
-    pub(crate) events: Option<&'a mut dyn FnMut(&Event<'_, G::Move>)>,
+    pub(crate) events: Option<&'a mut gametree_game::EventSink<'a, G::Move>>,
     /// Complete the lines of proven iterations sent to the event sink
     /// ([`Config::complete_line`] of the caller's configuration).
     pub(crate) complete_lines: bool,

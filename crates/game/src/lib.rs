@@ -97,7 +97,7 @@ pub use limits::Limits;
 pub use options::{ALL_CORES, MissingKnowledge, Use};
 pub use oracle::Oracle;
 pub use perft::{perft, perft_divide};
-pub use request::{Event, Find, Request};
+pub use request::{Event, EventSink, Find, Request};
 pub use score::Score;
 pub use solve::{Progress, Solution, Solver, Stop, solve_line, solve_moves, solve_with_line};
 

@@ -50,6 +50,9 @@ pub enum Event<'a, M> {
     },
 }
 
+/// The event sink of a [`Request`]: a closure called with every event.
+pub type EventSink<'a, M> = dyn FnMut(&Event<'_, M>) + 'a;
+
 /// One solve request: borrowed [`Limits`], what to [`Find`], an optional
 /// event sink and an optional [`Oracle`].
 ///
@@ -71,7 +74,7 @@ pub enum Event<'a, M> {
 pub struct Request<'a, G: Game> {
     limits: &'a Limits,
     find: Find,
-    events: Option<&'a mut dyn FnMut(&Event<'_, G::Move>)>,
+    events: Option<&'a mut EventSink<'a, G::Move>>,
     oracle: Option<&'a dyn Oracle<G>>,
 }
 
@@ -108,7 +111,7 @@ impl<'a, G: Game> Request<'a, G> {
 
     /// Sends the solver's [`Event`]s to `sink`.
     #[must_use]
-    pub fn events(mut self, sink: &'a mut dyn FnMut(&Event<'_, G::Move>)) -> Self {
+    pub fn events(mut self, sink: &'a mut EventSink<'a, G::Move>) -> Self {
         self.events = Some(sink);
         self
     }

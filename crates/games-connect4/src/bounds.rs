@@ -51,7 +51,7 @@ impl Board {
             self.current ^ self.mask
         };
         let height = self.size.height();
-        if to_move && height % 2 == 0 {
+        if to_move && height.is_multiple_of(2) {
             let even = self.bottom * even_rows(height);
             // The lowest empty cell of a column is in an odd row (0-based)
             // exactly when the column holds an odd number of stones; a full

@@ -72,12 +72,12 @@ fn by_definition(b: &Board, player: Player, lines: &[[(usize, usize); 4]]) -> (b
             .count()
     };
     let to_move = b.side_to_move() == player;
-    let even_height = size.height() % 2 == 0;
+    let even_height = size.height().is_multiple_of(2);
     let lower_cells = |c: usize, r: usize| match b.stone_at(c, r) {
         Some(p) => p == player,
-        None => (r - stones(c)) % 2 == 0,
+        None => (r - stones(c)).is_multiple_of(2),
     };
-    let all_even = (0..size.width()).all(|c| stones(c) % 2 == 0);
+    let all_even = (0..size.width()).all(|c| stones(c).is_multiple_of(2));
     let claimeven = to_move && even_height && all_even && !fits(&lower_cells);
     let careless = to_move && !fits(&lower_cells);
     (no_room, claimeven, careless)
@@ -148,7 +148,7 @@ fn win_bounds_are_sound_on_every_position_of_small_boards() {
             t.no_room > 0,
             "{w}x{h}: the no-room rule never applied: {t:?}"
         );
-        if h % 2 == 0 {
+        if h.is_multiple_of(2) {
             assert!(
                 t.claimeven_only > 0,
                 "{w}x{h}: claimeven never added a bound: {t:?}"

@@ -306,7 +306,7 @@ fn win_bound_rows() -> Vec<Check> {
                     for b in positions_between(&start, seed, count, cells - 9, cells as u32) {
                         let got = gametree_game::check::win_bounds(&b)
                             .map_or_else(|e| e.to_string(), |()| "sound".into());
-                        t.compare(&b, None, "sound".to_string(), got);
+                        t.compare(b, None, "sound".to_string(), got);
                     }
                 }
                 t
