@@ -55,11 +55,18 @@ fn each_iteration_is_sent_with_negamax_value_at_its_depth() {
         let depths: Vec<u32> = seen.iterations.iter().map(|i| i.0).collect();
         assert_eq!(depths, [1, 2, 3, 4, 5], "{threads} threads");
         for (depth, value, line, _) in &seen.iterations {
-            assert_eq!(
-                *value,
-                negamax(&mut { board }, *depth).value,
-                "depth {depth}"
-            );
+            // On one thread every iteration is exact at its depth; with
+            // helpers, which start iterations a ply deeper and share the
+            // table (Lazy SMP), an earlier iteration may use their deeper
+            // values, and only the last one (no helper goes past the
+            // limit) is the value at its depth.
+            if threads == 1 || *depth == 5 {
+                assert_eq!(
+                    *value,
+                    negamax(&mut { board }, *depth).value,
+                    "{threads} threads, depth {depth}"
+                );
+            }
             assert!(!line.is_empty(), "depth {depth}: a line");
         }
         let last = seen.iterations.last().unwrap();

@@ -30,7 +30,9 @@ pub enum Event<'a, M> {
     Iteration {
         /// The depth searched, in plies.
         depth: u32,
-        /// The value at that depth, from the root's side to move.
+        /// The value at that depth, from the root's side to move. (A
+        /// searcher on several threads may send an earlier iteration a
+        /// value that draws on its helpers' deeper searches.)
         value: Score,
         /// The principal line found.
         line: &'a [M],
