@@ -117,7 +117,7 @@ impl PnsConfig {
 /// children: every expansion appends one node per legal move. This growth is
 /// inherent to best-first PNS (the whole tree is the search's state); the
 /// arena grows geometrically, so there is no allocation per node otherwise,
-/// and [`PnsConfig::memory`] bounds it. PN² keeps a second arena for
+/// and [`ProofConfig::memory`](crate::ProofConfig::memory) bounds it. PN² keeps a second arena for
 /// the inner searches and reuses it.
 ///
 /// **Cycles.** A child whose position already lies on the path from the root
@@ -419,7 +419,7 @@ impl Pns {
     ///
     /// [`Error::TooSmall`] for a memory bound that cannot hold one node;
     /// [`Error::Threats`] for threat-search limits that
-    /// [`ThreatConfig::check`] refuses (when threat-space search is on).
+    /// [`ThreatConfig::check`](gametree_threats::ThreatConfig::check) refuses (when threat-space search is on).
     pub fn new(config: PnsConfig) -> Result<Pns, Error> {
         let proof = config.proof;
         if proof.get_threats() != Use::Off {
