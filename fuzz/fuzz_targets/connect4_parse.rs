@@ -2,8 +2,8 @@
 //! benchmark lines never panic; print(parse(x)) round-trips.
 #![no_main]
 
-use gametree_games_connect4::{Board, Size};
 use gametree_data::pons;
+use gametree_games_connect4::{Board, Size};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|input: ((u8, u8), &str)| {
