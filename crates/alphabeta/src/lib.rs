@@ -42,8 +42,8 @@ pub mod variants;
 mod worker;
 
 pub use config::{Algorithm, Config, TableConfig, TtUse};
-pub use gametree_game::Stop;
 pub use gametree_game::{ALL_CORES, MissingKnowledge, Use};
+pub use gametree_game::{Stats, Stop};
 pub use gametree_threats::ThreatConfig;
 pub use reference::{
     Depth, MAX_QUIESCENCE_PLY, alpha_beta, alpha_beta_solve, negamax, negamax_quiescence,
@@ -54,49 +54,6 @@ pub use searcher::{AlphaBeta, MAX_PLY};
 use alloc::vec::Vec;
 use core::fmt;
 use gametree_game::{Outcome, Score};
-
-/// Search statistics.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Positions visited (quiescence nodes included).
-    pub nodes: u64,
-    /// Beta cutoffs.
-    pub beta_cutoffs: u64,
-    /// Beta cutoffs by the first move searched (a measure of ordering).
-    pub first_move_cutoffs: u64,
-    /// Table probes.
-    pub tt_probes: u64,
-    /// Probes that found the key.
-    pub tt_hits: u64,
-    /// Nodes cut off by a stored bound.
-    pub tt_cutoffs: u64,
-    /// PVS re-searches after a null window failed high.
-    pub pvs_researches: u64,
-    /// Aspiration re-searches.
-    pub aspiration_researches: u64,
-    /// MTD(f) null-window passes.
-    pub mtdf_passes: u64,
-    /// Nodes decided by the game's forcing knowledge without expansion.
-    pub forced: u64,
-    /// Nodes cut by a win that threat-space search proved.
-    pub threat_cutoffs: u64,
-    /// Nodes valued by the oracle ([`AlphaBeta::set_oracle`]).
-    pub oracle_hits: u64,
-    /// Table occupancy per mille at the end.
-    pub hashfull: u32,
-}
-
-impl Stats {
-    /// The share of cutoffs made by the first move, in `[0, 1]`.
-    #[must_use]
-    pub fn first_move_cutoff_rate(&self) -> f64 {
-        if self.beta_cutoffs == 0 {
-            0.0
-        } else {
-            self.first_move_cutoffs as f64 / self.beta_cutoffs as f64
-        }
-    }
-}
 
 /// The searcher could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -548,7 +548,7 @@ where
             score: outcome.map(|_| report.value),
             best: report.best,
             line: report.pv,
-            nodes: report.nodes,
+            stats: report.stats,
             stopped: report.stopped,
             elapsed: start.elapsed(),
         })

@@ -154,7 +154,7 @@ fn solver_solve_sends_progress_then_done() {
     assert!(plain.completed);
     assert_eq!(solution.score, Some(plain.value));
     assert_eq!(seen.done, 1);
-    assert_eq!(seen.nodes.len() as u64, solution.nodes / 1024);
+    assert_eq!(seen.nodes.len() as u64, solution.stats.nodes / 1024);
     assert!(
         seen.iterations.is_empty(),
         "one pass to the end: no iteration"

@@ -255,7 +255,7 @@ pub(crate) fn run<S: Spec>(spec: &S, kind: GameKind, arg: &str, opts: &Options) 
             r.str("note", note);
         }
         let mut stopped = solved.outcome.is_none();
-        let mut nodes = solved.nodes;
+        let mut nodes = solved.stats.nodes;
         if opts.all_moves {
             let moves = solve_moves(&mut g, opts, engine)?;
             stopped |= moves.iter().any(|m| m.outcome.is_none());
@@ -330,7 +330,7 @@ fn solve_one<G: CliGame>(
                 outcome: exact.outcome,
                 best: exact.best,
                 line: exact.pv,
-                nodes: exact.nodes,
+                stats: gametree_game::Stats::nodes(exact.nodes),
                 ..Solution::default()
             },
             score: exact.score,
@@ -346,9 +346,9 @@ fn solve_one<G: CliGame>(
                 score: None,
                 best: report.best,
                 line: report.pv,
-                nodes: report.nodes,
                 stopped: report.stopped,
                 elapsed: std::time::Duration::ZERO,
+                stats: report.stats,
             }
         }
         Engine::AlphaBeta(s) => Solver::solve(s.as_mut(), g, &mut Request::new(limits)),
@@ -366,7 +366,7 @@ fn solve_one<G: CliGame>(
                     score: raw,
                     best: probe.best,
                     line: probe.pv,
-                    nodes: probe.positions,
+                    stats: gametree_game::Stats::nodes(probe.positions),
                     ..Solution::default()
                 },
                 score: raw.and_then(|s| g.exact_score(s)),
@@ -531,7 +531,7 @@ fn solve_moves<G: CliGame>(
             mv: m,
             outcome: outcome.map(|o| if kept { o } else { o.flip() }),
             score: score.filter(|_| outcome.is_some()),
-            nodes: after.solution.nodes,
+            nodes: after.solution.stats.nodes,
         });
     }
     let rank = |v: &MoveValue<G::Move>| {

@@ -99,7 +99,9 @@ pub use oracle::Oracle;
 pub use perft::{perft, perft_divide};
 pub use request::{Event, EventSink, Find, Request};
 pub use score::Score;
-pub use solve::{Progress, Solution, Solver, Stop, solve_line, solve_moves, solve_with_line};
+pub use solve::{
+    Progress, Solution, Solver, Stats, Stop, solve_line, solve_moves, solve_with_line,
+};
 
 use arrayvec::ArrayVec;
 use core::fmt;

@@ -72,7 +72,7 @@ use crate::{Game, Score};
 /// assert_eq!(solved.value, Score::win_in(67));
 /// assert_eq!(solved.best, Some(1));
 /// assert_eq!(solved.pv.len(), 67);
-/// assert!(solved.nodes < 300);
+/// assert!(solved.stats.nodes < 300);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait Oracle<G: Game>: Send + Sync {

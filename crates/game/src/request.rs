@@ -156,7 +156,7 @@ impl<'a, G: Game> Request<'a, G> {
     /// a [`Solver`](crate::Solver) ends its answer.
     pub fn finish(&mut self, solution: Solution<G::Move>) -> Solution<G::Move> {
         self.emit(&Event::Done {
-            nodes: solution.nodes,
+            nodes: solution.stats.nodes,
             elapsed: solution.elapsed,
         });
         solution

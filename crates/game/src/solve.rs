@@ -57,6 +57,75 @@ pub struct Progress {
     pub stored: u64,
 }
 
+/// What a solver counted while it worked: positions, the table, the
+/// cutoffs. Each solver fills the counters that apply to it and leaves the
+/// others at zero (alpha-beta counts cutoffs and table probes; the
+/// proof-number searches count table stores and the tree's size).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Stats {
+    /// Positions visited (alpha-beta, quiescence nodes included), expanded
+    /// (the proof-number searches; re-expansions count again) or looked up
+    /// (a database).
+    pub nodes: u64,
+    /// Beta cutoffs.
+    pub beta_cutoffs: u64,
+    /// Beta cutoffs by the first move searched (a measure of ordering).
+    pub first_move_cutoffs: u64,
+    /// Table probes.
+    pub tt_probes: u64,
+    /// Probes that found the key.
+    pub tt_hits: u64,
+    /// Nodes cut off by a stored bound.
+    pub tt_cutoffs: u64,
+    /// PVS re-searches after a null window failed high.
+    pub pvs_researches: u64,
+    /// Aspiration re-searches.
+    pub aspiration_researches: u64,
+    /// MTD(f) null-window passes.
+    pub mtdf_passes: u64,
+    /// Nodes decided by the game's forcing knowledge without expansion.
+    pub forced: u64,
+    /// Nodes cut by a win that threat-space search proved.
+    pub threat_cutoffs: u64,
+    /// Nodes valued by the request's [`Oracle`](crate::Oracle).
+    pub oracle_hits: u64,
+    /// Table occupancy per mille at the end (alpha-beta).
+    pub hashfull: u32,
+    /// Bytes the table or tree may use (the table's size, or the tree's
+    /// final size for best-first searches).
+    pub table_bytes: usize,
+    /// Tree nodes held, or table entries occupied, at the end (the
+    /// proof-number searches).
+    pub table_used: usize,
+    /// Stores into the table, or nodes added to the tree (the
+    /// proof-number searches).
+    pub table_stores: u64,
+    /// Table entries overwritten by a different position (df-pn).
+    pub table_replacements: u64,
+}
+
+impl Stats {
+    /// Counters with only `nodes` set.
+    #[must_use]
+    pub fn nodes(nodes: u64) -> Self {
+        Stats {
+            nodes,
+            ..Stats::default()
+        }
+    }
+
+    /// The share of cutoffs made by the first move, in `[0, 1]`.
+    #[must_use]
+    pub fn first_move_cutoff_rate(&self) -> f64 {
+        if self.beta_cutoffs == 0 {
+            0.0
+        } else {
+            self.first_move_cutoffs as f64 / self.beta_cutoffs as f64
+        }
+    }
+}
+
 /// What a [`Solver`] found about a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution<M> {
@@ -76,12 +145,12 @@ pub struct Solution<M> {
     /// the end of the game for alpha-beta's `solve` and for databases, the
     /// first move only for the proof-number solvers.
     pub line: Vec<M>,
-    /// Positions visited, expanded or looked up.
-    pub nodes: u64,
     /// What stopped the solver before it found the outcome.
     pub stopped: Option<Stop>,
     /// Time spent.
     pub elapsed: Duration,
+    /// What the solver counted, positions ([`Stats::nodes`]) first.
+    pub stats: Stats,
 }
 
 impl<M> Default for Solution<M> {
@@ -91,9 +160,9 @@ impl<M> Default for Solution<M> {
             score: None,
             best: None,
             line: Vec::new(),
-            nodes: 0,
             stopped: None,
             elapsed: Duration::ZERO,
+            stats: Stats::default(),
         }
     }
 }
@@ -166,7 +235,7 @@ impl<G: Game, S: Solver<G> + ?Sized> Solver<G> for alloc::boxed::Box<S> {
 /// solver's line after it, `outcome` and `score` are the solved position
 /// after the move seen from the mover ([`Outcome::flip`] and
 /// [`Score::back_up`] when the turn passes; kept when the mover moves
-/// again), `nodes` and `elapsed` are the work spent on that move. Each move
+/// again), `stats` and `elapsed` are the work spent on that move. Each move
 /// is solved with `request` (its limits apply to each move's solve); a
 /// move the limits stop has
 /// `outcome == None` and comes last.
@@ -253,9 +322,9 @@ pub fn solve_moves<G: Game, S: Solver<G> + ?Sized>(
             score: after.score.map(|s| s.back_up(kept)),
             best: Some(m),
             line,
-            nodes: after.nodes,
             stopped: after.stopped,
             elapsed: after.elapsed,
+            stats: after.stats,
         });
     }
     out.sort_by_key(|s| core::cmp::Reverse(move_rank(s)));

@@ -150,7 +150,7 @@ pub fn exact_solve<S: Solver<Dots> + ?Sized>(
         Some(solution) => solution,
         None => {
             let s = solver.solve(&mut exact, &mut gametree_game::Request::new(limits));
-            out.nodes += s.nodes;
+            out.nodes += s.stats.nodes;
             s
         }
     };
@@ -216,7 +216,7 @@ fn bisect<S: Solver<Dots> + ?Sized>(
         let t = lo + (hi - lo) / 2;
         let mut g = position.with_target(t);
         let solution = solver.solve(&mut g, &mut gametree_game::Request::new(limits));
-        *nodes += solution.nodes;
+        *nodes += solution.stats.nodes;
         let Some(outcome) = solution.outcome else {
             return Err(solution.stopped);
         };

@@ -158,7 +158,7 @@ impl Solver<Dots> for Negamax {
             score: Some(r.value),
             best: r.best,
             line: r.pv,
-            nodes: r.nodes,
+            stats: gametree_game::Stats::nodes(r.nodes),
             ..Solution::default()
         }
     }

@@ -27,23 +27,23 @@ where
     let mut v: Vec<Solver<G>> = vec![
         ("pns", |g| {
             let s = Pns::default().solve(g, &Limits::none());
-            (s.outcome, s.nodes)
+            (s.outcome, s.stats.nodes)
         }),
         ("pn2", |g| {
             let s = Pns::pn2().solve(g, &Limits::none());
-            (s.outcome, s.nodes)
+            (s.outcome, s.stats.nodes)
         }),
         ("dfpn", |g| {
             let s = DfPn::new(DfPnConfig::new().epsilon(0.0))
                 .unwrap()
                 .solve(g, &Limits::none());
-            (s.outcome, s.nodes)
+            (s.outcome, s.stats.nodes)
         }),
         ("dfpn_1+eps", |g| {
             let s = DfPn::new(DfPnConfig::new())
                 .unwrap()
                 .solve(g, &Limits::none());
-            (s.outcome, s.nodes)
+            (s.outcome, s.stats.nodes)
         }),
         ("alphabeta_solve", |g| {
             let mut a = AlphaBeta::<G>::new(Config::default()).expect("table");

@@ -56,7 +56,7 @@ fn run(solver: &str, threats: bool, g: &mut Mnk) -> (Option<Outcome>, u64, f64) 
                         .threats(Use::from(threats)),
                 );
             let r = Pns::new(config).expect("config").solve(g, &limits);
-            (r.outcome, r.nodes)
+            (r.outcome, r.stats.nodes)
         }
         _ => {
             let config = DfPnConfig::new().proof(
@@ -65,7 +65,7 @@ fn run(solver: &str, threats: bool, g: &mut Mnk) -> (Option<Outcome>, u64, f64) 
                     .threats(Use::from(threats)),
             );
             let r = DfPn::new(config).expect("table").solve(g, &limits);
-            (r.outcome, r.nodes)
+            (r.outcome, r.stats.nodes)
         }
     };
     (outcome, nodes, start.elapsed().as_secs_f64())

@@ -613,9 +613,9 @@ impl<G: Game> Solver<G> for Conspiracy {
                     score: None,
                     best: r.best_move,
                     line: r.best_move.into_iter().collect(),
-                    nodes: r.nodes,
                     stopped: if outcome.is_some() { None } else { r.stop },
                     elapsed: start.elapsed(),
+                    stats: gametree_game::Stats::nodes(r.nodes),
                 }
             }
             Err(_) => Solution {

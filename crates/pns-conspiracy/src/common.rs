@@ -272,7 +272,7 @@ pub(crate) fn solve_with<M: Copy>(mut search: impl FnMut(Question) -> Report<M>)
         score: None,
         best,
         line: best.into_iter().collect(),
-        nodes: nodes + last.nodes,
+        stats: gametree_game::Stats::nodes(nodes + last.nodes),
         stopped: match last.answer {
             Answer::Unknown(stop) => Some(stop),
             _ => None,

@@ -69,7 +69,7 @@ fn on_equals_auto_where_the_game_has_the_item() {
         let other = dfpn.solve(&mut g, &Limits::none());
         assert_eq!(solution.outcome, other.outcome, "{usage:?}");
         assert!(solution.outcome.is_some());
-        outcomes.push((solution.outcome, solution.nodes, other.nodes));
+        outcomes.push((solution.outcome, solution.stats.nodes, other.stats.nodes));
     }
     assert_eq!(outcomes[0], outcomes[1], "Auto and On differ");
     assert_eq!(outcomes[0].0, outcomes[2].0);

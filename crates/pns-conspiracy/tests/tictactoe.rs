@@ -137,7 +137,7 @@ fn empty_board_is_a_draw_for_every_solver() {
     ] {
         assert_eq!(s.outcome, Some(Outcome::Draw));
         assert!(s.best.is_some()); // the move that proved the draw
-        assert!(s.nodes > 0);
+        assert!(s.stats.nodes > 0);
     }
     let (r, proof) =
         DfPn::new(DfPnConfig::new())

@@ -272,7 +272,7 @@ impl<S: IndexSpace> TableProbe<'_, S> {
         if let Some(o) = game.outcome() {
             return Solution::terminal(o);
         }
-        solution.nodes = 1;
+        solution.stats.nodes = 1;
         let Some(root) = self.value(game) else {
             solution.stopped = Some(Stop::OutOfScope);
             solution.elapsed = start.elapsed();
@@ -300,13 +300,13 @@ impl<S: IndexSpace> TableProbe<'_, S> {
                 .or_else(|| {
                     limits
                         .nodes
-                        .is_some_and(|n| solution.nodes >= n)
+                        .is_some_and(|n| solution.stats.nodes >= n)
                         .then_some(Stop::Nodes)
                 });
             if stop.is_some() && !solution.line.is_empty() {
                 break;
             }
-            match self.best(&position, &mut solution.nodes) {
+            match self.best(&position, &mut solution.stats.nodes) {
                 Ok(Some((m, _))) => {
                     solution.line.push(m);
                     position.make(m);
