@@ -14,7 +14,7 @@
 //! built one after another, each on all `threads`, and the wall time is the
 //! sum of the builds' (as before `schedule` existed). With `phases` as well,
 //! also prints the CPU time of each build's first pass (up to
-//! `Event::Initialised`); progress reporting makes the levels count their
+//! the level-0 `Event::Level`); progress reporting makes the levels count their
 //! positions, which adds a little to the total.
 //!
 //! Each ending's captures are valued through the tables of its sub-endings
@@ -186,8 +186,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let cpu = cpu_seconds();
         let start = std::time::Instant::now();
         let first = std::sync::Mutex::new(f64::NAN);
-        let initialised = |e: &gametree_retrograde::Event| {
-            if let gametree_retrograde::Event::Initialised { .. } = e
+        let initialised = |e: &gametree_retrograde::Event<'_, _>| {
+            if let gametree_retrograde::Event::Level { level: 0, .. } = e
                 && let Ok(mut f) = first.lock()
             {
                 *f = cpu_seconds() - cpu;

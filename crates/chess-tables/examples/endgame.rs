@@ -79,27 +79,32 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let resolver = ByMaterial(&probes);
     let space = FastEndgame::new(material)?;
     let clock = Instant::now();
-    let report = |e: &Event| match e {
-        Event::Initialised { valid, decided } => println!(
+    let report = |e: &Event<'_, _>| match e {
+        Event::Level {
+            level: 0,
+            decided,
+            valid,
+            ..
+        } => println!(
             "  initialised at {:.3} s: {valid} positions, {decided} decided",
             clock.elapsed().as_secs_f64()
         ),
         Event::Start {
-            memory,
-            size,
+            positions,
+            bytes,
             threads,
-            ..
         } => {
-            println!("{size} indices, {threads} threads, memory {memory}");
+            let mib = *bytes as f64 / (1024.0 * 1024.0);
+            println!("{positions} indices, {threads} threads, memory {mib:.2} MiB");
         }
         Event::Level {
             level,
             decided,
-            total_decided,
+            total,
             valid,
         } if level % 10 == 0 || *decided == 0 || std::env::var_os("ALL_LEVELS").is_some() => {
             println!(
-                "  level {level:3} at {:.3} s: {decided} decided, {total_decided}/{valid}",
+                "  level {level:3} at {:.3} s: {decided} decided, {total}/{valid}",
                 clock.elapsed().as_secs_f64()
             );
         }

@@ -144,7 +144,7 @@ impl Slot {
 }
 
 /// A progress callback: the ending being built and what its build reports.
-pub type Progress<'a> = dyn Fn(&Signature, &Event) + Sync + 'a;
+pub type Progress<'a> = dyn Fn(&Signature, &Event<'_, Move>) + Sync + 'a;
 
 /// How [`Tablebase::build`] builds.
 #[derive(Clone, Copy, Default)]

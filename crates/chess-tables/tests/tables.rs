@@ -120,7 +120,7 @@ fn kqvkr_longest_mate_and_probing_with_colours_exchanged() {
 #[test]
 fn progress_reports_every_build() {
     let done = Mutex::new(Vec::new());
-    let progress = |s: &Signature, e: &Event| {
+    let progress = |s: &Signature, e: &Event<'_, _>| {
         if let Event::Done { .. } = e {
             done.lock().unwrap().push(s.to_string());
         }
@@ -338,7 +338,7 @@ fn builds_stop_on_their_limits() {
     // Raised while KQvKR builds (its 3-man endings done): KQvKR stops,
     // and none of the call's tables is kept.
     cancel.store(false, Ordering::Relaxed);
-    let progress = |s: &Signature, e: &Event| {
+    let progress = |s: &Signature, e: &Event<'_, _>| {
         if s.to_string() == "KQvKR" && matches!(e, Event::Start { .. }) {
             cancel.store(true, Ordering::Relaxed);
         }

@@ -89,7 +89,7 @@ fn independent_endings_are_built_at_the_same_time() {
     let started = Mutex::new(Vec::new());
     let both = Condvar::new();
     let saw = Mutex::new(Vec::new());
-    let progress = |s: &Signature, e: &Event| {
+    let progress = |s: &Signature, e: &Event<'_, _>| {
         if !matches!(e, Event::Start { .. }) || !pair.contains(s) {
             return;
         }

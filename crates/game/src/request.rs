@@ -43,13 +43,93 @@ pub enum Event<'a, M> {
     },
     /// Node counts, every so often (the configuration's progress interval).
     Nodes(Progress),
-    /// The solve ended, with its totals.
+    /// A database build began (retrograde analysis), before any memory is
+    /// allocated.
+    Start {
+        /// Positions to value: the indices of the space.
+        positions: u64,
+        /// The working memory the build will use, in bytes.
+        bytes: u64,
+        /// Worker threads.
+        threads: usize,
+    },
+    /// A level of a database build is done. Level 0 is the classification
+    /// before the first level (positions decided at once: terminal
+    /// positions, moves out of the space); after level `n` (a backward
+    /// level or a forward sweep) every position decided at distance `n` is
+    /// known.
+    Level {
+        /// The level just completed.
+        level: u32,
+        /// Positions decided by this level.
+        decided: u64,
+        /// Positions decided so far.
+        total: u64,
+        /// Indices that stand for a position.
+        valid: u64,
+    },
+    /// The solve or build ended, with its totals.
     Done {
-        /// Nodes in all.
+        /// Nodes in all (a database build: positions decided).
         nodes: u64,
         /// Time in all.
         elapsed: Duration,
     },
+}
+
+impl<M> Event<'_, M> {
+    /// A copy that outlives the sink's call, for a sink that records
+    /// events: the same event with an [`Iteration`](Event::Iteration)'s
+    /// line dropped (the only borrowed field).
+    #[must_use]
+    pub fn detached(&self) -> Event<'static, M> {
+        self.without_line()
+    }
+
+    /// The same event for another move type, an
+    /// [`Iteration`](Event::Iteration)'s line dropped: how a database
+    /// build over one representation of positions reports as another
+    /// (the builds send no line).
+    #[must_use]
+    pub fn without_line<N>(&self) -> Event<'static, N> {
+        match *self {
+            Event::Iteration {
+                depth,
+                value,
+                nodes,
+                elapsed,
+                ..
+            } => Event::Iteration {
+                depth,
+                value,
+                line: &[],
+                nodes,
+                elapsed,
+            },
+            Event::Nodes(p) => Event::Nodes(p),
+            Event::Start {
+                positions,
+                bytes,
+                threads,
+            } => Event::Start {
+                positions,
+                bytes,
+                threads,
+            },
+            Event::Level {
+                level,
+                decided,
+                total,
+                valid,
+            } => Event::Level {
+                level,
+                decided,
+                total,
+                valid,
+            },
+            Event::Done { nodes, elapsed } => Event::Done { nodes, elapsed },
+        }
+    }
 }
 
 /// The event sink of a [`Request`]: a closure called with every event.

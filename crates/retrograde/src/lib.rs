@@ -141,7 +141,8 @@ mod value;
 pub mod verify;
 
 pub use format::LoadError;
-pub use generate::{BuildError, Event, Generator, MemoryEstimate, Method};
+pub use gametree_game::Event;
+pub use generate::{BuildError, BuildSink, Generator, MemoryEstimate, Method};
 pub use reachable::{MAX_DEPTH, Reachable, TooManyPositions};
 pub use resolve::{DRAWN_LINE, NoExits, Resolve, SizeMismatch, TableProbe};
 pub use schedule::{Job, ScheduleError, schedule};

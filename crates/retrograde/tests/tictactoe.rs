@@ -115,27 +115,30 @@ fn thread_counts_give_identical_tables() {
 fn progress_reports_memory_first_and_levels_in_order() {
     let space = BoardIndex::plain();
     let events = Mutex::new(Vec::new());
-    let record = |e: &Event| events.lock().unwrap().push(*e);
+    let record = |e: &Event<'_, _>| events.lock().unwrap().push(e.detached());
     let generator = Generator::new(&space).progress(&record);
     let expected = generator.memory(Method::Backward);
     assert_eq!(expected.bytes_per_index, 2);
     assert!(expected.total_bytes >= 2 * 19_683);
     generator.backward().unwrap();
     let events = events.into_inner().unwrap();
-    assert!(matches!(events[0], Event::Start { memory, size: 19_683, .. } if memory == expected));
+    assert!(matches!(
+        events[0],
+        Event::Start { bytes, positions: 19_683, .. } if bytes == expected.total_bytes
+    ));
     let reachable = published().reachable_positions;
-    assert!(matches!(events[1], Event::Initialised { valid, .. } if valid == reachable));
+    assert!(matches!(events[1], Event::Level { level: 0, valid, .. } if valid == reachable));
     assert!(matches!(events.last(), Some(Event::Done { .. })));
-    let levels: Vec<u16> = events
+    let levels: Vec<u32> = events
         .iter()
         .filter_map(|e| match e {
             Event::Level { level, .. } => Some(*level),
             _ => None,
         })
         .collect();
-    assert_eq!(levels, (1..=levels.len() as u16).collect::<Vec<_>>());
+    assert_eq!(levels, (0..levels.len() as u32).collect::<Vec<_>>());
     let Some(Event::Level {
-        total_decided,
+        total: total_decided,
         valid,
         ..
     }) = events.iter().rev().nth(1)
@@ -147,19 +150,26 @@ fn progress_reports_memory_first_and_levels_in_order() {
         *total_decided,
         reachable - build(&space, Method::Backward).counts().draws
     );
-    // Each level reports the positions it decided.
+    // Each level reports the positions it decided (level 0: the
+    // classification).
     let first = events.iter().find_map(|e| match e {
-        Event::Initialised { decided, .. } => Some(*decided),
+        Event::Level {
+            level: 0, decided, ..
+        } => Some(*decided),
         _ => None,
     });
     let by_levels: u64 = events
         .iter()
         .filter_map(|e| match e {
-            Event::Level { decided, .. } => Some(*decided),
+            Event::Level { level, decided, .. } if *level > 0 => Some(*decided),
             _ => None,
         })
         .sum();
     assert_eq!(first.map(|f| f + by_levels), Some(*total_decided));
+    assert!(matches!(
+        events.last(),
+        Some(Event::Done { nodes, .. }) if nodes == total_decided
+    ));
     assert!(by_levels > 0);
 }
 

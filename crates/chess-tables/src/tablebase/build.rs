@@ -5,9 +5,9 @@
 
 use std::time::Instant;
 
-use gametree_game::{IndexMoves, IndexSpace, Limits, Stop};
-use gametree_games_chess::{Position, Role};
-use gametree_retrograde::{BuildError, Event, Generator, Method, Resolve, Table, Value};
+use gametree_game::{Game, IndexMoves, IndexSpace, Limits, Stop};
+use gametree_games_chess::{Move, Position, Role};
+use gametree_retrograde::{BuildError, BuildSink, Event, Generator, Method, Resolve, Table, Value};
 
 use super::{
     BuildOptions, MAX_BUILD_PIECES, MAX_PAWN_BUILD_PIECES, Progress, Slot, Source, Space,
@@ -215,12 +215,12 @@ pub(super) fn build_ending(
     progress: Option<&Progress<'_>>,
     limits: Limits,
 ) -> Result<Built, Error> {
-    let report = |e: &Event| {
+    let report = |e: &Event<'_, Move>| {
         if let Some(p) = progress {
             p(ending, e);
         }
     };
-    let report: Option<&(dyn Fn(&Event) + Sync)> = progress.is_some().then_some(&report);
+    let report: Option<&BuildSink<'_, Move>> = progress.is_some().then_some(&report);
     if let Some(space) = pawn_space_of(ending) {
         let table = indexed(ending, &space, exits, threads, report, limits)?;
         return Ok(Built::Pawns(Box::new((space, table))));
@@ -237,16 +237,23 @@ fn indexed<S: IndexMoves + Sync>(
     space: &S,
     resolver: &(dyn Resolve<S::Game> + Sync),
     threads: usize,
-    report: Option<&(dyn Fn(&Event) + Sync)>,
+    report: Option<&BuildSink<'_, Move>>,
     limits: Limits,
 ) -> Result<Table, Error> {
+    // The space's positions may be another type than `Position`; a build's
+    // events carry no move.
+    let forward = |e: &Event<'_, <S::Game as Game>::Move>| {
+        if let Some(report) = report {
+            report(&e.without_line());
+        }
+    };
     let mut generator = Generator::new(space)
         .label(label(ending))
         .resolver(resolver)
         .threads(threads)
         .limits(limits);
-    if let Some(report) = report {
-        generator = generator.progress(report);
+    if report.is_some() {
+        generator = generator.progress(&forward);
     }
     generator.backward_indexed().map_err(|source| match source {
         BuildError::Stopped(stop) => Error::Stopped {

@@ -84,7 +84,7 @@ pub(super) fn with_progress<T>(
     };
     // A bar per ending being built, from its first event to its end.
     let running: Mutex<Vec<(Signature, indicatif::ProgressBar)>> = Mutex::new(Vec::new());
-    let report = |sig: &Signature, e: &Event| {
+    let report = |sig: &Signature, e: &Event<'_, _>| {
         let mut running = running.lock().unwrap_or_else(PoisonError::into_inner);
         let at = match running.iter().position(|(s, _)| s == sig) {
             Some(at) => at,

@@ -482,7 +482,7 @@ fn build_chess(
     threads: usize,
     pb: Option<&ProgressBar>,
 ) -> Result<Table> {
-    let report = |_: &Signature, e: &Event| report_event(pb, e);
+    let report = |_: &Signature, e: &Event<'_, _>| report_event(pb, e);
     let options = BuildOptions {
         threads,
         progress: pb

@@ -38,7 +38,7 @@ pub(super) fn build_connect4(
     pb: Option<&ProgressBar>,
 ) -> Result<Table> {
     let size = space.board_size();
-    let report = |e: &Event| report_event(pb, e);
+    let report = |e: &Event<'_, _>| report_event(pb, e);
     let mut generator = Generator::new(space)
         .label(connect4_label(size))
         .threads(threads);

@@ -57,24 +57,16 @@ pub(crate) struct Probe<M> {
 
 // --------------------------------------------------------------- progress
 
-fn report_event(pb: Option<&ProgressBar>, e: &Event) {
+fn report_event<M>(pb: Option<&ProgressBar>, e: &Event<'_, M>) {
     let Some(pb) = pb else { return };
     match *e {
-        Event::Start { size, .. } => {
-            pb.set_length(size);
+        Event::Start { positions, .. } => {
+            pb.set_length(positions);
             pb.set_position(0);
         }
-        Event::Initialised { valid, decided } => {
+        Event::Level { total, valid, .. } => {
             pb.set_length(valid);
-            pb.set_position(decided);
-        }
-        Event::Level {
-            total_decided,
-            valid,
-            ..
-        } => {
-            pb.set_length(valid);
-            pb.set_position(total_decided);
+            pb.set_position(total);
         }
         _ => {}
     }

@@ -17,7 +17,7 @@ pub(super) fn tictactoe_label() -> Label {
 
 pub(super) fn build_tictactoe(threads: usize, pb: Option<&ProgressBar>) -> Result<Table> {
     let space = BoardIndex::plain();
-    let report = |e: &Event| report_event(pb, e);
+    let report = |e: &Event<'_, _>| report_event(pb, e);
     let mut generator = Generator::new(&space)
         .label(tictactoe_label())
         .threads(threads);

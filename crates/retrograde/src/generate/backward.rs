@@ -57,9 +57,11 @@ impl<S: Predecessors + Sync> Generator<'_, S> {
         let exits = self.count_moves(&codes, &counters, &mask, &longest)?;
         let total = terminal + exits;
         open.fill(&codes);
-        self.emit(Event::Initialised {
-            valid,
+        self.emit(Event::Level {
+            level: 0,
             decided: total,
+            total,
+            valid,
         });
         let marks = Marks { mask, open };
         self.levels(codes, &longest, (valid, total), t0, |codes, level| {

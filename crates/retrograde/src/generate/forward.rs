@@ -42,9 +42,11 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
         let size = self.space.size();
         let codes = atomic_bytes(size)?;
         let (valid, mut total) = self.classify(&codes)?;
-        self.emit(Event::Initialised {
-            valid,
+        self.emit(Event::Level {
+            level: 0,
             decided: total,
+            total,
+            valid,
         });
         self.check(t0, total)?;
         let mut level: u16 = 0;
@@ -53,9 +55,9 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
             let (decided, exit_max) = self.sweep(&codes, level)?;
             total += decided;
             self.emit(Event::Level {
-                level,
+                level: u32::from(level),
                 decided,
-                total_decided: total,
+                total,
                 valid,
             });
             self.check(t0, total)?;
@@ -67,7 +69,10 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                 return Err(BuildError::TooFar { index: 0 });
             }
         }
-        self.emit(Event::Done { levels: level });
+        self.emit(Event::Done {
+            nodes: total,
+            elapsed: t0.elapsed(),
+        });
         Ok(self.finish(codes))
     }
 

@@ -62,9 +62,11 @@ impl<S: IndexMoves + Sync> Generator<'_, S> {
         let (valid, total) = self.classify_and_count(&codes, &counters, &mask, &longest)?;
         open.fill(&codes);
         let marks = Marks { mask, open };
-        self.emit(Event::Initialised {
-            valid,
+        self.emit(Event::Level {
+            level: 0,
             decided: total,
+            total,
+            valid,
         });
         let gather = ByIndex(self.space);
         let exit_loss = |p| self.exit_loss_indexed(p);

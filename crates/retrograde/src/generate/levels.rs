@@ -216,9 +216,9 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
             let decided = propagate(&codes, level)?;
             total += decided;
             self.emit(Event::Level {
-                level,
+                level: u32::from(level),
                 decided,
-                total_decided: total,
+                total,
                 valid,
             });
             self.check(t0, total)?;
@@ -226,7 +226,10 @@ impl<S: IndexSpace + Sync> Generator<'_, S> {
                 break;
             }
         }
-        self.emit(Event::Done { levels: level });
+        self.emit(Event::Done {
+            nodes: total,
+            elapsed: t0.elapsed(),
+        });
         Ok(self.finish(codes))
     }
 

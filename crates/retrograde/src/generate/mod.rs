@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Instant;
 
 use gametree_game::{
-    Game, IndexMoves, IndexSpace, Limits, MoveBuffer, Outcome, Predecessors, Stop,
+    Event, Game, IndexMoves, IndexSpace, Limits, MoveBuffer, Outcome, Predecessors, Stop,
 };
 use rayon::prelude::*;
 
@@ -113,51 +113,12 @@ impl fmt::Display for MemoryEstimate {
     }
 }
 
-/// What a build reports to its progress callback, from the calling thread,
-/// once per stage and once per level (never per position).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Event {
-    /// Sent before any memory is allocated.
-    Start {
-        /// The method.
-        method: Method,
-        /// The number of indices.
-        size: u64,
-        /// The memory the build will use.
-        memory: MemoryEstimate,
-        /// Worker threads.
-        threads: usize,
-    },
-    /// Every index has been classified.
-    Initialised {
-        /// Indices that stand for a position.
-        valid: u64,
-        /// Positions decided before the first level (terminal losses, and
-        /// for the backward method positions decided by moves leaving the
-        /// space).
-        decided: u64,
-    },
-    /// One level (the backward method) or sweep (forward sweeps) is done:
-    /// every position at distance `level` is now known.
-    Level {
-        /// The distance in plies just completed.
-        level: u16,
-        /// Positions decided by this level or sweep (by the backward
-        /// method: at distance `level`, or later when a move out of the
-        /// space lasts longer).
-        decided: u64,
-        /// Positions decided so far.
-        total_decided: u64,
-        /// Indices that stand for a position.
-        valid: u64,
-    },
-    /// The table is complete.
-    Done {
-        /// The number of levels run.
-        levels: u16,
-    },
-}
+/// A build's progress sink: called with each [`Event`] from the calling
+/// thread, once per stage and once per level (never per position):
+/// [`Event::Start`] before any memory is allocated, [`Event::Level`] for
+/// the initial classification (level 0) and each level or sweep, and
+/// [`Event::Done`] with the positions decided and the time.
+pub type BuildSink<'a, M> = dyn Fn(&Event<'_, M>) + Sync + 'a;
 
 /// Builds a database over an [`IndexSpace`], by any of the three
 /// generators ([`Method`]): [`forward`](Self::forward),
@@ -183,7 +144,7 @@ pub struct Generator<'a, S: IndexSpace> {
     exact_exits: bool,
     label: Label,
     threads: Option<usize>,
-    progress: Option<&'a (dyn Fn(&Event) + Sync)>,
+    progress: Option<&'a BuildSink<'a, <S::Game as Game>::Move>>,
     limits: Limits,
 }
 
@@ -240,7 +201,7 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
 
     /// Calls `progress` with an [`Event`] at each stage and level.
     #[must_use]
-    pub fn progress(mut self, progress: &'a (dyn Fn(&Event) + Sync)) -> Self {
+    pub fn progress(mut self, progress: &'a BuildSink<'a, <S::Game as Game>::Move>) -> Self {
         self.progress = Some(progress);
         self
     }
@@ -319,7 +280,7 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
         }
     }
 
-    fn emit(&self, event: Event) {
+    fn emit(&self, event: Event<'_, <S::Game as Game>::Move>) {
         if let Some(p) = self.progress {
             p(&event);
         }
@@ -345,9 +306,8 @@ impl<'a, S: IndexSpace + Sync> Generator<'a, S> {
             return Err(BuildError::TooLarge { size });
         }
         self.emit(Event::Start {
-            method,
-            size,
-            memory: self.memory(method),
+            positions: size,
+            bytes: self.memory(method).total_bytes,
             threads: self.thread_count(),
         });
         Ok(t0)
