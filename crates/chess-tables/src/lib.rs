@@ -107,6 +107,7 @@ pub use tablebase::{
     BuildOptions, COMPRESSED_EXTENSION, Held, Load, LoadEvent, MAX_BUILD_PIECES,
     MAX_PAWN_BUILD_PIECES, PAWN_SCHEME, Progress, SCHEME, Tablebase, Written, check_table_file,
     compressed_table_file, find_table_file, is_compressed, label, table_bytes, table_file,
+    table_files,
 };
 
 // The README's example runs as a doctest.

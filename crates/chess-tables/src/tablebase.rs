@@ -24,7 +24,7 @@ use build::{pawn_space_of, space_of};
 pub use compressed::{
     COMPRESSED_EXTENSION, check_table_file, compressed_table_file, is_compressed,
 };
-pub use files::{Held, Load, LoadEvent};
+pub use files::{Held, Load, LoadEvent, table_files};
 pub use written::{Written, find_table_file, table_bytes, table_file};
 
 /// The largest endings [`Tablebase::build`] builds, kings included:

@@ -269,19 +269,7 @@ impl Tablebase {
             source,
         };
         let mut files: Vec<(Signature, PathBuf)> = Vec::new();
-        for entry in std::fs::read_dir(dir).map_err(refused)? {
-            let path = entry.map_err(refused)?.path();
-            let extension = path.extension().and_then(|e| e.to_str());
-            if !matches!(extension, Some("gtb" | COMPRESSED_EXTENSION)) {
-                continue;
-            }
-            let Some(ending) = path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .and_then(|s| s.parse::<Signature>().ok())
-            else {
-                continue;
-            };
+        for (ending, path) in table_files(dir).map_err(refused)? {
             let wanted = is_compressed(&path) == self.files.prefer_compressed;
             match files.iter().position(|(s, _)| *s == ending) {
                 Some(at) if wanted => files[at].1 = path,
@@ -581,4 +569,33 @@ impl Tablebase {
             });
         }
     }
+}
+
+/// The table files of `dir`: every `.gtb` and `.gtbz` file whose name is
+/// an ending (`KQvK.gtb`), with that ending, in the directory's order
+/// (other files are passed over; nothing is opened).
+/// [`Tablebase::add_directory`] adds them.
+///
+/// # Errors
+///
+/// The error of reading the directory (missing, not a directory, no
+/// permission).
+pub fn table_files(dir: &Path) -> std::io::Result<Vec<(Signature, PathBuf)>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let extension = path.extension().and_then(|e| e.to_str());
+        if !matches!(extension, Some("gtb" | COMPRESSED_EXTENSION)) {
+            continue;
+        }
+        let Some(ending) = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .and_then(|s| s.parse::<Signature>().ok())
+        else {
+            continue;
+        };
+        files.push((ending, path));
+    }
+    Ok(files)
 }

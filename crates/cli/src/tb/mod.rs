@@ -200,25 +200,12 @@ pub(crate) fn chess_files(
     compressed: bool,
     what: &str,
 ) -> Result<Vec<(Signature, PathBuf)>> {
-    let fail = |e: std::io::Error| CliError::input(format!("{what} {}: {e}", dir.display()));
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(fail)? {
-        let path = entry.map_err(fail)?.path();
-        let raw = path.extension().and_then(|e| e.to_str()) == Some("gtb");
-        let wanted = raw || (compressed && gametree_chess_tables::is_compressed(&path));
-        if !wanted {
-            continue;
-        }
-        let Some(ending) = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .and_then(|s| s.parse::<Signature>().ok())
-        else {
-            continue;
-        };
-        files.push((ending, path));
-    }
-    Ok(files)
+    let files = gametree_chess_tables::table_files(dir)
+        .map_err(|e| CliError::input(format!("{what} {}: {e}", dir.display())))?;
+    Ok(files
+        .into_iter()
+        .filter(|(_, path)| compressed || !gametree_chess_tables::is_compressed(path))
+        .collect())
 }
 
 fn table_path(dir: &Path, name: &str) -> PathBuf {
