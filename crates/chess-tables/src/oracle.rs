@@ -1,8 +1,11 @@
-//! The tablebase as an [`Oracle`] for the searchers.
+//! The tablebase as an [`Oracle`] for the searchers, and as a
+//! [`Solver`] of the positions it holds.
 
-use gametree_game::{Oracle, Score};
-use gametree_games_chess::Position;
-use gametree_retrograde::Value;
+use std::time::Instant;
+
+use gametree_game::{Game, Limits, Oracle, Request, Score, Solution, Solver, Stop};
+use gametree_games_chess::{Move, Position};
+use gametree_retrograde::{DRAWN_LINE, Value};
 
 use crate::Tablebase;
 
@@ -43,5 +46,90 @@ impl Oracle<Position> for Tablebase {
     fn probe(&self, position: &Position) -> Option<Score> {
         self.kept(Tablebase::probe(self, position))
             .map(Value::to_score)
+    }
+}
+
+/// The tablebase solves the positions of the endings it holds, as any
+/// [`Solver`]: the exact value with its distance to mate, the best move
+/// and the line of best moves to mate ([`DRAWN_LINE`] plies of a draw),
+/// the same answer whatever the request's [`Find`](gametree_game::Find).
+/// Lookups count as nodes; [`Limits::time`], [`Limits::cancel`] and
+/// [`Limits::nodes`] end the line early (the value and the best move are
+/// still given). A position of an ending the tablebase does not hold, or
+/// whose file cannot be read, is [`Stop::OutOfScope`] (the error kept for
+/// [`Tablebase::take_error`]). The request's oracle is not consulted.
+///
+/// ```
+/// use gametree_chess_tables::{BuildOptions, Tablebase};
+/// use gametree_game::{Game, Limits, Outcome, Request, Solver};
+/// use gametree_games_chess::Position;
+///
+/// let mut tables = Tablebase::new();
+/// tables.build(&["KRvK".parse()?], &BuildOptions::default())?;
+/// let mut p: Position = "8/8/8/4k3/8/8/8/R6K w - - 0 1".parse()?;
+/// let solution = tables.solve(&mut p, &mut Request::new(&Limits::none()));
+/// assert_eq!(solution.outcome, Some(Outcome::Win));
+/// // The line is played out to mate.
+/// let plies = solution.score.and_then(|s| s.plies_to_end()).unwrap();
+/// assert_eq!(solution.line.len() as u32, plies);
+/// for &m in &solution.line {
+///     p.make(m);
+/// }
+/// assert_eq!(p.outcome(), Some(Outcome::Loss));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+impl Solver<Position> for Tablebase {
+    fn solve(
+        &mut self,
+        game: &mut Position,
+        request: &mut Request<'_, Position>,
+    ) -> Solution<Move> {
+        let solution = self.solved_line(game, request.get_limits());
+        request.finish(solution)
+    }
+}
+
+impl Tablebase {
+    /// The value, best move and line of [`Solver::solve`].
+    fn solved_line(&self, game: &Position, limits: &Limits) -> Solution<Move> {
+        let start = Instant::now();
+        if let Some(o) = game.outcome() {
+            return Solution::terminal(o);
+        }
+        let mut solution = Solution::default();
+        solution.stats.nodes = 1;
+        let Some(root) = self.kept(self.probe(game)) else {
+            solution.stopped = Some(Stop::OutOfScope);
+            solution.elapsed = start.elapsed();
+            return solution;
+        };
+        let plies = root.plies().map_or(DRAWN_LINE, usize::from);
+        let mut position = game.clone();
+        while solution.line.len() < plies && position.outcome().is_none() {
+            if !solution.line.is_empty()
+                && limits
+                    .reached(start.elapsed(), solution.stats.nodes)
+                    .is_some()
+            {
+                break;
+            }
+            solution.stats.nodes += 1;
+            match self.best_move(&position) {
+                Ok(Some((m, _))) => {
+                    solution.line.push(m);
+                    position.make(m);
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    self.kept(Err(e));
+                    break;
+                }
+            }
+        }
+        solution.outcome = Some(root.outcome());
+        solution.score = Some(root.to_score());
+        solution.best = solution.line.first().copied();
+        solution.elapsed = start.elapsed();
+        solution
     }
 }

@@ -1,5 +1,6 @@
 //! [`Limits`]: what stops a search.
 
+use crate::Stop;
 use alloc::sync::Arc;
 use core::sync::atomic::{AtomicBool, Ordering};
 use core::time::Duration;
@@ -73,6 +74,31 @@ impl Limits {
         self.cancel
             .get_or_insert_with(|| Arc::new(AtomicBool::new(false)))
             .clone()
+    }
+
+    /// The limit that stops work that has run for `elapsed` and counted
+    /// `nodes`, if one does: the cancel flag first, then the time, then
+    /// the nodes (the depth limit is the searcher's own).
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use gametree_game::{Limits, Stop};
+    ///
+    /// let limits = Limits::none().with_nodes(100);
+    /// assert_eq!(limits.reached(Duration::ZERO, 99), None);
+    /// assert_eq!(limits.reached(Duration::ZERO, 100), Some(Stop::Nodes));
+    /// ```
+    #[must_use]
+    pub fn reached(&self, elapsed: Duration, nodes: u64) -> Option<Stop> {
+        if self.is_cancelled() {
+            Some(Stop::Cancelled)
+        } else if self.time.is_some_and(|t| elapsed >= t) {
+            Some(Stop::Time)
+        } else if self.nodes.is_some_and(|n| nodes >= n) {
+            Some(Stop::Nodes)
+        } else {
+            None
+        }
     }
 
     /// Has the cancel flag been raised?

@@ -286,23 +286,7 @@ impl<S: IndexSpace> TableProbe<'_, S> {
             {
                 break;
             }
-            let stop = limits
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-                .then_some(Stop::Cancelled)
-                .or_else(|| {
-                    limits
-                        .time
-                        .is_some_and(|t| start.elapsed() >= t)
-                        .then_some(Stop::Time)
-                })
-                .or_else(|| {
-                    limits
-                        .nodes
-                        .is_some_and(|n| solution.stats.nodes >= n)
-                        .then_some(Stop::Nodes)
-                });
+            let stop = limits.reached(start.elapsed(), solution.stats.nodes);
             if stop.is_some() && !solution.line.is_empty() {
                 break;
             }
