@@ -235,16 +235,8 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
         {
             n.best_possible = n.best_possible.min(Score::DRAW);
         }
-        // The game's proofs that a player cannot win any more (asked only
-        // when they could cut the window).
         if self.to_end && self.uses.win_bounds {
-            let side = game.side_to_move();
-            if n.f.beta > Score::DRAW && n.best_possible > Score::DRAW && game.cannot_win(side) {
-                n.best_possible = Score::DRAW;
-            }
-            if !ROOT && n.f.alpha < Score::DRAW && game.cannot_win(side.opponent()) {
-                n.worst_possible = Score::DRAW;
-            }
+            Self::win_bounds::<ROOT>(game, n);
         }
         if n.f.beta > n.best_possible {
             n.f.beta = n.best_possible;
@@ -260,6 +252,34 @@ impl<'a, G: Game, T: Table> Worker<'a, G, T> {
             }
         }
         Continue(())
+    }
+
+    /// Step 3b: the game's proofs that a player cannot win any more, or
+    /// loses (asked only when they could cut the window; a player that
+    /// loses cannot win, so [`Game::cannot_draw`] is asked only after
+    /// [`Game::cannot_win`] said yes): a side to move that cannot win is
+    /// held to a draw, one that loses to its slowest loss (within the
+    /// game's length bound, when there is one); an opponent the other way
+    /// round.
+    #[inline(always)]
+    fn win_bounds<const ROOT: bool>(game: &G, n: &mut Node<G>) {
+        let side = game.side_to_move();
+        let horizon = n.length_bound.map_or(Score::MAX_PLY, |r| {
+            n.f.ply.saturating_add(r).min(Score::MAX_PLY)
+        });
+        let slowest_loss = Score::loss_in(horizon);
+        if n.f.beta > slowest_loss && n.best_possible > slowest_loss && game.cannot_win(side) {
+            n.best_possible = n.best_possible.min(Score::DRAW);
+            if game.cannot_draw(side) {
+                n.best_possible = slowest_loss;
+            }
+        }
+        if !ROOT && n.f.alpha < Score::DRAW && game.cannot_win(side.opponent()) {
+            n.worst_possible = n.worst_possible.max(Score::DRAW);
+            if game.cannot_draw(side.opponent()) {
+                n.worst_possible = Score::win_in(horizon);
+            }
+        }
     }
 
     /// Step 4: the moves, before the table (as in Pons's solver): a node

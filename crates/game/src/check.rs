@@ -44,7 +44,9 @@ pub enum FailureKind {
     /// [`Game::quiet_hints`] differs from [`Game::move_hint`].
     HintMismatch,
     /// [`Game::cannot_win`] claims a player cannot win where an exhaustive
-    /// search finds a win for it.
+    /// search finds a win for it, or [`Game::cannot_draw`] claims it loses
+    /// where the search finds a draw or a win (or where `cannot_win` does
+    /// not say it cannot win).
     WinBoundMismatch,
     /// [`Game::table_move`] is not its own inverse.
     TableMoveMismatch,
@@ -558,12 +560,14 @@ pub fn exhaustive_value<G: Game>(game: &mut G) -> Outcome {
     best
 }
 
-/// [`Game::cannot_win`] against [`exhaustive_value`], for a game that
-/// declares win bounds ([`Knowledge::win_bounds`](crate::Knowledge::win_bounds);
-/// nothing to check otherwise): when it says that the side to move cannot
-/// win, the exact value must not be a win; when it says that the opponent
-/// cannot win, the exact value must not be a loss. Exponential in the
-/// number of moves left: call it on positions close to the end.
+/// [`Game::cannot_win`] and [`Game::cannot_draw`] against
+/// [`exhaustive_value`], for a game that declares win bounds
+/// ([`Knowledge::win_bounds`](crate::Knowledge::win_bounds); nothing to
+/// check otherwise): when it says that the side to move cannot win, the
+/// exact value must not be a win, and when it says that the side to move
+/// cannot draw, the value must be a loss; the same for the opponent, the
+/// other way round. Exponential in the number of moves left: call it on
+/// positions close to the end.
 ///
 /// # Errors
 ///
@@ -589,19 +593,33 @@ fn win_bounds_in<G: Game>(
     }
     let side = game.side_to_move();
     let (us, them) = (game.cannot_win(side), game.cannot_win(side.opponent()));
-    if !us && !them {
+    let (us_lose, them_lose) = (game.cannot_draw(side), game.cannot_draw(side.opponent()));
+    if !(us || them || us_lose || them_lose) {
         return Ok(());
     }
+    if (us_lose && !us) || (them_lose && !them) {
+        return Err(Failure::new(
+            FailureKind::WinBoundMismatch,
+            0,
+            format!(
+                "cannot_draw claims a player loses but cannot_win does not say it cannot win in {shown}"
+            ),
+        ));
+    }
     let (claim, value) = match value(game) {
-        Some(v @ Outcome::Win) if us => ("side to move", v),
-        Some(v @ Outcome::Loss) if them => ("opponent", v),
+        Some(v @ Outcome::Win) if us => ("cannot_win claims the side to move cannot win", v),
+        Some(v @ Outcome::Loss) if them => ("cannot_win claims the opponent cannot win", v),
+        Some(v @ (Outcome::Win | Outcome::Draw)) if us_lose => {
+            ("cannot_draw claims the side to move loses", v)
+        }
+        Some(v @ (Outcome::Loss | Outcome::Draw)) if them_lose => {
+            ("cannot_draw claims the opponent loses", v)
+        }
         _ => return Ok(()),
     };
     Err(Failure::new(
         FailureKind::WinBoundMismatch,
         0,
-        format!(
-            "cannot_win claims the {claim} cannot win, but the value is a {value} for the side to move in {shown}"
-        ),
+        format!("{claim}, but the value is a {value} for the side to move in {shown}"),
     ))
 }

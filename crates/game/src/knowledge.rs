@@ -146,7 +146,8 @@ knowledge_items! {
     {
         /// Does the game number its moves one-to-one?
     }
-    /// [`Game::cannot_win`] proves that a player can no longer win.
+    /// [`Game::cannot_win`] proves that a player can no longer win, and
+    /// [`Game::cannot_draw`] that it loses.
     win_bounds / has_win_bounds: WIN_BOUNDS,
     {
         /// Does the game prove that a player can no longer win?

@@ -559,6 +559,23 @@ pub trait Game: Clone {
         false
     }
 
+    /// Is `player` sure to lose from here, whatever it plays, against the
+    /// opponent's best play ([`Knowledge::win_bounds`])? `true` is a proof
+    /// that the game's value for `player` is a loss: a strategy of the
+    /// opponent that wins against every reply (in Connect Four, the
+    /// opponent's claimeven strategy completing a four while `player`'s
+    /// cells hold none). `false` means "not known". A player that loses
+    /// cannot win: where this says `true`, [`cannot_win`](Self::cannot_win)
+    /// must say `true` too (solvers ask this only then). Solvers use it as
+    /// `cannot_win`, one step further: a side to move sure to lose is held
+    /// to a loss at best, an opponent sure to lose gives the side to move
+    /// a win. The default, `false`, claims nothing. [`check::win_bounds`]
+    /// verifies the claims against an exhaustive search.
+    fn cannot_draw(&self, player: Player) -> bool {
+        let _ = player;
+        false
+    }
+
     /// Writes the moves of the side to move that threaten to win at once
     /// ([`Knowledge::threats`]): after such a move, were it to move again,
     /// it would have a winning move (a "four" in Go-Moku: `k − 1` stones in

@@ -653,6 +653,13 @@ impl Game for Board {
         self.no_win_left(player)
     }
 
+    /// The opponent's claimeven completes a four and `player`'s cells hold
+    /// none ([`Board::lost_to_claimeven`]).
+    #[inline]
+    fn cannot_draw(&self, player: Player) -> bool {
+        self.lost_to_claimeven(player)
+    }
+
     /// For "can the side to move win?": an immediate win is proven in one
     /// move, a position with no move that survives the opponent's reply is
     /// disproven in one; otherwise `(1, n)` with `n` the number of

@@ -12,7 +12,13 @@
 //!   those lower cells: the opponent's strategy holds it to a draw at
 //!   best, whatever it plays.
 //!
-//! Both are checked against exhaustive search on every position of small
+//! * **Lost to claimeven** ([`Game::cannot_draw`](gametree_game::Game::cannot_draw)).
+//!   In the claimeven position above, when in addition a four fits in the
+//!   opponent's stones and the upper cells it gets, the opponent's
+//!   strategy completes it (the player can never complete one first): the
+//!   player loses.
+//!
+//! All are checked against exhaustive search on every position of small
 //! boards in `tests/bounds.rs`.
 
 use gametree_game::Player;
@@ -33,6 +39,39 @@ const fn even_rows(height: usize) -> u64 {
 }
 
 impl Board {
+    /// Is `player` to move in a claimeven position: an even number of
+    /// rows, and an even number of empty cells in every column?
+    #[inline(always)]
+    const fn claimeven_for_opponent(&self, player: Player) -> bool {
+        let to_move = matches!(
+            (player, self.plies & 1),
+            (Player::First, 0) | (Player::Second, 1)
+        );
+        let height = self.size.height();
+        // The lowest empty cell of a column is in an odd row (0-based)
+        // exactly when the column holds an odd number of stones; a full
+        // column's carry lands on the sentinel row, which is even.
+        to_move
+            && height.is_multiple_of(2)
+            && (self.mask + self.bottom) & ((self.bottom * even_rows(height)) << 1) == 0
+    }
+
+    /// Does `player` lose to the opponent's claimeven, by the rule above?
+    /// `true` is a proof that the value for `player` is a loss; `false`
+    /// means "not known".
+    #[inline]
+    #[must_use]
+    pub const fn lost_to_claimeven(&self, player: Player) -> bool {
+        if !self.claimeven_for_opponent(player) {
+            return false;
+        }
+        let stride = self.size.stride();
+        let empty = self.full & !self.mask;
+        let lower = empty & (self.bottom * even_rows(self.size.height()));
+        let opponent = self.current ^ self.mask;
+        !has_four(self.current | lower, stride) && has_four(opponent | (empty & !lower), stride)
+    }
+
     /// Can `player` no longer win, by the rules above? `true` is a proof
     /// that the value for `player` is at most a draw; `false` means "not
     /// known".

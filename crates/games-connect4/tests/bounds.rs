@@ -1,6 +1,7 @@
 //! The win bounds (`Game::cannot_win`: no room for a four, Allis's
-//! claimeven) against their definitions written cell by cell and against
-//! exhaustive search, on every position of small boards.
+//! claimeven; `Game::cannot_draw`: lost to the opponent's claimeven)
+//! against their definitions written cell by cell and against exhaustive
+//! search, on every position of small boards.
 
 use std::collections::HashMap;
 
@@ -56,10 +57,23 @@ fn lines(size: Size) -> Vec<[(usize, usize); 4]> {
     out
 }
 
-/// Which rules the definitions, cell by cell, say prove that `player`
-/// cannot win: (no room, claimeven), and claimeven without its condition
-/// on the columns (a deliberately wrong rule the brute force must catch).
-fn by_definition(b: &Board, player: Player, lines: &[[(usize, usize); 4]]) -> (bool, bool, bool) {
+/// What the definitions, cell by cell, say of `player`.
+struct Rules {
+    /// No four fits in the player's stones and the empty cells.
+    no_room: bool,
+    /// The opponent's claimeven leaves the player no four.
+    claimeven: bool,
+    /// Claimeven without its condition on the columns (a deliberately
+    /// wrong rule the brute force must catch).
+    careless: bool,
+    /// The opponent's claimeven completes a four, the player's cells hold
+    /// none: the player loses.
+    lost: bool,
+    /// The loss rule without the player's side of it (wrong on purpose).
+    careless_lost: bool,
+}
+
+fn by_definition(b: &Board, player: Player, lines: &[[(usize, usize); 4]]) -> Rules {
     let size = b.size();
     let fits = |owned: &dyn Fn(usize, usize) -> bool| {
         lines.iter().any(|l| l.iter().all(|&(c, r)| owned(c, r)))
@@ -77,10 +91,20 @@ fn by_definition(b: &Board, player: Player, lines: &[[(usize, usize); 4]]) -> (b
         Some(p) => p == player,
         None => (r - stones(c)).is_multiple_of(2),
     };
+    let upper_cells = |c: usize, r: usize| match b.stone_at(c, r) {
+        Some(p) => p != player,
+        None => !(r - stones(c)).is_multiple_of(2),
+    };
     let all_even = (0..size.width()).all(|c| stones(c).is_multiple_of(2));
-    let claimeven = to_move && even_height && all_even && !fits(&lower_cells);
-    let careless = to_move && !fits(&lower_cells);
-    (no_room, claimeven, careless)
+    let applies = to_move && even_height && all_even;
+    let opponent_four = fits(&upper_cells);
+    Rules {
+        no_room,
+        claimeven: applies && !fits(&lower_cells),
+        careless: to_move && !fits(&lower_cells),
+        lost: applies && !fits(&lower_cells) && opponent_four,
+        careless_lost: applies && opponent_four,
+    }
 }
 
 /// Tallies of one board's positions.
@@ -90,6 +114,8 @@ struct Tally {
     no_room: usize,
     claimeven_only: usize,
     careless_wrong: usize,
+    lost: usize,
+    careless_lost_wrong: usize,
 }
 
 /// Walks every position of a `w × h` board, checking both rules against
@@ -107,26 +133,37 @@ fn check_board(w: usize, h: usize) -> Tally {
         }
         t.positions += 1;
         for player in [Player::First, Player::Second] {
-            let (no_room, claimeven, careless) = by_definition(&b, player, &lines);
+            let rules = by_definition(&b, player, &lines);
             let claimed = b.cannot_win(player);
             assert_eq!(
                 claimed,
-                no_room || claimeven,
+                rules.no_room || rules.claimeven,
                 "{w}x{h} {b:?}: cannot_win({player:?}) against its definition"
             );
+            let lost = b.cannot_draw(player);
+            assert_eq!(
+                lost, rules.lost,
+                "{w}x{h} {b:?}: cannot_draw({player:?}) against its definition"
+            );
             let v = value(&mut b, &mut memo);
-            let wins = if player == b.side_to_move() {
-                v == Outcome::Win
+            let (wins, loses) = if player == b.side_to_move() {
+                (v == Outcome::Win, v == Outcome::Loss)
             } else {
-                v == Outcome::Loss
+                (v == Outcome::Loss, v == Outcome::Win)
             };
             assert!(
                 !(claimed && wins),
                 "{w}x{h} {b:?}: {player:?} wins though cannot_win says not"
             );
-            t.no_room += usize::from(no_room);
-            t.claimeven_only += usize::from(claimeven && !no_room);
-            t.careless_wrong += usize::from(careless && wins);
+            assert!(
+                !lost || loses,
+                "{w}x{h} {b:?}: {player:?} does not lose though cannot_draw says so"
+            );
+            t.no_room += usize::from(rules.no_room);
+            t.claimeven_only += usize::from(rules.claimeven && !rules.no_room);
+            t.careless_wrong += usize::from(rules.careless && wins);
+            t.lost += usize::from(lost);
+            t.careless_lost_wrong += usize::from(rules.careless_lost && !loses);
         }
         for c in 0..w {
             let col = Column::new(c).expect("small board");
@@ -153,9 +190,13 @@ fn win_bounds_are_sound_on_every_position_of_small_boards() {
                 t.claimeven_only > 0,
                 "{w}x{h}: claimeven never added a bound: {t:?}"
             );
+            // (Three columns hold no horizontal or diagonal four, and the
+            // upper cells of one column no vertical one.)
+            assert!(w < 4 || t.lost > 0, "{w}x{h}: no loss to claimeven: {t:?}");
         } else {
             assert_eq!(
-                t.claimeven_only, 0,
+                (t.claimeven_only, t.lost),
+                (0, 0),
                 "{w}x{h}: claimeven on an odd height: {t:?}"
             );
         }
@@ -163,8 +204,8 @@ fn win_bounds_are_sound_on_every_position_of_small_boards() {
         // columns claims wrongly somewhere.
         if (w, h) == (5, 4) {
             assert!(
-                t.careless_wrong > 0,
-                "{w}x{h}: the careless rule was never caught: {t:?}"
+                t.careless_wrong > 0 && t.careless_lost_wrong > 0,
+                "{w}x{h}: a careless rule was never caught: {t:?}"
             );
         }
     }

@@ -85,22 +85,28 @@ pub(crate) fn child_needs_win(needs_win: bool, flip: bool) -> bool {
     needs_win != flip
 }
 
-/// What the game's win bounds ([`gametree_game::Game::cannot_win`]) settle
-/// about a non-terminal position whose side to move needs a win
-/// (`needs_win`) or only a draw: `Some(false)` when it needs a win and
-/// cannot win, `Some(true)` when it needs a draw and the opponent cannot
-/// win, `None` otherwise (or when the game declares no win bounds).
+/// What the game's win bounds ([`gametree_game::Game::cannot_win`],
+/// [`gametree_game::Game::cannot_draw`]) settle about a non-terminal
+/// position whose side to move needs a win (`needs_win`) or only a draw:
+/// `Some(false)` when it loses, or needs a win and cannot win;
+/// `Some(true)` when the opponent loses, or the side needs a draw and the
+/// opponent cannot win; `None` otherwise (or when the game declares no
+/// win bounds).
 #[inline]
 pub(crate) fn settled_by_bounds<G: gametree_game::Game>(game: &G, needs_win: bool) -> Option<bool> {
     if !G::KNOWLEDGE.has_win_bounds() {
         return None;
     }
+    // (A player that loses cannot win: `cannot_draw` is asked only after
+    // `cannot_win` said yes.)
     let side = game.side_to_move();
-    if needs_win {
-        game.cannot_win(side).then_some(false)
-    } else {
-        game.cannot_win(side.opponent()).then_some(true)
+    if game.cannot_win(side) && (needs_win || game.cannot_draw(side)) {
+        return Some(false);
     }
+    if game.cannot_win(side.opponent()) && (!needs_win || game.cannot_draw(side.opponent())) {
+        return Some(true);
+    }
+    None
 }
 
 /// The `(φ, δ)` pair of a solved node, from its side to move's view.

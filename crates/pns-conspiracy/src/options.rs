@@ -49,7 +49,7 @@ impl Default for ProofConfig {
 pub(crate) struct Knobs {
     /// [`Game::proof_hints`] as initial numbers.
     pub(crate) hints: bool,
-    /// [`Game::cannot_win`] to solve positions without expanding them.
+    /// [`Game::cannot_win`] and [`Game::cannot_draw`] to solve positions without expanding them.
     pub(crate) bounds: bool,
     /// Threat-space search on new leaves.
     pub(crate) threats: bool,
@@ -103,7 +103,7 @@ impl ProofConfig {
     }
 
     /// Solve a position without expanding it when the game's win bounds
-    /// ([`Game::cannot_win`]) settle the question there (the proof tree
+    /// ([`Game::cannot_win`], [`Game::cannot_draw`]) settle the question there (the proof tree
     /// then ends in a leaf that [`verify_with`](crate::verify_with)
     /// accepts with [`Trust::WinBounds`](crate::Trust::WinBounds)).
     #[must_use]

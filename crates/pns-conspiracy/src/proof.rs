@@ -55,7 +55,8 @@ impl<M: Copy> Strategy<M> {
     }
 
     /// Adds a leaf where the game goes on but the game's win bounds
-    /// ([`Game::cannot_win`]) prove the claim, and returns its index.
+    /// ([`Game::cannot_win`], [`Game::cannot_draw`]) prove the claim, and
+    /// returns its index.
     pub(crate) fn add_bound_leaf(&mut self) -> u32 {
         let index = self.add_node(&[]);
         self.bound[index as usize] = true;
@@ -110,8 +111,8 @@ impl<M: Copy> Strategy<M> {
     }
 
     /// Is `node` a leaf where the game goes on and the claim rests on the
-    /// game's win bounds ([`Game::cannot_win`]: the prover's opponent cannot
-    /// win from there)? Only [`verify_with`] and [`Trust::WinBounds`]
+    /// game's win bounds ([`Game::cannot_draw`] or [`Game::cannot_win`]:
+    /// the prover's opponent loses, or cannot win, from there)? Only [`verify_with`] and [`Trust::WinBounds`]
     /// accept such leaves.
     #[must_use]
     pub fn is_bound_leaf(&self, node: u32) -> bool {
@@ -157,7 +158,8 @@ pub enum VerifyErrorKind {
     MovesAfterEnd,
     /// A leaf that rests on the game's win bounds, where they are not
     /// trusted ([`Trust::RulesOnly`]), or where they do not prove the claim
-    /// (a claimed win, or [`Game::cannot_win`] says nothing there).
+    /// ([`Game::cannot_draw`] says nothing there, and the claim is a win
+    /// or [`Game::cannot_win`] says nothing either).
     BoundLeaf,
 }
 
@@ -224,9 +226,10 @@ pub enum Trust {
     /// Nothing: every line must end in a finished game.
     #[default]
     RulesOnly,
-    /// A leaf where the game goes on is accepted for a claimed draw when
-    /// the game's [`Game::cannot_win`] says the prover's opponent cannot
-    /// win there. The bound is the game's knowledge, checked by
+    /// A leaf where the game goes on is accepted when the game's
+    /// [`Game::cannot_draw`] says the prover's opponent loses there, or,
+    /// for a claimed draw, when [`Game::cannot_win`] says it cannot win.
+    /// The bounds are the game's knowledge, checked by
     /// `gametree_game::check::win_bounds` against exhaustive search, not
     /// by the verifier.
     WinBounds,
@@ -335,10 +338,11 @@ fn check<G: Game>(
         return Ok(());
     }
     if strategy.is_bound_leaf(node) {
+        let opponent = claim.prover.opponent();
         let holds = ctx.trust == Trust::WinBounds
-            && claim.at_least == Outcome::Draw
             && G::KNOWLEDGE.has_win_bounds()
-            && game.cannot_win(claim.prover.opponent());
+            && (game.cannot_draw(opponent)
+                || (claim.at_least == Outcome::Draw && game.cannot_win(opponent)));
         if !holds {
             return Err(VerifyErrorKind::BoundLeaf);
         }
