@@ -59,7 +59,7 @@ const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
     ),
     (
         "crates/pns-conspiracy/src/cns.rs",
-        "search_with",
+        "search",
         "the conspiracy-number search with progress reports; not yet split",
     ),
     (

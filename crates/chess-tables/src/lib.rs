@@ -47,9 +47,9 @@
 //! says which).
 //!
 //! A `Tablebase` is a [`gametree_game::Oracle`]: give it to
-//! `gametree_alphabeta::AlphaBeta::set_oracle` or
-//! `gametree_pns_conspiracy::DfPn::solve_with_oracle`, and a search stops
-//! at every position the tables hold below its root.
+//! `gametree_alphabeta::AlphaBeta::set_oracle` or to df-pn through the
+//! request of its solve (`gametree_game::Request::oracle`), and a search
+//! stops at every position the tables hold below its root.
 //!
 //! # Example
 //!

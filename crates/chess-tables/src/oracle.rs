@@ -11,7 +11,7 @@ use crate::Tablebase;
 
 /// The tablebase answers every position of an ending it holds (colours
 /// exchanged too) without castling rights, with its distance to mate:
-/// `AlphaBeta` (`set_oracle`) and df-pn (`solve_with_oracle`) then stop
+/// `AlphaBeta` (`set_oracle`) and df-pn (`Request::oracle`) then stop
 /// at such positions below the root instead of searching them. A table in
 /// a file is read when a probe first needs it; a file that cannot be
 /// read leaves its positions unknown (`None`: searched instead), the

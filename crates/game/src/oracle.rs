@@ -10,8 +10,8 @@ use crate::{Game, Score};
 /// The game's [`Knowledge`](crate::Knowledge) is what a game *type* knows,
 /// declared at compile time; an oracle is data loaded at run time (the
 /// chess tables on disk), so searchers take it as a value:
-/// `gametree_alphabeta::AlphaBeta::set_oracle` and
-/// `gametree_pns_conspiracy::DfPn::solve_with_oracle`. A searcher asks the
+/// `gametree_alphabeta::AlphaBeta::set_oracle`, and df-pn through a
+/// request ([`Request::oracle`](crate::Request::oracle)). A searcher asks the
 /// oracle at every node below the root before expanding it (after the
 /// game's own [`outcome`](Game::outcome), so an oracle is never asked about
 /// a finished game) and takes an answer as the node's exact value. The

@@ -11,7 +11,7 @@ use criterion::{
     BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime,
 };
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{Game, Limits, Outcome};
+use gametree_game::{Game, Limits, Outcome, Request, Solver as _};
 use gametree_games_connect4::{Board, Size};
 use gametree_games_mnk::Mnk;
 use gametree_games_tictactoe::TicTacToe;
@@ -26,23 +26,23 @@ where
 {
     let mut v: Vec<Solver<G>> = vec![
         ("pns", |g| {
-            let s = Pns::default().solve(g, &Limits::none());
+            let s = Pns::default().solve(g, &mut Request::new(&Limits::none()));
             (s.outcome, s.stats.nodes)
         }),
         ("pn2", |g| {
-            let s = Pns::pn2().solve(g, &Limits::none());
+            let s = Pns::pn2().solve(g, &mut Request::new(&Limits::none()));
             (s.outcome, s.stats.nodes)
         }),
         ("dfpn", |g| {
             let s = DfPn::new(DfPnConfig::new().epsilon(0.0))
                 .unwrap()
-                .solve(g, &Limits::none());
+                .solve(g, &mut Request::new(&Limits::none()));
             (s.outcome, s.stats.nodes)
         }),
         ("dfpn_1+eps", |g| {
             let s = DfPn::new(DfPnConfig::new())
                 .unwrap()
-                .solve(g, &Limits::none());
+                .solve(g, &mut Request::new(&Limits::none()));
             (s.outcome, s.stats.nodes)
         }),
         ("alphabeta_solve", |g| {
@@ -55,9 +55,9 @@ where
         v.push(("cns_inf", |g| {
             let r = Conspiracy::new(ConspiracyConfig::new())
                 .unwrap()
-                .search(g, &Limits::none())
+                .search(g, &mut Request::new(&Limits::none()))
                 .expect("win/draw/loss values");
-            (r.outcome(), r.nodes)
+            (r.outcome(), r.stats.nodes)
         }));
     }
     v

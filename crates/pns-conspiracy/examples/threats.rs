@@ -15,7 +15,7 @@ use support::group;
 use std::time::{Duration, Instant};
 
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{Limits, Outcome};
+use gametree_game::{Limits, Outcome, Request, Solver};
 use gametree_games_mnk::Mnk;
 use gametree_pns_conspiracy::{DfPn, DfPnConfig, Pns, PnsConfig, SecondLevel};
 
@@ -55,7 +55,9 @@ fn run(solver: &str, threats: bool, g: &mut Mnk) -> (Option<Outcome>, u64, f64) 
                         .memory(4 << 30)
                         .threats(Use::from(threats)),
                 );
-            let r = Pns::new(config).expect("config").solve(g, &limits);
+            let r = Pns::new(config)
+                .expect("config")
+                .solve(g, &mut Request::new(&limits));
             (r.outcome, r.stats.nodes)
         }
         _ => {
@@ -64,7 +66,9 @@ fn run(solver: &str, threats: bool, g: &mut Mnk) -> (Option<Outcome>, u64, f64) 
                     .memory(64 << 20)
                     .threats(Use::from(threats)),
             );
-            let r = DfPn::new(config).expect("table").solve(g, &limits);
+            let r = DfPn::new(config)
+                .expect("table")
+                .solve(g, &mut Request::new(&limits));
             (r.outcome, r.stats.nodes)
         }
     };

@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::error::Error;
 use std::fmt;
 
-use gametree_game::{Game, Limits, Outcome, Score};
+use gametree_game::{Game, Limits, Outcome, Request, Score};
 
 use crate::cns::{Conspiracy, ConspiracyConfig, ValueSet};
 use crate::common::{Answer, Question, Report};
@@ -63,7 +63,7 @@ pub struct AgreeStats {
 type Prove<'a, G> = dyn Fn(
         &mut G,
         Question,
-        &Limits,
+        &mut Request<'_, G>,
     ) -> (
         Report<<G as Game>::Move>,
         Option<Strategy<<G as Game>::Move>>,
@@ -79,8 +79,8 @@ fn solve_verified<G: Game>(
 ) -> Result<(Outcome, u64), Disagreement> {
     let mut nodes = 0;
     let mut ask = |q: Question, game: &mut G| -> Result<bool, Disagreement> {
-        let (report, strategy) = prove(game, q, limits);
-        nodes += report.nodes;
+        let (report, strategy) = prove(game, q, &mut Request::new(limits));
+        nodes += report.stats.nodes;
         let proven = match report.answer {
             Answer::Proven => true,
             Answer::Disproven => false,
@@ -141,17 +141,17 @@ pub fn proof_solvers_agree<G: Game>(
     limits: &Limits,
 ) -> Result<AgreeStats, Disagreement> {
     let mut stats = AgreeStats::default();
-    let pns = Pns::default();
-    let pn2 = Pns::pn2();
+    let pns = RefCell::new(Pns::default());
+    let pn2 = RefCell::new(Pns::pn2());
     let dfpn = RefCell::new(
         DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(64 << 10)))
             .expect("a 64 KiB table"),
     );
     each_agrees(
         &[
-            (0, "pns", &|g, q, l| pns.prove(g, q, l)),
-            (1, "pn2", &|g, q, l| pn2.prove(g, q, l)),
-            (2, "df-pn", &|g, q, l| dfpn.borrow_mut().prove(g, q, l)),
+            (0, "pns", &|g, q, r| pns.borrow_mut().prove(g, q, r)),
+            (1, "pn2", &|g, q, r| pn2.borrow_mut().prove(g, q, r)),
+            (2, "df-pn", &|g, q, r| dfpn.borrow_mut().prove(g, q, r)),
         ],
         game,
         expected,
@@ -203,14 +203,14 @@ pub fn bounded_solvers_agree<G: Game>(
     dfpn_table_bytes: usize,
 ) -> Result<AgreeStats, Disagreement> {
     let mut stats = AgreeStats::default();
-    let pn2 = Pns::pn2();
+    let pn2 = RefCell::new(Pns::pn2());
     let dfpn = DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(dfpn_table_bytes)))
         .map_err(|e| Disagreement::new("df-pn", e.to_string()))?;
     let dfpn = RefCell::new(dfpn);
     each_agrees(
         &[
-            (1, "pn2", &|g, q, l| pn2.prove(g, q, l)),
-            (2, "df-pn", &|g, q, l| dfpn.borrow_mut().prove(g, q, l)),
+            (1, "pn2", &|g, q, r| pn2.borrow_mut().prove(g, q, r)),
+            (2, "df-pn", &|g, q, r| dfpn.borrow_mut().prove(g, q, r)),
         ],
         game,
         expected,
@@ -232,7 +232,7 @@ pub fn cns_agrees<G: Game>(
     limits: &Limits,
 ) -> Result<u64, Disagreement> {
     let cns = Conspiracy::new(ConspiracyConfig::new())
-        .and_then(|c| c.search(game, limits))
+        .and_then(|mut c| c.search(game, &mut Request::new(limits)))
         .map_err(|e| Disagreement::new("cns", e.to_string()))?;
     if cns.outcome() != Some(expected) {
         return Err(Disagreement::new(
@@ -245,7 +245,7 @@ pub fn cns_agrees<G: Game>(
             ),
         ));
     }
-    Ok(cns.nodes)
+    Ok(cns.stats.nodes)
 }
 
 /// Checks that conspiracy-number search with threshold ∞ on the tree cut at
@@ -268,16 +268,16 @@ pub fn cns_matches_negamax<G: Game>(
     let config = ConspiracyConfig::new().values(ValueSet::depth_limited(heuristic, depth));
     let limits = limits.clone().with_depth(depth);
     let report = Conspiracy::new(config)
-        .and_then(|c| c.search(game, &limits))
+        .and_then(|mut c| c.search(game, &mut Request::new(&limits)))
         .map_err(|e| Disagreement::new("cns", e.to_string()))?;
-    if report.stop.is_some() || report.low != report.high || report.value != expected {
+    if report.stopped.is_some() || report.low != report.high || report.value != expected {
         return Err(Disagreement::new(
             "cns",
             format!(
                 "depth {depth}: value {} range {}..{} stop {:?}, expected {expected}",
-                report.value, report.low, report.high, report.stop
+                report.value, report.low, report.high, report.stopped
             ),
         ));
     }
-    Ok(report.nodes)
+    Ok(report.stats.nodes)
 }

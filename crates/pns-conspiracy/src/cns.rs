@@ -3,9 +3,11 @@
 use std::mem::size_of;
 use std::time::Duration;
 
-use gametree_game::{Game, Limits, MoveBuffer, Outcome, Request, Score, Solution, Solver};
+use gametree_game::{Game, MoveBuffer, Outcome, Request, Score, Solution, Solver, Stats};
 
-use crate::common::{Budget, Error, INFINITE, Number, Progress, Stop, TableUse, add};
+use crate::common::{
+    Budget, Error, INFINITE, Number, Progress, Stop, add, emit_progress, table_stats,
+};
 
 /// The values conspiracy-number search distinguishes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,9 +103,10 @@ impl ConspiracyConfig {
         self
     }
 
-    /// Calls the progress callback about every `nodes` nodes, counted as
-    /// the report's `nodes` counts them (expansions; default 65,536, 0 is
-    /// read as 1).
+    /// Sends [`Event::Nodes`](gametree_game::Event::Nodes) to the
+    /// request's event sink about every `nodes` nodes, counted as the
+    /// report's [`stats.nodes`](gametree_game::Stats::nodes) counts them
+    /// (expansions; default 65,536, 0 is read as 1).
     #[must_use]
     pub fn progress_interval(mut self, nodes: u64) -> ConspiracyConfig {
         self.progress_interval = nodes.max(1);
@@ -150,14 +153,15 @@ pub struct ConspiracyReport<M> {
     /// to at most `values[i]`.
     pub down: Vec<Number>,
     /// A move to a child that has the root's value.
-    pub best_move: Option<M>,
+    pub best: Option<M>,
     /// `None` when the range closed (`low == value == high`); else the
     /// limit that stopped the search.
-    pub stop: Option<Stop>,
-    /// Positions expanded.
-    pub nodes: u64,
-    /// Tree use.
-    pub table: TableUse,
+    pub stopped: Option<Stop>,
+    /// What the search counted: [`Stats::nodes`], the positions expanded,
+    /// and the tree's use: [`Stats::table_bytes`], the bytes it holds at
+    /// the end; [`Stats::table_used`], its nodes; [`Stats::table_stores`],
+    /// the nodes added to it. The other counters are zero.
+    pub stats: Stats,
     /// Wall-clock time spent.
     pub elapsed: Duration,
 }
@@ -169,7 +173,7 @@ impl<M> ConspiracyReport<M> {
     /// value is a win or a loss.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
-        if self.stop.is_some() || self.low != self.high {
+        if self.stopped.is_some() || self.low != self.high {
             return None;
         }
         if self.values.len() == 3 && self.values[1] == Score::DRAW {
@@ -205,7 +209,8 @@ impl<M> ConspiracyReport<M> {
 /// With CT = ∞ the search ends exactly when every other value needs a
 /// finished game to change: the root value is then the minimax value of the
 /// tree whose leaves are finished games (or positions at
-/// [`Limits::depth`], evaluated and treated as final).
+/// [`Limits::depth`](gametree_game::Limits::depth), evaluated and treated
+/// as final).
 ///
 /// Memory: an arena of nodes plus `2 × |values|` numbers per node, grown per
 /// expansion (inherent to a best-first search); bounded by
@@ -324,32 +329,27 @@ impl Conspiracy {
         &self.config
     }
 
-    /// Searches `game` (restored afterwards) within `limits`: nodes
-    /// (expansions), time, cancel, and `depth`, which makes positions that
-    /// many plies below the root final leaves valued by their evaluation.
+    /// Searches `game` (restored afterwards) within the request's limits:
+    /// nodes (expansions), time, cancel, and `depth`, which makes positions
+    /// that many plies below the root final leaves valued by their
+    /// evaluation. Sends [`Event::Nodes`](gametree_game::Event::Nodes) to
+    /// the request's sink every
+    /// [progress interval](ConspiracyConfig::progress_interval). The
+    /// request's oracle is ignored (conspiracy search consults none), and
+    /// so is what it asks to find: the report holds the root's value and
+    /// its range.
     ///
     /// # Errors
     ///
     /// [`Error::ValueNotInSet`] when a leaf's value is not in the value set.
     pub fn search<G: Game>(
-        &self,
+        &mut self,
         game: &mut G,
-        limits: &Limits,
+        request: &mut Request<'_, G>,
     ) -> Result<ConspiracyReport<G::Move>, Error> {
-        self.search_with(game, limits, &mut |_| {})
-    }
-
-    /// [`search`](Conspiracy::search) with a progress callback.
-    ///
-    /// # Errors
-    ///
-    /// As [`search`](Conspiracy::search).
-    pub fn search_with<G: Game>(
-        &self,
-        game: &mut G,
-        limits: &Limits,
-        progress: &mut dyn FnMut(&Progress),
-    ) -> Result<ConspiracyReport<G::Move>, Error> {
+        let limits = request.get_limits();
+        let mut progress = |p: &Progress| emit_progress(request, p);
+        let progress: &mut dyn FnMut(&Progress) = &mut progress;
         let grid = self.config.values.grid();
         let k = grid.len();
         let outcomes = self.config.values == ValueSet::Outcomes;
@@ -532,7 +532,7 @@ impl Conspiracy {
         }
         result?;
         let (low, v, high) = range(&tree);
-        let best_move = best_child(&tree, k, v, low == high);
+        let best = best_child(&tree, k, v, low == high);
         Ok(ConspiracyReport {
             value: grid[v],
             low: grid[low],
@@ -540,19 +540,19 @@ impl Conspiracy {
             up: tree.up(0).to_vec(),
             down: tree.down(0).to_vec(),
             values: grid,
-            best_move,
-            stop: if low == high {
+            best,
+            stopped: if low == high {
                 None
             } else {
                 Some(budget.stop.unwrap_or(Stop::Nodes))
             },
-            nodes: budget.nodes,
-            table: TableUse {
-                capacity_bytes: tree.bytes(),
-                used: tree.nodes.len(),
-                stores: tree.nodes.len() as u64,
-                replacements: 0,
-            },
+            stats: table_stats(
+                budget.nodes,
+                tree.bytes(),
+                tree.nodes.len(),
+                tree.nodes.len() as u64,
+                0,
+            ),
             elapsed: budget.start.elapsed(),
         })
     }
@@ -598,24 +598,26 @@ fn best_child<M: Copy>(tree: &Tree<M>, k: usize, v: usize, closed: bool) -> Opti
 impl<G: Game> Solver<G> for Conspiracy {
     /// [`Conspiracy::search`] as a [`Solution`]: the outcome once the range
     /// has closed (threshold ∞ over [`ValueSet::Outcomes`] solves the
-    /// position), with the move to a child of the root's value. A search
+    /// position), with the move to a child of the root's value and the
+    /// search's [`stats`](Solution::stats); its events go to the request's
+    /// sink, then [`Event::Done`](gametree_game::Event::Done). A search
     /// error (a leaf value outside the value set) reads as no outcome.
     fn solve(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Solution<G::Move> {
         let start = std::time::Instant::now();
         if let Some(o) = game.outcome() {
             return request.finish(Solution::terminal(o));
         }
-        let solution = match self.search(game, request.get_limits()) {
+        let solution = match self.search(game, request) {
             Ok(r) => {
                 let outcome = r.outcome();
                 Solution {
                     outcome,
                     score: None,
-                    best: r.best_move,
-                    line: r.best_move.into_iter().collect(),
-                    stopped: if outcome.is_some() { None } else { r.stop },
+                    best: r.best,
+                    line: r.best.into_iter().collect(),
+                    stopped: if outcome.is_some() { None } else { r.stopped },
                     elapsed: start.elapsed(),
-                    stats: gametree_game::Stats::nodes(r.nodes),
+                    stats: r.stats,
                 }
             }
             Err(_) => Solution {

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use gametree_game::{Limits, Outcome, Solution};
+use gametree_game::{Event, Game, Limits, Outcome, Request, Solution, Stats};
 pub use gametree_game::{Progress, Stop};
 
 /// A proof or disproof number. [`INFINITE`] means "can never be proven".
@@ -196,21 +196,6 @@ impl fmt::Display for Answer {
     }
 }
 
-/// How much of its memory a search used: explicit tree nodes for the
-/// best-first searches, table entries for df-pn.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TableUse {
-    /// Bytes the tree or table may use (the table's size, or the tree's
-    /// final size for best-first searches).
-    pub capacity_bytes: usize,
-    /// Tree nodes held, or table entries occupied, at the end.
-    pub used: usize,
-    /// Stores into the table (df-pn) or nodes added to the tree.
-    pub stores: u64,
-    /// Table entries overwritten by a different position (df-pn only).
-    pub replacements: u64,
-}
-
 /// The result of one search ([`Pns`](crate::Pns), [`DfPn`](crate::DfPn)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report<M> {
@@ -223,12 +208,18 @@ pub struct Report<M> {
     /// The root's disproof number δ.
     pub disproof: Number,
     /// When proven: a move of the winning strategy at the root.
-    pub best_move: Option<M>,
-    /// Positions expanded (moves generated at a non-terminal position;
-    /// re-expansions by df-pn count again).
-    pub nodes: u64,
-    /// Tree or table use.
-    pub table: TableUse,
+    pub best: Option<M>,
+    /// What the search counted: [`Stats::nodes`], the positions expanded
+    /// (moves generated at a non-terminal position; re-expansions by df-pn
+    /// count again), and the tree or table use: [`Stats::table_bytes`],
+    /// the bytes the tree or table may use (the table's size, or the
+    /// tree's final size for the best-first searches);
+    /// [`Stats::table_used`], the tree nodes held or table entries
+    /// occupied at the end; [`Stats::table_stores`], the stores into the
+    /// table (df-pn) or nodes added to the tree; and
+    /// [`Stats::table_replacements`], the table entries overwritten by a
+    /// different position (df-pn only). The other counters are zero.
+    pub stats: Stats,
     /// Wall-clock time spent.
     pub elapsed: Duration,
 }
@@ -242,19 +233,61 @@ impl<M> Report<M> {
             answer: Answer::Unknown(Stop::MissingKnowledge(missing)),
             proof: 1,
             disproof: 1,
-            best_move: None,
-            nodes: 0,
-            table: TableUse::default(),
+            best: None,
+            stats: Stats::default(),
             elapsed: Duration::ZERO,
         }
     }
 }
 
+/// What a search counted: `nodes` expansions, and its tree or table use
+/// (the [`Report::stats`] and [`ConspiracyReport::stats`](crate::ConspiracyReport::stats)
+/// figures).
+pub(crate) fn table_stats(
+    nodes: u64,
+    bytes: usize,
+    used: usize,
+    stores: u64,
+    replacements: u64,
+) -> Stats {
+    let mut stats = Stats::nodes(nodes);
+    stats.table_bytes = bytes;
+    stats.table_used = used;
+    stats.table_stores = stores;
+    stats.table_replacements = replacements;
+    stats
+}
+
+/// How the searches send their [`Progress`] to a request's sink: as
+/// [`Event::Nodes`].
+pub(crate) fn emit_progress<G: Game>(request: &mut Request<'_, G>, progress: &Progress) {
+    request.emit(&Event::Nodes(*progress));
+}
+
+/// The [`Solver::solve`](gametree_game::Solver::solve) of the proof-number
+/// searches: the value of `game` for its side to move by two searches
+/// (`search`), "can it win?" and, if not, "can it draw?", each answering
+/// `request` (its limits, its event sink, its oracle); ends with
+/// [`Request::finish`]. The [`Solution`] has no exact score (proof-number
+/// search finds no distances) and the first move of the proof as its line.
+pub(crate) fn solve_request<G: Game>(
+    game: &mut G,
+    request: &mut Request<'_, G>,
+    mut search: impl FnMut(&mut G, Question, &mut Request<'_, G>) -> Report<G::Move>,
+) -> Solution<G::Move> {
+    let solution = match game.outcome() {
+        Some(o) => Solution::terminal(o),
+        None => solve_with(|q| search(game, q, request)),
+    };
+    request.finish(solution)
+}
+
 /// Combines the two answers of a win/draw/loss solve ("can the side to
 /// move win?", then, if not, "can it draw?") into a [`Solution`]: the best
 /// move is the one that proved the win or the draw (none for a loss, where
-/// every move loses).
-pub(crate) fn solve_with<M: Copy>(mut search: impl FnMut(Question) -> Report<M>) -> Solution<M> {
+/// every move loses); the nodes are those of both searches, the table
+/// figures those of the last.
+fn solve_with<M: Copy>(mut search: impl FnMut(Question) -> Report<M>) -> Solution<M> {
     let win = search(Question::Win);
     let (outcome, last, nodes, elapsed) = match win.answer {
         Answer::Proven => (Some(Outcome::Win), win, 0, Duration::ZERO),
@@ -266,19 +299,21 @@ pub(crate) fn solve_with<M: Copy>(mut search: impl FnMut(Question) -> Report<M>)
                 Answer::Disproven => Some(Outcome::Loss),
                 Answer::Unknown(_) => None,
             };
-            (outcome, draw, win.nodes, win.elapsed)
+            (outcome, draw, win.stats.nodes, win.elapsed)
         }
     };
     let best = match outcome {
-        Some(Outcome::Win | Outcome::Draw) => last.best_move,
+        Some(Outcome::Win | Outcome::Draw) => last.best,
         _ => None,
     };
+    let mut stats = last.stats;
+    stats.nodes += nodes;
     Solution {
         outcome,
         score: None,
         best,
         line: best.into_iter().collect(),
-        stats: gametree_game::Stats::nodes(nodes + last.nodes),
+        stats,
         stopped: match last.answer {
             Answer::Unknown(stop) => Some(stop),
             _ => None,
@@ -289,7 +324,7 @@ pub(crate) fn solve_with<M: Copy>(mut search: impl FnMut(Question) -> Report<M>)
 
 /// Limit bookkeeping shared by the searches: counts expansions, checks the
 /// clock and the cancel flag every 256 expansions, and calls the progress
-/// callback.
+/// callback (which sends [`Event::Nodes`] to the request's sink).
 pub(crate) struct Budget<'a> {
     pub(crate) limits: &'a Limits,
     pub(crate) start: Instant,

@@ -4,8 +4,8 @@
 use gametree_game::{Game, Limits, MoveBuffer, Oracle, Outcome, Player, Request, Solution, Solver};
 
 use crate::common::{
-    Budget, Error, INFINITE, Number, Progress, Question, Report, TableUse, add, answer_of,
-    as_parent, child_needs_win, settled_by_bounds, solve_with, solved, success,
+    Budget, Error, INFINITE, Number, Progress, Question, Report, add, answer_of, as_parent,
+    child_needs_win, emit_progress, settled_by_bounds, solve_request, solved, success, table_stats,
 };
 use crate::options::Knobs;
 use crate::pns::{claim_of, initial};
@@ -488,116 +488,55 @@ impl DfPn {
         &self.config
     }
 
-    /// Forgets every table entry. Results stay correct without it: entries
-    /// are kept between searches, keyed by the question and the root's side
-    /// to move, and only the node counts depend on what is kept.
-    pub fn clear(&mut self) {
-        self.table.clear();
-        self.threats.clear();
-    }
-
-    /// Answers `question` about `game` (restored afterwards) within `limits`
-    /// (nodes = expansions, time, cancel; the depth limit is ignored).
-    pub fn search<G: Game>(
-        &mut self,
-        game: &mut G,
-        question: Question,
-        limits: &Limits,
-    ) -> Report<G::Move> {
-        self.search_with(game, question, limits, &mut |_| {})
-    }
-
-    /// [`search`](DfPn::search) with a `progress` callback.
-    pub fn search_with<G: Game>(
-        &mut self,
-        game: &mut G,
-        question: Question,
-        limits: &Limits,
-        progress: &mut dyn FnMut(&Progress),
-    ) -> Report<G::Move> {
-        self.run(game, question, limits, progress, false, None).0
-    }
-
-    /// [`search`](DfPn::search) with an [`Oracle`] (an endgame database)
+    /// Answers `question` about `game` (restored afterwards) within the
+    /// request's limits (nodes = expansions, time, cancel; the depth limit
+    /// is ignored), sending [`Event::Nodes`](gametree_game::Event::Nodes)
+    /// to the request's sink every
+    /// [progress interval](crate::ProofConfig::progress_interval); what
+    /// to find is always the answer to `question`.
+    ///
+    /// The request's [`Oracle`] (an endgame database), when it has one, is
     /// asked about every position below the root before it is expanded
     /// (after the game's own outcome and the repetition rule); an answer
     /// settles the position as a win, draw or loss, whatever the path.
     /// Results stored in the table with an oracle are kept for later
-    /// searches, as any others: [`clear`](DfPn::clear) after changing
-    /// oracles if that matters. [`prove`](DfPn::prove) takes no oracle: a
-    /// proof tree ends in positions that the game's rules decide.
-    pub fn search_with_oracle<G: Game>(
+    /// searches, as any others: [`Solver::clear`] after changing oracles
+    /// if that matters.
+    ///
+    /// Table entries are kept between searches, keyed by the question and
+    /// the root's side to move; results stay correct without
+    /// [`Solver::clear`], only the node counts depend on what is kept.
+    pub fn search<G: Game>(
         &mut self,
         game: &mut G,
         question: Question,
-        limits: &Limits,
-        oracle: &dyn Oracle<G>,
+        request: &mut Request<'_, G>,
     ) -> Report<G::Move> {
-        self.run(game, question, limits, &mut |_| {}, false, Some(oracle))
+        let (limits, oracle) = (request.get_limits(), request.get_oracle());
+        let mut progress = |p: &Progress| emit_progress(request, p);
+        self.run(game, question, limits, &mut progress, false, oracle)
             .0
     }
 
-    /// Searches and, when the question is answered, extracts the proof tree
-    /// (for the root side if proven, for the opponent if disproven) from the
-    /// table, re-solving any position the table has lost. Check it with
-    /// [`verify`](crate::verify). In a game whose positions repeat there is
-    /// no strategy when the answer rests on endless play (a draw that the
-    /// opponent can only hold by repeating): no finite proof tree shows it;
-    /// nor when writing the tree visits more than 2^22 positions (writing it
-    /// may backtrack there).
+    /// [`search`](DfPn::search) and, when the question is answered,
+    /// extracts the proof tree (for the root side if proven, for the
+    /// opponent if disproven) from the table, re-solving any position the
+    /// table has lost. Check it with [`verify`](crate::verify). The
+    /// request's oracle is not consulted: a proof tree ends in positions
+    /// that the game's rules decide. In a game whose positions repeat
+    /// there is no strategy when the answer rests on endless play (a draw
+    /// that the opponent can only hold by repeating): no finite proof tree
+    /// shows it; nor when writing the tree visits more than 2^22 positions
+    /// (writing it may backtrack there).
     pub fn prove<G: Game>(
         &mut self,
         game: &mut G,
         question: Question,
-        limits: &Limits,
+        request: &mut Request<'_, G>,
     ) -> (Report<G::Move>, Option<Strategy<G::Move>>) {
-        self.run(game, question, limits, &mut |_| {}, true, None)
-    }
-
-    /// The value of `game` for its side to move by two searches, which
-    /// share the table (keys are salted by the question). The
-    /// [`Solution`] has no exact score and the first move of the proof as
-    /// its line.
-    pub fn solve<G: Game>(&mut self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
-        if let Some(o) = game.outcome() {
-            return Solution::terminal(o);
-        }
-        solve_with(|q| self.run(game, q, limits, &mut |_| {}, false, None).0)
-    }
-
-    /// [`solve`](DfPn::solve) with an [`Oracle`] consulted below the root,
-    /// as [`search_with_oracle`](DfPn::search_with_oracle) does.
-    ///
-    /// ```
-    /// use gametree_alphabeta::negamax_solve;
-    /// use gametree_game::{Limits, Outcome};
-    /// use gametree_games_tictactoe::TicTacToe;
-    /// use gametree_pns_conspiracy::{DfPn, DfPnConfig};
-    ///
-    /// // Every position with five stones or more, by plain negamax.
-    /// let db = |p: &TicTacToe| {
-    ///     (p.marks() >= 5)
-    ///         .then(|| negamax_solve(&mut p.clone()).value)
-    /// };
-    /// let mut dfpn = DfPn::new(DfPnConfig::new())?;
-    /// let mut board: TicTacToe = "X........".parse()?;
-    /// let solution = dfpn.solve_with_oracle(&mut board, &Limits::none(), &db);
-    /// assert_eq!(solution.outcome, Some(Outcome::Draw));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn solve_with_oracle<G: Game>(
-        &mut self,
-        game: &mut G,
-        limits: &Limits,
-        oracle: &dyn Oracle<G>,
-    ) -> Solution<G::Move> {
-        if let Some(o) = game.outcome() {
-            return Solution::terminal(o);
-        }
-        solve_with(|q| {
-            self.run(game, q, limits, &mut |_| {}, false, Some(oracle))
-                .0
-        })
+        let limits = request.get_limits();
+        let mut progress = |p: &Progress| emit_progress(request, p);
+        self.run(game, question, limits, &mut progress, true, None)
     }
 
     fn run<G: Game>(
@@ -643,27 +582,27 @@ impl DfPn {
                     .0
             }
         };
-        let mut best_move = None;
+        let mut best = None;
         if phi == 0
             && let Some(i) = searcher.root_proof
         {
             let mut moves = G::Moves::default();
             game.generate(&mut moves);
-            best_move = moves.as_slice().get(i).copied();
+            best = moves.as_slice().get(i).copied();
         }
         let report = Report {
             question,
             answer: answer_of(phi, delta, budget.stop),
             proof: phi,
             disproof: delta,
-            best_move,
-            nodes: budget.nodes,
-            table: TableUse {
-                capacity_bytes: searcher.table.bytes(),
-                used: searcher.table.used(),
-                stores: searcher.table.stores - stores,
-                replacements: searcher.table.replacements - replacements,
-            },
+            best,
+            stats: table_stats(
+                budget.nodes,
+                searcher.table.bytes(),
+                searcher.table.used(),
+                searcher.table.stores - stores,
+                searcher.table.replacements - replacements,
+            ),
             elapsed: budget.start.elapsed(),
         };
         let strategy = (with_strategy && (phi == 0 || delta == 0))
@@ -683,19 +622,46 @@ impl DfPn {
 }
 
 impl<G: Game> Solver<G> for DfPn {
-    /// [`DfPn::solve`] within the request's limits, consulting the
-    /// request's oracle below the root when it has one
-    /// ([`DfPn::solve_with_oracle`]).
+    /// The value of `game` for its side to move by two
+    /// [`search`](DfPn::search)es, which share the table (keys are salted
+    /// by the question): "can it win?" and, if not, "can it draw?", within
+    /// the request's limits, consulting the request's oracle below the
+    /// root when it has one, their events sent to its sink, then
+    /// [`Event::Done`](gametree_game::Event::Done). The [`Solution`] has
+    /// no exact score and the first move of the proof as its line; its
+    /// [`stats`](Solution::stats) count the nodes of both searches and
+    /// the table figures of the last.
+    ///
+    /// ```
+    /// use gametree_alphabeta::negamax_solve;
+    /// use gametree_game::{Limits, Outcome, Request, Solver};
+    /// use gametree_games_tictactoe::TicTacToe;
+    /// use gametree_pns_conspiracy::{DfPn, DfPnConfig};
+    ///
+    /// // Every position with five stones or more, by plain negamax.
+    /// let db = |p: &TicTacToe| {
+    ///     (p.marks() >= 5)
+    ///         .then(|| negamax_solve(&mut p.clone()).value)
+    /// };
+    /// let mut dfpn = DfPn::new(DfPnConfig::new())?;
+    /// let mut board: TicTacToe = "X........".parse()?;
+    /// let limits = Limits::none();
+    /// let solution = dfpn.solve(&mut board, &mut Request::new(&limits).oracle(&db));
+    /// assert_eq!(solution.outcome, Some(Outcome::Draw));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn solve(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Solution<G::Move> {
-        let limits = request.get_limits();
-        let solution = match request.get_oracle() {
-            Some(oracle) => DfPn::solve_with_oracle(self, game, limits, oracle),
-            None => DfPn::solve(self, game, limits),
-        };
-        request.finish(solution)
+        solve_request(game, request, |game, q, request| {
+            self.search(game, q, request)
+        })
     }
 
+    /// Forgets every table entry (and the threat-space search's table).
+    /// Results stay correct without it: entries are kept between searches,
+    /// keyed by the question and the root's side to move, and only the
+    /// node counts depend on what is kept.
     fn clear(&mut self) {
-        DfPn::clear(self);
+        self.table.clear();
+        self.threats.clear();
     }
 }

@@ -12,11 +12,22 @@
 //!
 //! All proof-number searches work in the negamax φ/δ form and answer a
 //! [`Question`] about the side to move: "can it force a win?" or "can it
-//! force at least a draw?". [`Pns::solve`] and [`DfPn::solve`] ask both in
-//! turn to get win, draw or loss. Every search takes [`gametree_game::Limits`]
-//! (nodes, time, cancel flag), has a memory bound (tree limit or table
-//! size) and a progress callback, and reports the answer (or the limit
-//! that stopped it), nodes, table use and time.
+//! force at least a draw?". Their [`Solver::solve`](gametree_game::Solver::solve)
+//! asks both in turn to get win, draw or loss.
+//!
+//! Every search answers one [`gametree_game::Request`]: its
+//! [`Limits`](gametree_game::Limits) (nodes, time, cancel flag), its event
+//! sink, which gets [`Event::Nodes`](gametree_game::Event::Nodes) every
+//! progress interval (and [`Event::Done`](gametree_game::Event::Done) at
+//! the end of a `Solver::solve`), and its [`Oracle`](gametree_game::Oracle),
+//! which df-pn consults below the root (PNS, PN² and conspiracy search
+//! ignore it). Each has a memory bound (tree limit or table size) and
+//! reports the answer (or the limit that stopped it), the `best` move,
+//! `stats` ([`gametree_game::Stats`]: nodes and table use) and the time
+//! `elapsed`. There is one method of each kind per searcher:
+//! [`Pns::search`], [`DfPn::search`] and [`Conspiracy::search`];
+//! [`Pns::prove`] and [`DfPn::prove`]; and the
+//! [`Solver`](gametree_game::Solver) trait's `solve` and `clear`.
 //!
 //! A proof tree can be extracted ([`Pns::prove`], [`DfPn::prove`]) and
 //! replayed against the game by [`verify`], which trusts nothing but the
@@ -25,7 +36,7 @@
 //!
 //! ```
 //! use arrayvec::ArrayVec;
-//! use gametree_game::{Game, Limits, Outcome, Player};
+//! use gametree_game::{Game, Limits, Outcome, Player, Request, Solver};
 //! use gametree_pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, Question, verify};
 //!
 //! // Take one or two stones; whoever takes the last stone wins.
@@ -47,15 +58,16 @@
 //! }
 //!
 //! // Multiples of three are lost for the side to move.
+//! let limits = Limits::none();
 //! let mut nim = Nim { stones: 10, to_move: Player::First };
-//! let (report, proof) = Pns::default().prove(&mut nim, Question::Win, &Limits::none());
-//! assert_eq!(report.best_move, Some(1));
+//! let (report, proof) = Pns::default().prove(&mut nim, Question::Win, &mut Request::new(&limits));
+//! assert_eq!(report.best, Some(1));
 //! verify(&mut nim, &proof.unwrap())?; // replayed against the rules
 //!
 //! nim.stones = 9;
-//! let solution = DfPn::new(DfPnConfig::new())?.solve(&mut nim, &Limits::none());
+//! let solution = DfPn::new(DfPnConfig::new())?.solve(&mut nim, &mut Request::new(&limits));
 //! assert_eq!(solution.outcome, Some(Outcome::Loss));
-//! let cns = Conspiracy::new(ConspiracyConfig::new())?.search(&mut nim, &Limits::none())?;
+//! let cns = Conspiracy::new(ConspiracyConfig::new())?.search(&mut nim, &mut Request::new(&limits))?;
 //! assert_eq!(cns.outcome(), Some(Outcome::Loss));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -71,7 +83,7 @@ mod pns;
 mod proof;
 
 pub use cns::{Conspiracy, ConspiracyConfig, ConspiracyReport, ValueSet};
-pub use common::{Answer, Error, INFINITE, Number, Progress, Question, Report, Stop, TableUse};
+pub use common::{Answer, Error, INFINITE, Number, Progress, Question, Report, Stop};
 pub use dfpn::{DfPn, DfPnConfig};
 pub use gametree_game::{MissingKnowledge, Use};
 pub use gametree_threats::ThreatConfig;

@@ -85,9 +85,10 @@ impl ProofConfig {
         self
     }
 
-    /// Calls the progress callback about every `nodes` nodes, counted as
-    /// the report's `nodes` counts them (expansions; default 65,536, 0 is
-    /// read as 1).
+    /// Sends [`Event::Nodes`](gametree_game::Event::Nodes) to the
+    /// request's event sink about every `nodes` nodes, counted as the
+    /// report's [`stats.nodes`](gametree_game::Stats::nodes) counts them
+    /// (expansions; default 65,536, 0 is read as 1).
     #[must_use]
     pub const fn progress_interval(mut self, nodes: u64) -> ProofConfig {
         self.progress_interval = if nodes == 0 { 1 } else { nodes };

@@ -8,8 +8,8 @@ use gametree_threats::ThreatSearch;
 
 use crate::common::Error;
 use crate::common::{
-    Budget, INFINITE, Number, Progress, Question, Report, TableUse, add, answer_of, as_parent,
-    child_needs_win, settled_by_bounds, solve_with, solved, success,
+    Budget, INFINITE, Number, Progress, Question, Report, add, answer_of, as_parent,
+    child_needs_win, emit_progress, settled_by_bounds, solve_request, solved, success, table_stats,
 };
 use crate::options::{Knobs, ProofConfig};
 use crate::proof::{Claim, Strategy};
@@ -446,39 +446,38 @@ impl Pns {
         &self.config
     }
 
-    /// Answers `question` about `game` (restored afterwards) within `limits`
-    /// (nodes = expansions, time, cancel; the depth limit is ignored).
+    /// Answers `question` about `game` (restored afterwards) within the
+    /// request's limits (nodes = expansions, time, cancel; the depth limit
+    /// is ignored), sending [`Event::Nodes`](gametree_game::Event::Nodes)
+    /// to the request's sink every
+    /// [progress interval](crate::ProofConfig::progress_interval).
+    /// The request's oracle is ignored: PNS and PN² consult none (df-pn
+    /// does, [`DfPn::search`](crate::DfPn::search)); what to find is
+    /// always the answer to `question`.
     pub fn search<G: Game>(
-        &self,
+        &mut self,
         game: &mut G,
         question: Question,
-        limits: &Limits,
+        request: &mut Request<'_, G>,
     ) -> Report<G::Move> {
-        self.search_with(game, question, limits, &mut |_| {})
+        let limits = request.get_limits();
+        self.run(game, question, limits, &mut |p| emit_progress(request, p))
+            .0
     }
 
-    /// [`search`](Pns::search) with a `progress` callback.
-    pub fn search_with<G: Game>(
-        &self,
-        game: &mut G,
-        question: Question,
-        limits: &Limits,
-        progress: &mut dyn FnMut(&Progress),
-    ) -> Report<G::Move> {
-        self.run(game, question, limits, progress).0
-    }
-
-    /// Searches and, when the question is answered, extracts the proof tree
-    /// of the answer: a [`Strategy`] for the root side if proven, for the
-    /// opponent (of the complementary claim) if disproven. Check it with
-    /// [`verify`](crate::verify).
+    /// [`search`](Pns::search) and, when the question is answered, extracts
+    /// the proof tree of the answer: a [`Strategy`] for the root side if
+    /// proven, for the opponent (of the complementary claim) if disproven.
+    /// Check it with [`verify`](crate::verify).
     pub fn prove<G: Game>(
-        &self,
+        &mut self,
         game: &mut G,
         question: Question,
-        limits: &Limits,
+        request: &mut Request<'_, G>,
     ) -> (Report<G::Move>, Option<Strategy<G::Move>>) {
-        let (report, engine, knobs) = self.run(game, question, limits, &mut |_| {});
+        let limits = request.get_limits();
+        let (report, engine, knobs) =
+            self.run(game, question, limits, &mut |p| emit_progress(request, p));
         if let Some(knobs) = knobs
             && report.phi_or_delta_zero()
         {
@@ -498,17 +497,6 @@ impl Pns {
         } else {
             (report, None)
         }
-    }
-
-    /// The value of `game` for its side to move by two searches: "can it
-    /// win?" and, if not, "can it draw?". The [`Solution`] has no exact
-    /// score (proof-number search finds no distances) and the first move of
-    /// the proof as its line.
-    pub fn solve<G: Game>(&self, game: &mut G, limits: &Limits) -> Solution<G::Move> {
-        if let Some(o) = game.outcome() {
-            return Solution::terminal(o);
-        }
-        solve_with(|q| self.search(game, q, limits))
     }
 
     fn run<G: Game>(
@@ -551,7 +539,7 @@ impl Pns {
             0,
         );
         let root = engine.tree[0];
-        let best_move = (root.phi == 0 && root.len > 0)
+        let best = (root.phi == 0 && root.len > 0)
             .then(|| {
                 engine.tree[root.first as usize..(root.first + root.len) as usize]
                     .iter()
@@ -564,14 +552,14 @@ impl Pns {
             answer: answer_of(root.phi, root.delta, budget.stop),
             proof: root.phi,
             disproof: root.delta,
-            best_move,
-            nodes: budget.nodes,
-            table: TableUse {
-                capacity_bytes: engine.bytes() + inner.bytes(),
-                used: engine.tree.len(),
-                stores: engine.tree.len() as u64,
-                replacements: 0,
-            },
+            best,
+            stats: table_stats(
+                budget.nodes,
+                engine.bytes() + inner.bytes(),
+                engine.tree.len(),
+                engine.tree.len() as u64,
+                0,
+            ),
             elapsed: budget.start.elapsed(),
         };
         (report, engine, Some(knobs))
@@ -672,10 +660,18 @@ fn extract<G: Game>(
 }
 
 impl<G: Game> Solver<G> for Pns {
-    /// [`Pns::solve`] within the request's limits (no oracle: PNS
-    /// consults none).
+    /// The value of `game` for its side to move by two
+    /// [`search`](Pns::search)es: "can it win?" and, if not, "can it
+    /// draw?", within the request's limits, their events sent to its sink
+    /// (the request's oracle is ignored: PNS consults none), then
+    /// [`Event::Done`](gametree_game::Event::Done). The [`Solution`] has
+    /// no exact score (proof-number search finds no distances) and the
+    /// first move of the proof as its line; its
+    /// [`stats`](Solution::stats) count the nodes of both searches and
+    /// the tree of the last.
     fn solve(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Solution<G::Move> {
-        let solution = Pns::solve(self, game, request.get_limits());
-        request.finish(solution)
+        solve_request(game, request, |game, q, request| {
+            self.search(game, q, request)
+        })
     }
 }

@@ -7,7 +7,7 @@
 //! solver on seeded random positions.
 
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{Game, Limits, MoveBuffer, Outcome, Use};
+use gametree_game::{Game, Limits, MoveBuffer, Outcome, Request, Use};
 use gametree_games_connect4::{Board, Size};
 use gametree_games_mnk::Mnk;
 use gametree_pns_conspiracy::{
@@ -81,18 +81,18 @@ fn check_empty_board<G: Game>(g: &mut G, expected: Outcome, with_cns: bool) {
     eprintln!("{stats:?} {:?}", t.elapsed());
     // With and without the game's proof hints.
     for hints in [true, false] {
-        let pns =
+        let mut pns =
             Pns::new(PnsConfig::new().proof(ProofConfig::new().proof_hints(Use::from(hints))))
                 .unwrap();
         let mut dfpn =
             DfPn::new(DfPnConfig::new().proof(ProofConfig::new().proof_hints(Use::from(hints))))
                 .unwrap();
         for r in [
-            pns.search(g, Question::Win, &Limits::none()),
-            dfpn.search(g, Question::Win, &Limits::none()),
+            pns.search(g, Question::Win, &mut Request::new(&Limits::none())),
+            dfpn.search(g, Question::Win, &mut Request::new(&Limits::none())),
         ] {
             assert_eq!(r.answer == Answer::Proven, expected == Outcome::Win);
-            eprintln!("hints {hints}: {} nodes", r.nodes);
+            eprintln!("hints {hints}: {} nodes", r.stats.nodes);
         }
     }
 }

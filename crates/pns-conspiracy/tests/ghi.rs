@@ -13,7 +13,7 @@ use gametree_pns_conspiracy::ProofConfig;
 use std::sync::Arc;
 
 use arrayvec::ArrayVec;
-use gametree_game::{Game, Limits, Outcome, Player};
+use gametree_game::{Game, Limits, Outcome, Player, Request, Solver};
 use gametree_pns_conspiracy::{Answer, DfPn, DfPnConfig, Pns, Question, verify};
 
 /// One node of an explicit game graph.
@@ -181,15 +181,22 @@ fn ghi_example_defender_root() {
     for config in configs() {
         let mut dfpn = DfPn::new(config).unwrap();
         // "Can D at least draw?" No: every line reaches T.
-        let r = dfpn.search(&mut g, Question::AtLeastDraw, &Limits::none());
+        let r = dfpn.search(
+            &mut g,
+            Question::AtLeastDraw,
+            &mut Request::new(&Limits::none()),
+        );
         assert_eq!(r.answer, Answer::Disproven, "{config:?}");
-        let s = DfPn::new(config).unwrap().solve(&mut g, &Limits::none());
+        let s = DfPn::new(config)
+            .unwrap()
+            .solve(&mut g, &mut Request::new(&Limits::none()));
         assert_eq!(s.outcome, Some(Outcome::Loss), "{config:?}");
         // The proof of P's win (the opponent's strategy) verifies.
-        let (_, proof) =
-            DfPn::new(config)
-                .unwrap()
-                .prove(&mut g, Question::AtLeastDraw, &Limits::none());
+        let (_, proof) = DfPn::new(config).unwrap().prove(
+            &mut g,
+            Question::AtLeastDraw,
+            &mut Request::new(&Limits::none()),
+        );
         let proof = proof.expect("a disproof has a strategy");
         verify(&mut g, &proof).expect("P's win verifies");
     }
@@ -200,11 +207,13 @@ fn ghi_example_prover_root() {
     let nodes = Arc::new(ghi_graph());
     let mut g = Graph { nodes, at: 6 };
     for config in configs() {
-        let (r, proof) = DfPn::new(config)
-            .unwrap()
-            .prove(&mut g, Question::Win, &Limits::none());
+        let (r, proof) = DfPn::new(config).unwrap().prove(
+            &mut g,
+            Question::Win,
+            &mut Request::new(&Limits::none()),
+        );
         assert_eq!(r.answer, Answer::Proven, "{config:?}");
-        assert_eq!(r.best_move, Some(0));
+        assert_eq!(r.best, Some(0));
         verify(&mut g, &proof.expect("a proof")).expect("the win verifies");
     }
 }
@@ -261,12 +270,17 @@ fn random_cyclic_graphs() {
             let want = exact[usize::from(at)];
             // PNS searches a tree: no GHI by construction.
             assert_eq!(
-                Pns::default().solve(&mut g, &Limits::none()).outcome,
+                Pns::default()
+                    .solve(&mut g, &mut Request::new(&Limits::none()))
+                    .outcome,
                 Some(want),
                 "seed {seed} node {at} PNS"
             );
             for dfpn in &mut solvers {
-                let s = dfpn.solve(&mut g, &Limits::none().with_nodes(100_000));
+                let s = dfpn.solve(
+                    &mut g,
+                    &mut Request::new(&Limits::none().with_nodes(100_000)),
+                );
                 compared += 1;
                 if s.outcome.is_none() {
                     unknown += 1;

@@ -3,7 +3,7 @@
 //! search with a typed reason, `Auto` and `On` agree where the game has
 //! it), and [`ProofConfig`] is one struct shared by PNS, PN² and df-pn.
 
-use gametree_game::{Limits, Outcome, Solver, Stop};
+use gametree_game::{Limits, Outcome, Request, Solver, Stop};
 use gametree_games_mnk::Mnk;
 use gametree_games_tictactoe::TicTacToe;
 use gametree_pns_conspiracy::{
@@ -19,33 +19,39 @@ fn a_required_item_the_game_lacks_refuses_the_search() {
         Some(Stop::MissingKnowledge(e)) => e.option() == "proof_hints",
         _ => false,
     };
-    let pns = Pns::new(PnsConfig::new().proof(proof)).unwrap();
+    let mut pns = Pns::new(PnsConfig::new().proof(proof)).unwrap();
     let mut board = TicTacToe::new();
-    let report = pns.search(&mut board, Question::Win, &Limits::none());
+    let report = pns.search(
+        &mut board,
+        Question::Win,
+        &mut Request::new(&Limits::none()),
+    );
     assert!(matches!(report.answer, Answer::Unknown(s) if refused(Some(s))));
-    assert_eq!(report.nodes, 0);
+    assert_eq!(report.stats.nodes, 0);
     let pn2 = PnsConfig::new()
         .proof(proof)
         .second_level(Some(SecondLevel::default()));
-    let solution = Pns::new(pn2).unwrap().solve(&mut board, &Limits::none());
+    let solution = Pns::new(pn2)
+        .unwrap()
+        .solve(&mut board, &mut Request::new(&Limits::none()));
     assert_eq!(solution.outcome, None);
     assert!(refused(solution.stopped), "{:?}", solution.stopped);
     let mut dfpn = DfPn::new(DfPnConfig::new().proof(proof)).unwrap();
-    let solution = Solver::solve(
-        &mut dfpn,
-        &mut board,
-        &mut gametree_game::Request::new(&Limits::none()),
-    );
+    let solution = Solver::solve(&mut dfpn, &mut board, &mut Request::new(&Limits::none()));
     assert_eq!(solution.outcome, None);
     assert!(refused(solution.stopped), "{:?}", solution.stopped);
-    let (report, strategy) = dfpn.prove(&mut board, Question::AtLeastDraw, &Limits::none());
+    let (report, strategy) = dfpn.prove(
+        &mut board,
+        Question::AtLeastDraw,
+        &mut Request::new(&Limits::none()),
+    );
     assert!(matches!(report.answer, Answer::Unknown(s) if refused(Some(s))));
     assert!(strategy.is_none());
     // The same game with the item `Auto` or `Off` is solved.
     for usage in [Use::Auto, Use::Off] {
         let proof = ProofConfig::new().proof_hints(usage);
         let mut dfpn = DfPn::new(DfPnConfig::new().proof(proof)).unwrap();
-        let solution = dfpn.solve(&mut board, &Limits::none());
+        let solution = dfpn.solve(&mut board, &mut Request::new(&Limits::none()));
         assert_eq!(solution.outcome, Some(Outcome::Draw), "{usage:?}");
     }
 }
@@ -63,10 +69,10 @@ fn on_equals_auto_where_the_game_has_the_item() {
     };
     let mut outcomes = Vec::new();
     for usage in [Use::Auto, Use::On, Use::Off] {
-        let pns = Pns::new(PnsConfig::new().proof(with(usage))).unwrap();
-        let solution = pns.solve(&mut g, &Limits::none());
+        let mut pns = Pns::new(PnsConfig::new().proof(with(usage))).unwrap();
+        let solution = pns.solve(&mut g, &mut Request::new(&Limits::none()));
         let mut dfpn = DfPn::new(DfPnConfig::new().proof(with(usage))).unwrap();
-        let other = dfpn.solve(&mut g, &Limits::none());
+        let other = dfpn.solve(&mut g, &mut Request::new(&Limits::none()));
         assert_eq!(solution.outcome, other.outcome, "{usage:?}");
         assert!(solution.outcome.is_some());
         outcomes.push((solution.outcome, solution.stats.nodes, other.stats.nodes));

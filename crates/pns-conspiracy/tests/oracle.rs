@@ -1,13 +1,13 @@
-//! df-pn with an oracle (`DfPn::solve_with_oracle`,
-//! `DfPn::search_with_oracle`) answers as plain negamax does, on every
-//! tic-tac-toe position, with oracles that know the positions of `k` marks
-//! or more; the root is never probed.
+//! df-pn with an oracle in its request (`Solver::solve`, `DfPn::search`)
+//! answers as plain negamax does, on every tic-tac-toe position, with
+//! oracles that know the positions of `k` marks or more; the root is never
+//! probed.
 
 use gametree_pns_conspiracy::ProofConfig;
 use std::collections::{HashMap, HashSet};
 
 use gametree_alphabeta::negamax_solve;
-use gametree_game::{Game, Limits, Outcome, Score};
+use gametree_game::{Game, Limits, Outcome, Request, Score, Solver};
 use gametree_games_tictactoe::TicTacToe;
 use gametree_pns_conspiracy::{Answer, DfPn, DfPnConfig, Question};
 
@@ -49,19 +49,23 @@ fn outcomes_equal_negamax_with_every_oracle() {
         let mut dfpn =
             DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(1 << 20))).unwrap();
         let (mut plain, mut probing) = (0, 0);
+        let none = Limits::none();
         for (p, &want) in positions.iter().zip(&expected) {
-            let solved = dfpn.solve_with_oracle(&mut { *p }, &Limits::none(), &oracle);
+            let solved = dfpn.solve(&mut { *p }, &mut Request::new(&none).oracle(&oracle));
             assert_eq!(solved.outcome, want, "{p} with oracle from {k} marks");
             // One question, with and without the oracle: the same answer
             // (and, over all positions, fewer expansions with it).
-            dfpn.clear();
-            let with =
-                dfpn.search_with_oracle(&mut { *p }, Question::Win, &Limits::none(), &oracle);
-            dfpn.clear();
-            let without = dfpn.search(&mut { *p }, Question::Win, &Limits::none());
+            Solver::<TicTacToe>::clear(&mut dfpn);
+            let with = dfpn.search(
+                &mut { *p },
+                Question::Win,
+                &mut Request::new(&none).oracle(&oracle),
+            );
+            Solver::<TicTacToe>::clear(&mut dfpn);
+            let without = dfpn.search(&mut { *p }, Question::Win, &mut Request::new(&none));
             assert_eq!(with.answer, without.answer, "{p}");
-            plain += without.nodes;
-            probing += with.nodes;
+            plain += without.stats.nodes;
+            probing += with.stats.nodes;
         }
         assert!(
             probing < plain,
@@ -76,6 +80,11 @@ fn the_root_is_searched_not_probed() {
     let key = root.hash();
     let liar = move |p: &TicTacToe| (p.hash() == key).then_some(Score::win_in(1));
     let mut dfpn = DfPn::new(DfPnConfig::new()).unwrap();
-    let report = dfpn.search_with_oracle(&mut { root }, Question::Win, &Limits::none(), &liar);
+    let none = Limits::none();
+    let report = dfpn.search(
+        &mut { root },
+        Question::Win,
+        &mut Request::new(&none).oracle(&liar),
+    );
     assert_eq!(report.answer, Answer::Disproven);
 }

@@ -5,7 +5,7 @@
 //! refused limits are a typed error.
 
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{Game, Limits, Outcome, Use};
+use gametree_game::{Game, Limits, Outcome, Request, Solver, Use};
 use gametree_games_mnk::{Mnk, Moves};
 use gametree_pns_conspiracy::ProofConfig;
 use gametree_pns_conspiracy::{
@@ -32,11 +32,13 @@ fn random_position(rng: &mut Pcg64, m: u8, n: u8, k: u8, stones: u64) -> Option<
 fn values_and_proofs_with_threats() {
     let mut rng = Pcg64::new(0x7468726561747321, 5);
     let mut reference = AlphaBeta::<Mnk>::new(Config::default().threats(Use::Off)).unwrap();
-    let pns_on = Pns::new(PnsConfig::new().proof(ProofConfig::new().threats(Use::Auto))).unwrap();
-    let pns_off = Pns::new(PnsConfig::new().proof(ProofConfig::new().threats(Use::Off))).unwrap();
+    let mut pns_on =
+        Pns::new(PnsConfig::new().proof(ProofConfig::new().threats(Use::Auto))).unwrap();
+    let mut pns_off =
+        Pns::new(PnsConfig::new().proof(ProofConfig::new().threats(Use::Off))).unwrap();
     let pn2 = PnsConfig::new().second_level(Some(SecondLevel::default()));
-    let pn2_on = Pns::new(pn2.proof(ProofConfig::new().threats(Use::Auto))).unwrap();
-    let pn2_off = Pns::new(pn2.proof(ProofConfig::new().threats(Use::Off))).unwrap();
+    let mut pn2_on = Pns::new(pn2.proof(ProofConfig::new().threats(Use::Auto))).unwrap();
+    let mut pn2_off = Pns::new(pn2.proof(ProofConfig::new().threats(Use::Off))).unwrap();
     let mut dfpn_on =
         DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(1 << 20))).unwrap();
     let limits = Limits::none().with_nodes(400_000);
@@ -54,15 +56,17 @@ fn values_and_proofs_with_threats() {
                 .outcome
                 .expect("solved");
             wins += usize::from(expected == Outcome::Win);
-            for s in [&pns_on, &pns_off, &pn2_on, &pn2_off] {
+            for s in [&mut pns_on, &mut pns_off, &mut pn2_on, &mut pn2_off] {
                 assert_eq!(
-                    s.solve(&mut g.clone(), &limits).outcome,
+                    s.solve(&mut g.clone(), &mut Request::new(&limits)).outcome,
                     Some(expected),
                     "{g}"
                 );
             }
             assert_eq!(
-                dfpn_on.solve(&mut g.clone(), &limits).outcome,
+                dfpn_on
+                    .solve(&mut g.clone(), &mut Request::new(&limits))
+                    .outcome,
                 Some(expected),
                 "{g}"
             );
@@ -71,8 +75,8 @@ fn values_and_proofs_with_threats() {
             } else {
                 Question::AtLeastDraw
             };
-            for s in [&pns_on, &pn2_on] {
-                let (report, proof) = s.prove(&mut g.clone(), question, &limits);
+            for s in [&mut pns_on, &mut pn2_on] {
+                let (report, proof) = s.prove(&mut g.clone(), question, &mut Request::new(&limits));
                 // Proven, or disproven for a loss (then the proof tree is
                 // the opponent's win).
                 assert!(report.proof == 0 || report.disproof == 0, "{g}");
@@ -113,12 +117,13 @@ fn memory_bound_counts_threat_tables() {
     let pn2 = PnsConfig::new()
         .second_level(Some(SecondLevel::default()))
         .proof(ProofConfig::new().memory(1 << 20));
-    let on = Pns::new(pn2)
-        .unwrap()
-        .search(&mut g, Question::Win, &Limits::none());
+    let on =
+        Pns::new(pn2)
+            .unwrap()
+            .search(&mut g, Question::Win, &mut Request::new(&Limits::none()));
     assert_eq!(on.answer, Answer::Unknown(Stop::Memory));
     let off = Pns::new(pn2.proof(pn2.get_proof().threats(Use::Off)))
         .unwrap()
-        .search(&mut g, Question::Win, &Limits::none());
+        .search(&mut g, Question::Win, &mut Request::new(&Limits::none()));
     assert!(matches!(off.answer, Answer::Proven), "{:?}", off.answer);
 }

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use gametree_game::{Game, Limits, Outcome, Score};
+use gametree_game::{Game, Limits, Outcome, Request, Score, Solver};
 use gametree_games_tictactoe::TicTacToe;
 use gametree_pns_conspiracy::{Answer, DfPn, DfPnConfig, Pns, Question, agree, verify};
 
@@ -126,23 +126,24 @@ fn depth_limited_cns_is_negamax_everywhere() {
 fn empty_board_is_a_draw_for_every_solver() {
     let mut g = TicTacToe::new();
     for s in [
-        Pns::default().solve(&mut g, &Limits::none()),
-        Pns::pn2().solve(&mut g, &Limits::none()),
+        Pns::default().solve(&mut g, &mut Request::new(&Limits::none())),
+        Pns::pn2().solve(&mut g, &mut Request::new(&Limits::none())),
         DfPn::new(DfPnConfig::new())
             .unwrap()
-            .solve(&mut g, &Limits::none()),
+            .solve(&mut g, &mut Request::new(&Limits::none())),
         DfPn::new(DfPnConfig::new().epsilon(0.0))
             .unwrap()
-            .solve(&mut g, &Limits::none()),
+            .solve(&mut g, &mut Request::new(&Limits::none())),
     ] {
         assert_eq!(s.outcome, Some(Outcome::Draw));
         assert!(s.best.is_some()); // the move that proved the draw
         assert!(s.stats.nodes > 0);
     }
-    let (r, proof) =
-        DfPn::new(DfPnConfig::new())
-            .unwrap()
-            .prove(&mut g, Question::AtLeastDraw, &Limits::none());
+    let (r, proof) = DfPn::new(DfPnConfig::new()).unwrap().prove(
+        &mut g,
+        Question::AtLeastDraw,
+        &mut Request::new(&Limits::none()),
+    );
     assert_eq!(r.answer, Answer::Proven);
     let stats = verify(&mut g, &proof.unwrap()).unwrap();
     assert!(stats.leaves > 0);

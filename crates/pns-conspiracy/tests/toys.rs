@@ -3,7 +3,9 @@
 //! transpositions, and a cyclic game.
 
 use arrayvec::ArrayVec;
-use gametree_game::{Game, Knowledge, Limits, MoveBuffer, Outcome, Player, Score, Use};
+use gametree_game::{
+    Event, Game, Knowledge, Limits, MoveBuffer, Outcome, Player, Request, Score, Solver, Use,
+};
 use gametree_pns_conspiracy::ProofConfig;
 use gametree_pns_conspiracy::{
     Answer, Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig, Question, SecondLevel,
@@ -238,10 +240,11 @@ fn take_games_have_their_known_values() {
                 .unwrap_or_else(|e| panic!("take {max_take}, {stones} stones: {e}"));
             assert!(stones == 0 || stats.verified_nodes > 0);
             let before = g.clone();
-            let r = Pns::default().search(&mut g, Question::Win, &Limits::none());
+            let r =
+                Pns::default().search(&mut g, Question::Win, &mut Request::new(&Limits::none()));
             assert_eq!(g, before, "the game is restored");
             if known == Outcome::Win {
-                assert_eq!(r.best_move, Some(stones % (max_take + 1)));
+                assert_eq!(r.best, Some(stones % (max_take + 1)));
             }
         }
     }
@@ -284,18 +287,18 @@ fn tiny_table_and_epsilons_stay_correct() {
                     .epsilon(eps),
             )
             .unwrap();
-            let s = dfpn.solve(&mut g, &Limits::none());
+            let s = dfpn.solve(&mut g, &mut Request::new(&Limits::none()));
             assert_eq!(
                 s.outcome,
                 Some(expected),
                 "seed {seed}, {bytes} bytes, ε {eps}"
             );
             replaced += dfpn
-                .search(&mut g, Question::Win, &Limits::none())
-                .table
-                .replacements;
+                .search(&mut g, Question::Win, &mut Request::new(&Limits::none()))
+                .stats
+                .table_replacements;
             for q in [Question::Win, Question::AtLeastDraw] {
-                let (r, proof) = dfpn.prove(&mut g, q, &Limits::none());
+                let (r, proof) = dfpn.prove(&mut g, q, &mut Request::new(&Limits::none()));
                 let proof = proof.expect("answered");
                 verify(&mut g, &proof).unwrap_or_else(|e| panic!("seed {seed} {q:?}: {e}"));
                 assert_eq!(
@@ -321,17 +324,19 @@ fn hints_change_effort_not_answers() {
                 let config = PnsConfig::new()
                     .proof(ProofConfig::new().proof_hints(Use::from(hints)))
                     .second_level(second);
-                let r = Pns::new(config)
-                    .unwrap()
-                    .search(&mut g, Question::Win, &Limits::none());
+                let r = Pns::new(config).unwrap().search(
+                    &mut g,
+                    Question::Win,
+                    &mut Request::new(&Limits::none()),
+                );
                 assert_eq!(r.answer == Answer::Proven, win, "seed {seed}");
-                efforts.insert((seed, hints, r.nodes));
+                efforts.insert((seed, hints, r.stats.nodes));
             }
             let mut dfpn = DfPn::new(
                 DfPnConfig::new().proof(ProofConfig::new().proof_hints(Use::from(hints))),
             )
             .unwrap();
-            let r = dfpn.search(&mut g, Question::Win, &Limits::none());
+            let r = dfpn.search(&mut g, Question::Win, &mut Request::new(&Limits::none()));
             assert_eq!(r.answer == Answer::Proven, win, "seed {seed}");
         }
     }
@@ -345,9 +350,9 @@ fn cyclic_games_every_solver_matches_the_path_rule() {
         let mut g = RandomDag::new(seed, 0, 24, true);
         let expected = negamax(&mut g, &mut Vec::new());
         // PNS works on a tree, so its repetition rule is exactly the reference's.
-        let s = Pns::default().solve(&mut g, &Limits::none());
+        let s = Pns::default().solve(&mut g, &mut Request::new(&Limits::none()));
         assert_eq!(s.outcome, Some(expected), "seed {seed}");
-        let s = Pns::pn2().solve(&mut g, &Limits::none());
+        let s = Pns::pn2().solve(&mut g, &mut Request::new(&Limits::none()));
         assert_eq!(s.outcome, Some(expected), "seed {seed}");
         // df-pn shares results between paths through its table: only the
         // graph-history rule (a result that rests on a repetition above its
@@ -363,7 +368,9 @@ fn cyclic_games_every_solver_matches_the_path_rule() {
         ] {
             for q in [Question::Win, Question::AtLeastDraw] {
                 let limits = Limits::none().with_nodes(100_000);
-                let r = DfPn::new(config).unwrap().search(&mut g, q, &limits);
+                let r = DfPn::new(config)
+                    .unwrap()
+                    .search(&mut g, q, &mut Request::new(&limits));
                 if matches!(r.answer, Answer::Unknown(_)) {
                     unknown += 1;
                     continue;
@@ -389,50 +396,54 @@ fn cyclic_games_every_solver_matches_the_path_rule() {
 fn limits_stop_every_search() {
     let mut g = RandomDag::new(7, 14, 100_000, false);
     let nodes = Limits::none().with_nodes(10);
-    let r = Pns::default().search(&mut g, Question::Win, &nodes);
+    let r = Pns::default().search(&mut g, Question::Win, &mut Request::new(&nodes));
     if !matches!(r.answer, Answer::Proven | Answer::Disproven) {
         assert_eq!(r.answer, Answer::Unknown(Stop::Nodes));
-        assert!(r.nodes <= 10);
+        assert!(r.stats.nodes <= 10);
     }
     let mut limits = Limits::none();
     limits
         .cancel_flag()
         .store(true, std::sync::atomic::Ordering::Relaxed);
     for r in [
-        Pns::default().search(&mut g, Question::Win, &limits),
-        Pns::pn2().search(&mut g, Question::Win, &limits),
-        DfPn::new(DfPnConfig::new())
-            .unwrap()
-            .search(&mut g, Question::Win, &limits),
+        Pns::default().search(&mut g, Question::Win, &mut Request::new(&limits)),
+        Pns::pn2().search(&mut g, Question::Win, &mut Request::new(&limits)),
+        DfPn::new(DfPnConfig::new()).unwrap().search(
+            &mut g,
+            Question::Win,
+            &mut Request::new(&limits),
+        ),
     ] {
         assert_eq!(r.answer, Answer::Unknown(Stop::Cancelled));
     }
     let r = Conspiracy::new(ConspiracyConfig::new())
         .unwrap()
-        .search(&mut g, &limits)
+        .search(&mut g, &mut Request::new(&limits))
         .unwrap();
-    assert_eq!(r.stop, Some(Stop::Cancelled));
+    assert_eq!(r.stopped, Some(Stop::Cancelled));
     let timed = Limits::none().with_time(std::time::Duration::ZERO);
-    let r = DfPn::new(DfPnConfig::new())
-        .unwrap()
-        .search(&mut g, Question::Win, &timed);
+    let r = DfPn::new(DfPnConfig::new()).unwrap().search(
+        &mut g,
+        Question::Win,
+        &mut Request::new(&timed),
+    );
     assert_eq!(r.answer, Answer::Unknown(Stop::Time));
-    let small = Pns::new(PnsConfig::new().proof(ProofConfig::new().memory(4096))).unwrap();
-    let r = small.search(&mut g, Question::Win, &Limits::none());
+    let mut small = Pns::new(PnsConfig::new().proof(ProofConfig::new().memory(4096))).unwrap();
+    let r = small.search(&mut g, Question::Win, &mut Request::new(&Limits::none()));
     assert_eq!(r.answer, Answer::Unknown(Stop::Memory));
-    let small = Pns::new(
+    let mut small = Pns::new(
         PnsConfig::new()
             .proof(ProofConfig::new().memory(4096))
             .second_level(Some(SecondLevel::default())),
     )
     .unwrap();
-    let r = small.search(&mut g, Question::Win, &Limits::none());
+    let r = small.search(&mut g, Question::Win, &mut Request::new(&Limits::none()));
     assert_eq!(r.answer, Answer::Unknown(Stop::Memory));
     let r = Conspiracy::new(ConspiracyConfig::new().memory(4096))
         .unwrap()
-        .search(&mut g, &Limits::none())
+        .search(&mut g, &mut Request::new(&Limits::none()))
         .unwrap();
-    assert_eq!(r.stop, Some(Stop::Memory));
+    assert_eq!(r.stopped, Some(Stop::Memory));
     assert_eq!(
         (g.state, g.depth),
         (0, 0),
@@ -443,20 +454,89 @@ fn limits_stop_every_search() {
 #[test]
 fn progress_is_reported() {
     let mut g = RandomDag::new(3, 12, 5_000, false);
+    let none = Limits::none();
     let mut calls = 0;
-    let pns = Pns::new(PnsConfig::new().proof(ProofConfig::new().progress_interval(5))).unwrap();
-    let r = pns.search_with(&mut g, Question::Win, &Limits::none(), &mut |p| {
-        calls += 1;
-        assert!(p.nodes.is_multiple_of(5) && p.stored > 0);
-    });
-    assert_eq!(calls, r.nodes / 5);
+    let mut other = 0;
+    let mut pns =
+        Pns::new(PnsConfig::new().proof(ProofConfig::new().progress_interval(5))).unwrap();
+    let mut sink = |e: &Event<'_, u8>| match e {
+        Event::Nodes(p) => {
+            calls += 1;
+            assert!(p.nodes.is_multiple_of(5) && p.stored > 0);
+        }
+        _ => other += 1,
+    };
+    let r = pns.search(
+        &mut g,
+        Question::Win,
+        &mut Request::new(&none).events(&mut sink),
+    );
+    assert_eq!(calls, r.stats.nodes / 5);
+    assert_eq!(other, 0, "a search sends node counts only");
     let mut calls = 0;
     let mut dfpn =
         DfPn::new(DfPnConfig::new().proof(ProofConfig::new().progress_interval(5))).unwrap();
-    let r = dfpn.search_with(&mut g, Question::Win, &Limits::none(), &mut |_| {
-        calls += 1;
-    });
-    assert_eq!(calls, r.nodes / 5);
+    let mut sink = |e: &Event<'_, u8>| {
+        if let Event::Nodes(_) = e {
+            calls += 1;
+        }
+    };
+    let r = dfpn.search(
+        &mut g,
+        Question::Win,
+        &mut Request::new(&none).events(&mut sink),
+    );
+    assert_eq!(calls, r.stats.nodes / 5);
+    let mut calls = 0;
+    let mut cns = Conspiracy::new(ConspiracyConfig::new().progress_interval(5)).unwrap();
+    let mut sink = |e: &Event<'_, u8>| {
+        if let Event::Nodes(p) = e {
+            calls += 1;
+            assert!(p.nodes.is_multiple_of(5) && p.stored > 0);
+        }
+    };
+    let r = cns
+        .search(&mut g, &mut Request::new(&none).events(&mut sink))
+        .unwrap();
+    assert_eq!(calls, r.stats.nodes / 5);
+}
+
+/// `Solver::solve` of every searcher sends the node counts of its searches
+/// and ends with one `Event::Done` that carries the solution's totals.
+#[test]
+fn solve_ends_with_done() {
+    let none = Limits::none();
+    let proof = ProofConfig::new().progress_interval(3);
+    let solvers: Vec<(&str, Box<dyn Solver<RandomDag>>)> = vec![
+        (
+            "pns",
+            Box::new(Pns::new(PnsConfig::new().proof(proof)).unwrap()),
+        ),
+        (
+            "dfpn",
+            Box::new(DfPn::new(DfPnConfig::new().proof(proof)).unwrap()),
+        ),
+        (
+            "cns",
+            Box::new(Conspiracy::new(ConspiracyConfig::new().progress_interval(3)).unwrap()),
+        ),
+    ];
+    for (name, mut solver) in solvers {
+        let mut g = RandomDag::new(5, 10, 2_000, false);
+        let mut events = Vec::new();
+        let mut sink = |e: &Event<'_, u8>| {
+            events.push(match e {
+                Event::Nodes(p) => (false, p.nodes),
+                Event::Done { nodes, .. } => (true, *nodes),
+                _ => panic!("{name}: an iteration event"),
+            });
+        };
+        let solution = solver.solve(&mut g, &mut Request::new(&none).events(&mut sink));
+        assert!(solution.outcome.is_some(), "{name}");
+        let (last, rest) = events.split_last().expect("events");
+        assert_eq!(*last, (true, solution.stats.nodes), "{name}");
+        assert!(!rest.is_empty() && rest.iter().all(|e| !e.0), "{name}");
+    }
 }
 
 #[test]
@@ -470,7 +550,7 @@ fn cns_ranges_shrink_with_the_threshold() {
             let config = ConspiracyConfig::new().values(values.clone()).threshold(ct);
             let r = Conspiracy::new(config)
                 .unwrap()
-                .search(&mut g, &Limits::depth(depth))
+                .search(&mut g, &mut Request::new(&Limits::depth(depth)))
                 .unwrap();
             let i = |s| r.values.binary_search(&s).unwrap();
             let (lo, v, hi) = (i(r.low), i(r.value), i(r.high));
@@ -481,7 +561,7 @@ fn cns_ranges_shrink_with_the_threshold() {
             assert!(lo == 0 || r.down[lo - 1] >= ct);
             assert!((lo..=hi).all(|j| r.up[j] < ct && r.down[j] < ct));
             assert!(r.low <= exact && exact <= r.high || ct < gametree_pns_conspiracy::INFINITE);
-            assert_eq!(r.stop, None);
+            assert_eq!(r.stopped, None);
             if ct == gametree_pns_conspiracy::INFINITE {
                 assert_eq!(r.value, exact);
             }
@@ -501,12 +581,13 @@ fn cns_rejects_bad_value_sets() {
         assert_eq!(c.unwrap_err(), gametree_pns_conspiracy::Error::BadValueSet);
     }
     // Evaluations outside the set are an error, not a wrong answer.
-    let c = Conspiracy::new(ConspiracyConfig::new().values(ValueSet::depth_limited(-1..=1, 3)))
+    let mut c = Conspiracy::new(ConspiracyConfig::new().values(ValueSet::depth_limited(-1..=1, 3)))
         .unwrap();
     let seeds_failing = (0..20u64)
         .filter(|&s| {
             let mut g = RandomDag::new(s, 6, 30, false);
-            c.search(&mut g, &Limits::depth(3)).is_err()
+            c.search(&mut g, &mut Request::new(&Limits::depth(3)))
+                .is_err()
         })
         .count();
     assert!(seeds_failing > 0);

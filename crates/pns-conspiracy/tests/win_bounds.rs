@@ -4,7 +4,7 @@
 //! built from an oracle proves the known m,n,k values.
 
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{Game, Limits, Outcome, Player, Use};
+use gametree_game::{Game, Limits, Outcome, Player, Request, Solver, Use};
 use gametree_games_mnk::{Mnk, Moves};
 use gametree_pns_conspiracy::ProofConfig;
 use gametree_pns_conspiracy::{
@@ -50,20 +50,22 @@ fn solvers_agree_with_and_without_bounds() {
             )
             .unwrap();
             assert_eq!(
-                dfpn.solve(&mut g, &Limits::none()).outcome,
+                dfpn.solve(&mut g, &mut Request::new(&Limits::none()))
+                    .outcome,
                 Some(expected),
                 "{g} df-pn {bounds}"
             );
-            let pns =
+            let mut pns =
                 Pns::new(PnsConfig::new().proof(ProofConfig::new().win_bounds(Use::from(bounds))))
                     .unwrap();
             assert_eq!(
-                pns.solve(&mut g, &Limits::none()).outcome,
+                pns.solve(&mut g, &mut Request::new(&Limits::none()))
+                    .outcome,
                 Some(expected),
                 "{g} pns {bounds}"
             );
             for q in [Question::Win, Question::AtLeastDraw] {
-                let (_, proof) = dfpn.prove(&mut g, q, &Limits::none());
+                let (_, proof) = dfpn.prove(&mut g, q, &mut Request::new(&Limits::none()));
                 let proof = proof.expect("solved");
                 let stats = verify_with(&mut g, &proof, Trust::WinBounds).unwrap();
                 assert_eq!(stats.bound_leaves > 0, proof.bound_leaves() > 0);

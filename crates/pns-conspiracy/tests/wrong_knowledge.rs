@@ -7,7 +7,7 @@
 
 use arrayvec::ArrayVec;
 use gametree_game::check::{FailureKind, knowledge};
-use gametree_game::{Game, Knowledge, Limits, Outcome, Player, Score};
+use gametree_game::{Game, Knowledge, Limits, Outcome, Player, Request, Score, Solver};
 use gametree_pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig};
 
 /// Which promise a [`Pile`] breaks.
@@ -123,15 +123,15 @@ fn honest_declarations_are_solved() {
         let want = Some(expected(stones));
         let pns = Pns::new(PnsConfig::new())
             .unwrap()
-            .solve(&mut g.clone(), &Limits::none());
+            .solve(&mut g.clone(), &mut Request::new(&Limits::none()));
         assert_eq!(pns.outcome, want, "pns, {stones} stones");
         let dfpn = DfPn::new(DfPnConfig::new())
             .unwrap()
-            .solve(&mut g.clone(), &Limits::none());
+            .solve(&mut g.clone(), &mut Request::new(&Limits::none()));
         assert_eq!(dfpn.outcome, want, "df-pn, {stones} stones");
         let cns = Conspiracy::new(ConspiracyConfig::new())
             .unwrap()
-            .search(&mut g.clone(), &Limits::none())
+            .search(&mut g.clone(), &mut Request::new(&Limits::none()))
             .unwrap();
         assert_eq!(cns.outcome(), want, "cns, {stones} stones");
     }
@@ -149,7 +149,10 @@ fn honest_declarations_are_solved() {
 fn a_false_win_bound_panics_in_df_pn() {
     let mut dfpn = DfPn::new(DfPnConfig::new()).unwrap();
     for stones in 1..=12 {
-        dfpn.solve(&mut Pile::<WIN_BOUND>::new(stones), &Limits::none());
+        dfpn.solve(
+            &mut Pile::<WIN_BOUND>::new(stones),
+            &mut Request::new(&Limits::none()),
+        );
     }
 }
 
@@ -157,9 +160,12 @@ fn a_false_win_bound_panics_in_df_pn() {
 #[test]
 #[should_panic(expected = "declares win bounds")]
 fn a_false_win_bound_panics_in_pns() {
-    let pns = Pns::new(PnsConfig::new()).unwrap();
+    let mut pns = Pns::new(PnsConfig::new()).unwrap();
     for stones in 1..=12 {
-        pns.solve(&mut Pile::<WIN_BOUND>::new(stones), &Limits::none());
+        pns.solve(
+            &mut Pile::<WIN_BOUND>::new(stones),
+            &mut Request::new(&Limits::none()),
+        );
     }
 }
 
@@ -167,9 +173,12 @@ fn a_false_win_bound_panics_in_pns() {
 #[test]
 #[should_panic(expected = "declares proof hints, but the rules disagree: proof_hints gives (0, 1)")]
 fn a_zero_proof_hint_panics() {
-    let pns = Pns::new(PnsConfig::new()).unwrap();
+    let mut pns = Pns::new(PnsConfig::new()).unwrap();
     for stones in 1..=12 {
-        pns.solve(&mut Pile::<PROOF_HINT>::new(stones), &Limits::none());
+        pns.solve(
+            &mut Pile::<PROOF_HINT>::new(stones),
+            &mut Request::new(&Limits::none()),
+        );
     }
 }
 
@@ -177,8 +186,11 @@ fn a_zero_proof_hint_panics() {
 #[test]
 #[should_panic(expected = "declares evaluation, but the rules disagree: evaluate gives")]
 fn a_decisive_evaluation_panics_in_cns() {
-    let cns = Conspiracy::new(ConspiracyConfig::new()).unwrap();
+    let mut cns = Conspiracy::new(ConspiracyConfig::new()).unwrap();
     for stones in 1..=12 {
-        let _ = cns.search(&mut Pile::<EVALUATION>::new(stones), &Limits::none());
+        let _ = cns.search(
+            &mut Pile::<EVALUATION>::new(stones),
+            &mut Request::new(&Limits::none()),
+        );
     }
 }

@@ -594,7 +594,7 @@ impl<G: gametree_game::Game> gametree_game::Game for Horizon<G> {
 /// with a proof tree that verifies, and disproves it two plies shorter (a
 /// loss likewise: mated within the distance, not within two plies less).
 fn dfpn_equals_dtm(material: &str, samples: usize, reach: u32, seed: u64, t: &mut Tally) {
-    use gametree_game::Outcome;
+    use gametree_game::{Outcome, Request, Solver};
     use gametree_pns_conspiracy::{Answer, DfPn, DfPnConfig, Question, verify};
     // Positions of the horizon game never repeat (the plies left are in its
     // state), so its proof trees share transpositions and stay small; on
@@ -642,8 +642,8 @@ fn dfpn_equals_dtm(material: &str, samples: usize, reach: u32, seed: u64, t: &mu
             continue;
         }
         done += 1;
-        dfpn.clear();
-        let solved = dfpn.solve(&mut p, &limits);
+        Solver::<Position>::clear(&mut dfpn);
+        let solved = dfpn.solve(&mut p, &mut Request::new(&limits));
         let expected = value.to_score().outcome();
         let shown = |o: Option<Outcome>| o.map_or("unknown".to_string(), |o| o.to_string());
         if !t.compare(&p, None, shown(expected), shown(solved.outcome)) {
@@ -655,12 +655,12 @@ fn dfpn_equals_dtm(material: &str, samples: usize, reach: u32, seed: u64, t: &mu
         // Within the distance: the mate (or being mated) is proven; two
         // plies shorter it is not.
         let answer = |left: u32, dfpn: &mut DfPn| {
-            dfpn.clear();
+            Solver::<Horizon<Position>>::clear(dfpn);
             let mut h = Horizon {
                 game: p.clone(),
                 left,
             };
-            let (report, proof) = dfpn.prove(&mut h, question, &limits);
+            let (report, proof) = dfpn.prove(&mut h, question, &mut Request::new(&limits));
             let verified = match proof.map(|s| verify(&mut h, &s)) {
                 Some(Ok(_)) => "",
                 Some(Err(_)) => " (proof refused)",

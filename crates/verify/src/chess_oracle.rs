@@ -147,8 +147,9 @@ pub(crate) fn search_with_tables(endings: &[&str], samples: usize, seed: u64) ->
                 side: p.side_to_move(),
             })));
             let deep_report = deep.solve(&mut p, &none);
-            dfpn.clear();
-            let proved = dfpn.solve_with_oracle(&mut p, &none, &*tables);
+            gametree_game::Solver::<Position>::clear(&mut dfpn);
+            let mut request = gametree_game::Request::new(&none).oracle(&*tables);
+            let proved = gametree_game::Solver::solve(&mut dfpn, &mut p, &mut request);
             let expected = summary(score, score, score.outcome(), &line_end(value));
             let got = summary(
                 report.value,

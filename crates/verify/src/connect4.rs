@@ -324,7 +324,7 @@ fn win_bound_rows() -> Vec<Check> {
 /// Row: alpha-beta (exact and weak) and df-pn with the win bounds give the
 /// values found without them.
 fn win_bounds_keep_values(ctx: &Ctx) -> Tally {
-    use gametree_game::Use;
+    use gametree_game::{Request, Solver, Use};
     use gametree_pns_conspiracy::{DfPn, DfPnConfig, ProofConfig};
     let fmt = |o: Option<Outcome>| o.map_or_else(|| "unknown".to_string(), |o| o.to_string());
     let ps = positions_between(&Board::standard(), ctx.seed, ctx.pick(20, 200), 18, 26);
@@ -345,7 +345,7 @@ fn win_bounds_keep_values(ctx: &Ctx) -> Tally {
         );
         let weak = on.solve_weak(&mut b.clone(), &Limits::none());
         t.compare(b, None, fmt(exact.outcome), fmt(weak.outcome));
-        let proved = dfpn.solve(&mut b.clone(), &Limits::none());
+        let proved = dfpn.solve(&mut b.clone(), &mut Request::new(&Limits::none()));
         t.compare(b, None, fmt(exact.outcome), fmt(proved.outcome));
     }
     t

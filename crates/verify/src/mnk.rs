@@ -154,6 +154,7 @@ fn positions_between(m: u8, n: u8, k: u8, seed: u64, count: usize, min: u32, max
 /// sound against exhaustive search, and no solver's value changes with
 /// them.
 fn win_bound_rows() -> Vec<Check> {
+    use gametree_game::{Request, Solver};
     use gametree_pns_conspiracy::{DfPn, DfPnConfig, Pns, PnsConfig};
     vec![
         Check::new(
@@ -204,7 +205,7 @@ fn win_bound_rows() -> Vec<Check> {
                 let mut dfpn =
                     DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(4 << 20)))
                         .expect("table");
-                let pn2 = Pns::new(PnsConfig::new().second_level(Some(Default::default())))
+                let mut pn2 = Pns::new(PnsConfig::new().second_level(Some(Default::default())))
                     .expect("config");
                 let mut t = Tally::default();
                 for g in &ps {
@@ -228,13 +229,19 @@ fn win_bound_rows() -> Vec<Check> {
                         g,
                         None,
                         expected.clone(),
-                        fmt_outcome(dfpn.solve(&mut g.clone(), &Limits::none()).outcome),
+                        fmt_outcome(
+                            dfpn.solve(&mut g.clone(), &mut Request::new(&Limits::none()))
+                                .outcome,
+                        ),
                     );
                     t.compare(
                         g,
                         None,
                         expected,
-                        fmt_outcome(pn2.solve(&mut g.clone(), &Limits::none()).outcome),
+                        fmt_outcome(
+                            pn2.solve(&mut g.clone(), &mut Request::new(&Limits::none()))
+                                .outcome,
+                        ),
                     );
                 }
                 t
@@ -272,6 +279,7 @@ fn threat_rows() -> Vec<Check> {
 /// Row: df-pn and PN2 with threat-space search on and off give alpha-beta's
 /// value, and their proofs verify.
 fn threat_search_keeps_proof_numbers(ctx: &Ctx) -> Tally {
+    use gametree_game::{Request, Solver};
     use gametree_pns_conspiracy::{
         Answer, DfPn, DfPnConfig, Pns, PnsConfig, Question, Strategy, Trust, verify_with,
     };
@@ -283,9 +291,9 @@ fn threat_search_keeps_proof_numbers(ctx: &Ctx) -> Tally {
     let mut off = DfPn::new(off).expect("table");
     let pn2 = PnsConfig::new().second_level(Some(Default::default()));
     let pn2_on = pn2.proof(ProofConfig::new().threats(Use::Auto));
-    let pn2_on = Pns::new(pn2_on).expect("config");
+    let mut pn2_on = Pns::new(pn2_on).expect("config");
     let pn2_off = pn2.proof(ProofConfig::new().threats(Use::Off));
-    let pn2_off = Pns::new(pn2_off).expect("config");
+    let mut pn2_off = Pns::new(pn2_off).expect("config");
     let limits = Limits::none().with_nodes(2_000_000);
     let mut t = Tally::default();
     let boards = [(5, 5, 4, 8, 14), (6, 6, 4, 14, 20), (7, 7, 5, 24, 32)];
@@ -295,17 +303,21 @@ fn threat_search_keeps_proof_numbers(ctx: &Ctx) -> Tally {
             let expected = ab.solve_weak(&mut g.clone(), &Limits::none()).outcome;
             let expected = fmt_outcome(expected);
             for dfpn in [&mut on, &mut off] {
-                dfpn.clear();
-                let got = dfpn.solve(&mut g.clone(), &limits).outcome;
+                Solver::<Mnk>::clear(dfpn);
+                let got = dfpn
+                    .solve(&mut g.clone(), &mut Request::new(&limits))
+                    .outcome;
                 t.compare(&g, None, expected.clone(), fmt_outcome(got));
             }
-            for pn2 in [&pn2_on, &pn2_off] {
-                let got = pn2.solve(&mut g.clone(), &limits).outcome;
+            for pn2 in [&mut pn2_on, &mut pn2_off] {
+                let got = pn2
+                    .solve(&mut g.clone(), &mut Request::new(&limits))
+                    .outcome;
                 t.compare(&g, None, expected.clone(), fmt_outcome(got));
             }
             // The proofs of the first player's question, written
             // with threat-space search, replayed by the verifier.
-            on.clear();
+            Solver::<Mnk>::clear(&mut on);
             let question = if expected == "win" {
                 Question::Win
             } else {
@@ -317,14 +329,15 @@ fn threat_search_keeps_proof_numbers(ctx: &Ctx) -> Tally {
                 (_, Some(s)) => verify_with(&mut g.clone(), &s, Trust::WinBounds)
                     .map_or_else(|e| e.to_string(), |_| "verified".to_string()),
             };
-            let (report, proof) = on.prove(&mut g.clone(), question, &limits);
+            let (report, proof) = on.prove(&mut g.clone(), question, &mut Request::new(&limits));
             t.compare(
                 &g,
                 None,
                 "verified".to_string(),
                 check(report.answer, proof),
             );
-            let (report, proof) = pn2_on.prove(&mut g.clone(), question, &limits);
+            let (report, proof) =
+                pn2_on.prove(&mut g.clone(), question, &mut Request::new(&limits));
             t.compare(
                 &g,
                 None,
