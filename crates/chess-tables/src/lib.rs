@@ -46,8 +46,8 @@
 //! ([`Error::Load`], with the [`gametree_retrograde::LoadError`] that
 //! says which).
 //!
-//! A `Tablebase` is a [`gametree_game::Oracle`]: give it to
-//! `gametree_alphabeta::AlphaBeta::set_oracle` or
+//! A `Tablebase` is a [`gametree_game::Oracle`]: give it to alpha-beta in
+//! the request of a solve or search (`gametree_game::Request::oracle`) or to
 //! `gametree_pns_conspiracy::DfPn::solve_with_oracle`, and a search stops
 //! at every position the tables hold below its root.
 //!

@@ -5,10 +5,10 @@
 //! databases', the oracles.
 
 use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{Limits, Use};
+use gametree_game::{Find, Limits, Request, Solver, Use};
 use gametree_games_chess::Position;
 
-use super::common::{oracle_playouts, random_positions, rng, searcher_rows};
+use super::common::{oracle_playouts, random_positions, rng, score_text, searcher_rows, solve_for};
 use super::{Check, Family, Tally};
 
 pub(crate) fn checks() -> Vec<Check> {
@@ -114,7 +114,9 @@ pub(crate) fn checks() -> Vec<Check> {
                         let expected =
                             gametree_alphabeta::negamax_quiescence(&mut p.clone(), depth).value;
                         s.clear();
-                        let got = s.search(&mut p.clone(), &Limits::depth(depth)).value;
+                        let got = s
+                            .search(&mut p.clone(), &mut Request::new(&Limits::depth(depth)))
+                            .value;
                         if !t.compare(p, Some(depth), expected, got) {
                             break;
                         }
@@ -532,12 +534,12 @@ fn dtm_equals_solver(material: &str, samples: usize, seed: u64, t: &mut Tally) {
         };
         done += 1;
         solver.clear();
-        let report = solver.solve(&mut p, &Limits::none());
+        let solved = solve_for(&mut solver, &mut p, &Limits::none(), Find::Score);
         t.compare(
             &p,
             None,
             value.to_score().to_string(),
-            report.value.to_string(),
+            score_text(solved.score),
         );
     }
 }
