@@ -6,7 +6,9 @@
 //! with the searchers.
 
 use arrayvec::ArrayVec;
-use gametree_game::{Game, IndexSpace, Limits, Outcome, Player, Predecessors, Solver};
+use gametree_game::{
+    Find, Game, IndexSpace, Limits, Outcome, Player, Predecessors, Request, Solver,
+};
 use gametree_pns_conspiracy::ProofConfig;
 
 /// A pile of stones; take 1, 3 or 4; whoever takes the last stone wins.
@@ -139,6 +141,7 @@ where
 
 #[test]
 fn an_outsiders_u32_game_is_solved_by_every_solver() {
+    let none = Limits::none();
     let mut all = solvers::<Subtract>();
     for stones in 0..40 {
         let mut g = Subtract {
@@ -155,7 +158,10 @@ fn an_outsiders_u32_game_is_solved_by_every_solver() {
             .outcome();
         assert_eq!(negamax, Some(expected), "negamax at {stones}");
         for (name, s) in &mut all {
-            let got = s.solve(&mut g, &mut gametree_game::Request::new(&Limits::none()));
+            // The score from the solvers that find one (alpha-beta's exact
+            // solve), the outcome from the others.
+            let mut request = Request::new(&none).find(Find::Score);
+            let got = s.solve(&mut g, &mut request);
             assert_eq!(got.outcome, Some(expected), "{name} at {stones}");
             if expected == Outcome::Win {
                 let m = got.best.expect("a winning move");
@@ -171,10 +177,8 @@ fn an_outsiders_u32_game_is_solved_by_every_solver() {
         let mut ab =
             gametree_alphabeta::AlphaBeta::<Subtract>::new(gametree_alphabeta::Config::default())
                 .unwrap();
-        assert_eq!(
-            ab.solve_weak(&mut g, &Limits::none()).outcome,
-            Some(expected)
-        );
+        let mut weak = Request::new(&none).find(Find::Outcome);
+        assert_eq!(ab.solve(&mut g, &mut weak).outcome, Some(expected));
     }
 }
 
@@ -210,6 +214,7 @@ impl Predecessors for Piles {
 
 #[test]
 fn an_outsiders_game_with_an_index_is_solved_by_retrograde_analysis() {
+    let none = Limits::none();
     let table = gametree_retrograde::Generator::new(&Piles)
         .backward()
         .unwrap();
@@ -222,9 +227,10 @@ fn an_outsiders_game_with_an_index_is_solved_by_retrograde_analysis() {
         let mut ab =
             gametree_alphabeta::AlphaBeta::<Subtract>::new(gametree_alphabeta::Config::default())
                 .unwrap();
+        let mut exact = Request::new(&none).find(Find::Score);
         assert_eq!(
-            ab.solve(&mut g, &Limits::none()).value,
-            value.to_score(),
+            ab.solve(&mut g, &mut exact).score,
+            Some(value.to_score()),
             "{stones}"
         );
     }
@@ -232,6 +238,7 @@ fn an_outsiders_game_with_an_index_is_solved_by_retrograde_analysis() {
 
 #[test]
 fn a_game_where_a_player_moves_twice_is_solved_by_every_solver() {
+    let none = Limits::none();
     let mut all = solvers::<Bonus>();
     let mut kept = 0;
     for stones in 0..40 {
@@ -249,7 +256,10 @@ fn a_game_where_a_player_moves_twice_is_solved_by_every_solver() {
             .outcome();
         assert_eq!(negamax, Some(expected), "negamax at {stones}");
         for (name, s) in &mut all {
-            let got = s.solve(&mut g, &mut gametree_game::Request::new(&Limits::none()));
+            // The score from the solvers that find one (alpha-beta's exact
+            // solve), the outcome from the others.
+            let mut request = Request::new(&none).find(Find::Score);
+            let got = s.solve(&mut g, &mut request);
             assert_eq!(got.outcome, Some(expected), "{name} at {stones}");
         }
         kept += u32::from(stones >= 5);

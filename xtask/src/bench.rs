@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use gametree_alphabeta::{AlphaBeta, Config, TtUse, alpha_beta, negamax};
-use gametree_game::{Game, Limits};
+use gametree_game::{Find, Game, Limits, Request, Solver};
 use gametree_games_tictactoe::TicTacToe;
 use gametree_ordering::Policy;
 use gametree_ttable::ProbePolicy;
@@ -197,9 +197,9 @@ where
     for p in positions {
         searcher.clear();
         let t0 = Instant::now();
-        let r = searcher.search(&mut p.clone(), &Limits::depth(depth));
+        let r = searcher.search(&mut p.clone(), &mut Request::new(&Limits::depth(depth)));
         secs += t0.elapsed().as_secs_f64();
-        nodes += r.nodes;
+        nodes += r.stats.nodes;
         let expected = alpha_beta(&mut p.clone(), depth).value;
         if r.value != expected {
             bail!("{p}: searcher {} != alpha-beta {expected}", r.value);
@@ -286,14 +286,14 @@ fn alphabeta(opts: &Options) -> Result<()> {
     let t0 = Instant::now();
     let neg: u64 = positions
         .iter()
-        .map(|p| negamax(&mut p.clone(), depth).nodes)
+        .map(|p| negamax(&mut p.clone(), depth).stats.nodes)
         .sum();
     let neg_secs = t0.elapsed().as_secs_f64();
     println!("| negamax | {neg} | 100% | {neg_secs:.2} |");
     let t0 = Instant::now();
     let ab: u64 = positions
         .iter()
-        .map(|p| alpha_beta(&mut p.clone(), depth).nodes)
+        .map(|p| alpha_beta(&mut p.clone(), depth).stats.nodes)
         .sum();
     println!(
         "| alpha-beta (plain) | {ab} | {:.1}% | {:.2} |",
@@ -447,18 +447,19 @@ fn connect4(opts: &Options) -> Result<()> {
         for p in &positions {
             solver.clear();
             let mut b = p.board;
+            let none = Limits::none();
             let ok = if opts.weak {
-                let r = solver.solve_weak(&mut b, &Limits::none());
-                nodes += r.nodes;
+                let r = solver.solve(&mut b, &mut Request::new(&none).find(Find::Outcome));
+                nodes += r.stats.nodes;
                 r.outcome.map(|o| match o {
                     gametree_game::Outcome::Win => 1,
                     gametree_game::Outcome::Draw => 0,
                     gametree_game::Outcome::Loss => -1,
                 }) == Some(p.score.signum())
             } else {
-                let r = solver.solve(&mut b, &Limits::none());
-                nodes += r.nodes;
-                p.board.pons_score(r.value) == Some(p.score)
+                let r = solver.solve(&mut b, &mut Request::new(&none).find(Find::Score));
+                nodes += r.stats.nodes;
+                r.score.and_then(|v| p.board.pons_score(v)) == Some(p.score)
             };
             if !ok {
                 wrong += 1;
@@ -529,9 +530,10 @@ fn connect4_ablate(opts: &Options, dir: &std::path::Path) -> Result<()> {
             let cpu0 = thread_cpu_ns().context("no per-thread CPU time on this system")?;
             for p in &positions {
                 let mut b = p.board;
-                let r = solver.solve(&mut b, &Limits::none());
-                n += r.nodes;
-                if p.board.pons_score(r.value) != Some(p.score) {
+                let none = Limits::none();
+                let r = solver.solve(&mut b, &mut Request::new(&none).find(Find::Score));
+                n += r.stats.nodes;
+                if r.score.and_then(|v| p.board.pons_score(v)) != Some(p.score) {
                     wrong += 1;
                 }
             }
@@ -570,11 +572,12 @@ fn connect4_empty(opts: &Options, algo: gametree_alphabeta::Algorithm) -> Result
     let limits = Limits::none().with_time(std::time::Duration::from_secs(opts.seconds));
     let cpu0 = thread_cpu_ns();
     let t0 = Instant::now();
-    let r = if opts.weak {
-        solver.solve_weak(&mut board, &limits)
+    let find = if opts.weak {
+        Find::Outcome
     } else {
-        solver.solve(&mut board, &limits)
+        Find::Score
     };
+    let r = solver.solve(&mut board, &mut Request::new(&limits).find(find));
     let wall = t0.elapsed().as_secs_f64();
     let cpu = match (cpu0, thread_cpu_ns()) {
         (Some(a), Some(b)) => format!("{:.1} s CPU", b.saturating_sub(a) as f64 / 1e9),
@@ -584,17 +587,17 @@ fn connect4_empty(opts: &Options, algo: gametree_alphabeta::Algorithm) -> Result
         Some(why) => println!(
             "empty 7x6 board ({}): not solved, stopped by {why:?} after {} nodes, {wall:.1} s wall, {cpu}",
             if opts.weak { "weak" } else { "strong" },
-            r.nodes
+            r.stats.nodes
         ),
         None => println!(
             "empty 7x6 board ({}): outcome {:?}, Pons score {}, best column {}, {} nodes, {wall:.1} s wall, {cpu}",
             if opts.weak { "weak" } else { "strong" },
             r.outcome,
-            board
-                .pons_score(r.value)
+            r.score
+                .and_then(|v| board.pons_score(v))
                 .map_or("n/a".to_string(), |v| format!("{v:+}")),
             r.best.map_or("-".to_string(), |c| c.to_string()),
-            r.nodes
+            r.stats.nodes
         ),
     }
     Ok(())

@@ -7,9 +7,9 @@
 use gametree_game::Use;
 use std::time::Instant;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use gametree_alphabeta::{Algorithm, AlphaBeta, Config};
-use gametree_game::{Game, Limits, Score};
+use gametree_game::{Find, Game, Limits, Request, Score, Solver};
 use gametree_games_connect4::{Board, Size};
 use gametree_verify::data::pons::TestSet;
 
@@ -73,14 +73,21 @@ where
     let mut total = 0;
     for (p, &expected) in bench.positions.iter().zip(&bench.expected) {
         s.clear();
-        let r = match bench.depth {
-            None => s.solve(&mut p.clone(), &Limits::none()),
-            Some(d) => s.search(&mut p.clone(), &Limits::depth(d)),
+        let (value, nodes) = match bench.depth {
+            None => {
+                let none = Limits::none();
+                let r = s.solve(&mut p.clone(), &mut Request::new(&none).find(Find::Score));
+                (r.score, r.stats.nodes)
+            }
+            Some(d) => {
+                let r = s.search(&mut p.clone(), &mut Request::new(&Limits::depth(d)));
+                (Some(r.value), r.stats.nodes)
+            }
         };
-        if r.value != expected {
-            bail!("{}: {p}: got {}, expected {expected}", bench.name, r.value);
+        if value != Some(expected) {
+            bail!("{}: {p}: got {value:?}, expected {expected}", bench.name);
         }
-        total += r.nodes;
+        total += nodes;
     }
     Ok((total, t0.elapsed().as_secs_f64()))
 }
@@ -186,7 +193,11 @@ pub(crate) fn run(data: Option<std::path::PathBuf>, quick: bool) -> Result<()> {
     for &(w, h) in sizes {
         let b = Board::new(Size::new(w, h)?);
         let mut reference = AlphaBeta::<Board>::new(Config::default().memory(256 << 20))?;
-        let expected = reference.solve(&mut b.clone(), &Limits::none()).value;
+        let none = Limits::none();
+        let expected = reference
+            .solve(&mut b.clone(), &mut Request::new(&none).find(Find::Score))
+            .score
+            .context("the reference solve stopped")?;
         worst = worst.max(row(&Bench {
             name: format!("connect4 {w}x{h} empty board"),
             positions: vec![b],

@@ -1,6 +1,7 @@
 //! Win/draw/loss on Pons's `Test_L2_R1` set (1000 Connect Four positions):
 //! the `minimax` crate's `IterativeSearch` (the most used Rust peer)
-//! against this crate's generic `AlphaBeta::solve_weak`, in the same run,
+//! against this crate's generic `AlphaBeta`'s weak solve (`Solver::solve`
+//! asked for `Find::Outcome`), in the same run,
 //! both checked against the file's score signs.
 //!
 //! ```sh
@@ -17,9 +18,9 @@ use gametree_game::Use;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use gametree_alphabeta::{AlphaBeta, Config};
+use gametree_alphabeta::{AlphaBeta, Config, Find, Limits, Request, Solver};
 use gametree_data::pons::TestSet;
-use gametree_game::{Game, Limits, Outcome};
+use gametree_game::{Game, Outcome};
 use gametree_games_connect4::{Board, Column, Size};
 use minimax::{Evaluation, Evaluator, IterativeOptions, IterativeSearch, Strategy, Winner};
 
@@ -137,8 +138,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             if std::env::var_os("NOCLEAR").is_none() {
                 searcher.clear();
             }
-            let r = searcher.solve_weak(&mut t.board.clone(), &Limits::none());
-            nodes += r.nodes;
+            let none = Limits::none();
+            let mut weak = Request::new(&none).find(Find::Outcome);
+            let r = searcher.solve(&mut t.board.clone(), &mut weak);
+            nodes += r.stats.nodes;
             if r.outcome.map(sign) != Some(t.score.signum()) {
                 wrong += 1;
             }

@@ -14,11 +14,13 @@ pub enum Algorithm {
     /// The default: [`Pvs`](Algorithm::Pvs) when searching to a depth and
     /// when proving by iterative deepening (games that can repeat
     /// positions); [`Bisection`](Algorithm::Bisection) when solving a game
-    /// that cannot repeat to its end ([`AlphaBeta::solve`]), where
-    /// null-window tests close on an exact distance with far fewer nodes
-    /// than a full window (measured by `cargo xtask bench defaults`).
+    /// that cannot repeat to its end (a [`Solver::solve`] asked for the
+    /// [`Find::Score`]), where null-window tests close on an exact distance
+    /// with far fewer nodes than a full window (measured by `cargo xtask
+    /// bench defaults`).
     ///
-    /// [`AlphaBeta::solve`]: crate::AlphaBeta::solve
+    /// [`Solver::solve`]: crate::Solver::solve
+    /// [`Find::Score`]: crate::Find::Score
     Auto,
     /// Alpha-beta with the full window at every node.
     AlphaBeta,
@@ -161,8 +163,8 @@ impl TableConfig {
 
     /// Whether the table switches to its *solved* layout
     /// ([`gametree_ttable::Config::solved`]) while the searcher solves a
-    /// game that cannot repeat positions to its end ([`AlphaBeta::solve`],
-    /// [`AlphaBeta::solve_weak`]), on one thread or several (the shared
+    /// game that cannot repeat positions to its end ([`Solver::solve`],
+    /// whatever it finds), on one thread or several (the shared
     /// table then keeps one atomic word per entry), where every stored
     /// value is exact to the end: 8-byte entries keeping the key bits the index
     /// does not determine, the value and the bound, so twice the entries in
@@ -173,8 +175,7 @@ impl TableConfig {
     /// full-key verification (the defaults); switching layouts (a solve
     /// after a depth-limited search, or the reverse) empties the table.
     ///
-    /// [`AlphaBeta::solve`]: crate::AlphaBeta::solve
-    /// [`AlphaBeta::solve_weak`]: crate::AlphaBeta::solve_weak
+    /// [`Solver::solve`]: crate::Solver::solve
     #[must_use]
     pub const fn solved_layout(mut self, on: bool) -> TableConfig {
         self.solved_layout = on;
@@ -616,11 +617,11 @@ impl Config {
         self
     }
 
-    /// Calls the progress callback of
-    /// [`search_with`](crate::AlphaBeta::search_with) and
-    /// [`solve_with`](crate::AlphaBeta::solve_with) about every `nodes`
-    /// nodes, counted as [`Report::nodes`](crate::Report::nodes) counts
-    /// them (default 2^20, at least 1,024: limits are checked every 1,024
+    /// Sends an [`Event::Nodes`](crate::Event::Nodes) to the event sink of
+    /// the request of [`search`](crate::AlphaBeta::search) and
+    /// [`Solver::solve`](crate::Solver::solve) about every `nodes` nodes,
+    /// counted as [`Stats::nodes`](crate::Stats::nodes) counts them
+    /// (default 2^20, at least 1,024: limits are checked every 1,024
     /// nodes).
     #[must_use]
     pub fn progress_interval(mut self, nodes: u64) -> Config {

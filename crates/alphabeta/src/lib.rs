@@ -22,7 +22,7 @@
 //! let pruned = alpha_beta_solve(&mut empty);
 //! assert_eq!(plain.value, Score::DRAW);
 //! assert_eq!(pruned.value, plain.value);
-//! assert!(pruned.nodes < plain.nodes / 10);
+//! assert!(pruned.stats.nodes < plain.stats.nodes / 10);
 //! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -43,7 +43,7 @@ mod worker;
 
 pub use config::{Algorithm, Config, TableConfig, TtUse};
 pub use gametree_game::{ALL_CORES, MissingKnowledge, Use};
-pub use gametree_game::{Stats, Stop};
+pub use gametree_game::{Event, Find, Limits, Request, Solution, Solver, Stats, Stop};
 pub use gametree_threats::ThreatConfig;
 pub use reference::{
     Depth, MAX_QUIESCENCE_PLY, alpha_beta, alpha_beta_solve, negamax, negamax_quiescence,
@@ -53,6 +53,7 @@ pub use searcher::{AlphaBeta, MAX_PLY};
 
 use alloc::vec::Vec;
 use core::fmt;
+use core::time::Duration;
 use gametree_game::{Outcome, Score};
 
 /// The searcher could not be built.
@@ -103,10 +104,8 @@ pub struct Report<M> {
     pub value: Score,
     /// A move achieving `value` (`None` at a terminal root).
     pub best: Option<M>,
-    /// The principal variation, starting with `best`.
-    pub pv: Vec<M>,
-    /// Positions visited (every call of the recursive search).
-    pub nodes: u64,
+    /// The principal line, starting with `best`.
+    pub line: Vec<M>,
     /// The depth completed in plies (0 for a search to the end).
     pub depth: u32,
     /// Did at least one iteration complete? When `false`, `value` and
@@ -116,8 +115,11 @@ pub struct Report<M> {
     pub outcome: Option<Outcome>,
     /// What stopped the search early, if anything.
     pub stopped: Option<Stop>,
-    /// Counters.
+    /// Counters, positions visited ([`Stats::nodes`]: every call of the
+    /// recursive search) first.
     pub stats: Stats,
+    /// Time spent.
+    pub elapsed: Duration,
 }
 
 impl<M> Default for Report<M> {
@@ -125,13 +127,13 @@ impl<M> Default for Report<M> {
         Report {
             value: Score::DRAW,
             best: None,
-            pv: Vec::new(),
-            nodes: 0,
+            line: Vec::new(),
             depth: 0,
             completed: false,
             outcome: None,
             stopped: None,
             stats: Stats::default(),
+            elapsed: Duration::ZERO,
         }
     }
 }

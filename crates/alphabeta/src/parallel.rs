@@ -89,7 +89,6 @@ where
                 found = Some(r);
             }
         }
-        report.nodes = report.stats.nodes;
         let main_done = report.completed && report.stopped.is_none();
         if solving
             && !main_done
@@ -98,7 +97,7 @@ where
             // A helper solved it first (the main thread was stopped by it).
             report.value = r.value;
             report.best = r.best;
-            report.pv = r.pv;
+            report.line = r.line;
             report.outcome = r.outcome;
             report.depth = r.depth;
             report.completed = true;
@@ -109,13 +108,13 @@ where
             main.stopped = false;
             main.stop_reason = None;
             let before = main.stats.nodes;
-            main.complete_line(game, report.value, &mut report.pv);
+            main.complete_line(game, report.value, &mut report.line);
             if report.best.is_none() {
-                report.best = report.pv.first().copied();
+                report.best = report.line.first().copied();
             }
             report.stats.nodes += main.stats.nodes - before;
-            report.nodes = report.stats.nodes;
         }
+        report.elapsed = start.elapsed();
         report
     })
 }

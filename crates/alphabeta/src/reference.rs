@@ -2,11 +2,13 @@
 //! and plain (fail-hard) [`alpha_beta`], each at a fixed depth or to the
 //! end of the game.
 
+use std::time::Instant;
+
 use alloc::vec::Vec;
 
 use gametree_game::{Game, MoveBuffer, Score, from_child};
 
-use crate::Report;
+use crate::{Report, Stats};
 
 /// How deep a reference search goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,6 +150,7 @@ fn run<G: Game>(
     eval: &dyn Fn(&G) -> Score,
     pruned: bool,
 ) -> Report<G::Move> {
+    let start = Instant::now();
     let mut r = Reference {
         nodes: 0,
         pv: PvTable::new(),
@@ -159,12 +162,13 @@ fn run<G: Game>(
     } else {
         r.negamax(game, d, 0)
     };
-    let pv = r.pv.line(0).to_vec();
+    let line = r.pv.line(0).to_vec();
     Report {
         value,
-        best: pv.first().copied(),
-        pv,
-        nodes: r.nodes,
+        best: line.first().copied(),
+        line,
+        stats: Stats::nodes(r.nodes),
+        elapsed: start.elapsed(),
         depth: match depth {
             Depth::Plies(d) => d,
             Depth::ToEnd => 0,
@@ -284,6 +288,7 @@ fn negamax_q<G: Game>(
 /// [`MAX_QUIESCENCE_PLY`] plies deep. No pruning: the reference for searches
 /// with [`Config::quiescence`](crate::Config::quiescence).
 pub fn negamax_quiescence<G: Game>(game: &mut G, depth: u32) -> Report<G::Move> {
+    let start = Instant::now();
     let mut nodes = 0;
     let mut pv = PvTable::new();
     let value = negamax_q(game, depth, 0, &mut nodes, &mut pv);
@@ -291,8 +296,9 @@ pub fn negamax_quiescence<G: Game>(game: &mut G, depth: u32) -> Report<G::Move> 
     Report {
         value,
         best: line.first().copied(),
-        pv: line,
-        nodes,
+        line,
+        stats: Stats::nodes(nodes),
+        elapsed: start.elapsed(),
         depth,
         completed: true,
         ..Report::default()

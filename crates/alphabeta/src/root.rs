@@ -123,7 +123,7 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
                 self.report_iteration(depth, value, &line);
                 report.value = value;
                 report.best = self.root_best;
-                report.pv = line;
+                report.line = line;
                 if self.proving && (inside || !self.iteration_horizon) {
                     report.depth = depth;
                     report.completed = true;
@@ -157,15 +157,15 @@ impl<G: Game, T: Table> Worker<'_, G, T> {
         if report.completed && self.helper.is_none() && !self.stopped && self.config.complete_line {
             // A limit reached while completing the line leaves the line
             // shorter, not the value unknown.
-            self.complete_line(game, report.value, &mut report.pv);
+            self.complete_line(game, report.value, &mut report.line);
             self.stop_reason = None;
             if report.best.is_none() {
-                report.best = report.pv.first().copied();
+                report.best = report.line.first().copied();
             }
         }
         report.stopped = self.stop_reason;
         report.stats = self.finish_stats();
-        report.nodes = report.stats.nodes;
+        report.elapsed = self.start.elapsed();
         report
     }
 

@@ -3,11 +3,9 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use std::sync::Arc;
-
 use gametree_game::{
-    Event, Game, Knowledge, Limits, MissingKnowledge, Oracle, Outcome, Request, Score, Solution,
-    Solver, Use,
+    Event, Find, Game, Knowledge, Limits, MissingKnowledge, Oracle, Outcome, Request, Score,
+    Solution, Solver, Use,
 };
 use gametree_ttable::{SharedTable, Table, TranspositionTable};
 
@@ -121,26 +119,70 @@ impl Uses {
 /// A configurable alpha-beta searcher: one engine for every variant, each
 /// proven equal to plain [`negamax`](crate::negamax) by `cargo xtask verify`.
 ///
-/// Build it from a [`Config`], then call [`search`](Self::search)
-/// (depth-limited, heuristic values at the horizon), [`solve`](Self::solve)
-/// (to the end of the game, distance-encoded values),
-/// [`solve_weak`](Self::solve_weak) (win/draw/loss by null windows) or
-/// [`test`](Self::test) (is the value at least `x`?). The searcher uses the
-/// game's knowledge ([`Game::KNOWLEDGE`]) by itself, keeps its tables
-/// between calls, and [`clear`](Self::clear) forgets them. It also
-/// implements [`gametree_game::Solver`].
+/// Build it from a [`Config`], then answer a [`Request`] (limits, what to
+/// find, an event sink, an oracle) with one of its two calls:
+///
+/// * [`search`](Self::search): depth-limited, heuristic values at the
+///   horizon, returning a [`Report`];
+/// * [`Solver::solve`]: to the end of the game, returning a [`Solution`]:
+///   with [`Find::Score`] the exact score with the distance to the end
+///   (shortest win, longest loss), the best move and the principal line;
+///   with [`Find::Outcome`] (the default) win, draw or loss only, by at
+///   most two null-window searches (usually much cheaper).
+///
+/// The searcher uses the game's knowledge ([`Game::KNOWLEDGE`]) by itself,
+/// keeps its tables between calls, and [`Solver::clear`] forgets them.
 ///
 /// ```
-/// use gametree_alphabeta::{AlphaBeta, Config, negamax};
-/// use gametree_game::Limits;
+/// use gametree_alphabeta::{AlphaBeta, Config, Find, Limits, Request, Solver, negamax};
+/// use gametree_game::{Outcome, Score};
 /// use gametree_games_tictactoe::TicTacToe;
 ///
 /// let mut searcher = AlphaBeta::<TicTacToe>::new(Config::default())?;
 /// let mut board: TicTacToe = "X...O....".parse()?;
-/// let report = searcher.search(&mut board, &Limits::depth(4));
+/// let depth = Limits::depth(4);
+/// let report = searcher.search(&mut board, &mut Request::new(&depth));
 /// assert_eq!(report.value, negamax(&mut board, 4).value);
-/// let solved = searcher.solve(&mut board, &Limits::none());
-/// assert_eq!(solved.value, gametree_game::Score::DRAW);
+/// let none = Limits::none();
+/// let solved = searcher.solve(&mut board, &mut Request::new(&none).find(Find::Score));
+/// assert_eq!(solved.score, Some(Score::DRAW));
+/// let weak = searcher.solve(&mut board, &mut Request::new(&none).find(Find::Outcome));
+/// assert_eq!((weak.outcome, weak.score), (Some(Outcome::Draw), None));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Oracle
+///
+/// A request may carry an [`Oracle`] (an endgame database,
+/// [`Request::oracle`]): the search then asks it at each node below the
+/// root, before anything else but the game's own
+/// [`outcome`](Game::outcome), and takes its answer as the node's exact
+/// value ([`Stats::oracle_hits`](crate::Stats::oracle_hits) counts them);
+/// the root is always searched, so that a best move comes with its value.
+/// Depth-limited searches use the answers too: an oracle's value is better
+/// than the evaluation at the horizon. The table keeps what earlier
+/// searches stored: when requests change their oracle,
+/// [`clear`](Solver::clear) the searcher in between if values stored with
+/// the old one must not be reused.
+///
+/// ```
+/// use gametree_alphabeta::{AlphaBeta, Config, Find, Limits, Request, Solver, negamax_solve};
+/// use gametree_game::Game;
+/// use gametree_games_tictactoe::TicTacToe;
+///
+/// // A "database" of every position with six stones or more, by plain
+/// // negamax.
+/// let db = |p: &TicTacToe| {
+///     (p.marks() >= 6)
+///         .then(|| negamax_solve(&mut p.clone()).value)
+/// };
+/// let mut searcher = AlphaBeta::<TicTacToe>::new(Config::default())?;
+/// let mut board: TicTacToe = "X...O....".parse()?;
+/// let limits = Limits::none();
+/// let mut request = Request::new(&limits).find(Find::Score).oracle(&db);
+/// let solved = searcher.solve(&mut board, &mut request);
+/// assert_eq!(solved.score, Some(negamax_solve(&mut board).value));
+/// assert!(solved.stats.oracle_hits > 0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
@@ -150,7 +192,6 @@ pub struct AlphaBeta<G: Game> {
     table: Option<TranspositionTable>,
     shared: Option<SharedTable>,
     pub(crate) heuristics: Heuristics<G>,
-    pub(crate) oracle: Option<Arc<dyn Oracle<G>>>,
 }
 
 impl<G: Game> AlphaBeta<G> {
@@ -185,7 +226,6 @@ impl<G: Game> AlphaBeta<G> {
             config,
             table,
             shared,
-            oracle: None,
         })
     }
 
@@ -194,86 +234,24 @@ impl<G: Game> AlphaBeta<G> {
         &self.config
     }
 
-    /// Gives the searcher an [`Oracle`] (an endgame database), or takes it
-    /// away with `None`. Every search after this call asks the oracle at
-    /// each node below the root, before anything else but the game's own
-    /// [`outcome`](Game::outcome), and takes its answer as the node's exact
-    /// value ([`Stats::oracle_hits`](crate::Stats::oracle_hits) counts
-    /// them); the root is always searched, so that a best move comes with
-    /// its value. Depth-limited searches use the answers too: an oracle's
-    /// value is better than the evaluation at the horizon.
+    /// Searches to the depth in the request's limits (iterative deepening
+    /// from depth 1 when configured), stopping early on the node, time or
+    /// cancel limit with the result of the last completed iteration.
+    /// Without a depth limit, iterates until another limit stops it or the
+    /// value is decisive (at most [`MAX_PLY`] plies).
     ///
-    /// The table keeps what earlier searches stored: after changing the
-    /// oracle, [`clear`](Self::clear) the searcher if values stored with the
-    /// old one must not be reused.
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use gametree_alphabeta::{AlphaBeta, Config, negamax_solve};
-    /// use gametree_game::{Game, Limits, Score};
-    /// use gametree_games_tictactoe::TicTacToe;
-    ///
-    /// // A "database" of every position with six stones or more, by plain
-    /// // negamax.
-    /// let db = |p: &TicTacToe| {
-    ///     (p.marks() >= 6)
-    ///         .then(|| negamax_solve(&mut p.clone()).value)
-    /// };
-    /// let mut searcher = AlphaBeta::<TicTacToe>::new(Config::default())?;
-    /// searcher.set_oracle(Some(Arc::new(db)));
-    /// let mut board: TicTacToe = "X...O....".parse()?;
-    /// let report = searcher.solve(&mut board, &Limits::none());
-    /// assert_eq!(report.value, negamax_solve(&mut board).value);
-    /// assert!(report.stats.oracle_hits > 0);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle<G>>>) {
-        self.oracle = oracle;
-    }
-
-    /// The oracle the searcher consults, if any ([`set_oracle`](Self::set_oracle)).
-    #[must_use]
-    pub fn oracle(&self) -> Option<&Arc<dyn Oracle<G>>> {
-        self.oracle.as_ref()
-    }
-
-    /// Forgets the table and the ordering heuristics.
-    pub fn clear(&mut self) {
-        if let Some(t) = &mut self.table {
-            t.clear();
-        }
-        if let Some(t) = &self.shared {
-            t.clear();
-        }
-        self.heuristics = Heuristics::new(&self.config, &self.uses);
-    }
-
-    /// Searches to the depth in `limits` (iterative deepening from depth 1
-    /// when configured), stopping early on the node, time or cancel limit
-    /// with the result of the last completed iteration. Without a depth
-    /// limit, iterates until another limit stops it or the value is
-    /// decisive (at most [`MAX_PLY`] plies).
-    pub fn search(&mut self, game: &mut G, limits: &Limits) -> Report<G::Move>
-    where
-        G: Send,
-        G::Move: Send + Sync,
-    {
-        self.search_with(game, &mut Request::new(limits))
-    }
-
-    /// [`search`](Self::search) answering `request`: within its limits,
-    /// consulting its oracle (if any, instead of the one of
-    /// [`set_oracle`](Self::set_oracle)), and sending to its sink an
+    /// The request's oracle, if any, is consulted (see the
+    /// [oracle](AlphaBeta#oracle) section); its sink gets an
     /// [`Event::Iteration`] after each finished iteration (depth, value,
     /// principal line, the reporting thread's nodes and the time so far)
     /// and an [`Event::Nodes`] about every [`Config::progress_interval`]
-    /// nodes. The request's [`Find`](gametree_game::Find) is not read: a
-    /// search finds the value at its depth. No [`Event::Done`] is sent (that
-    /// is [`Solver::solve`]'s).
+    /// nodes. The request's [`Find`] is not read: a search finds the value
+    /// at its depth. No [`Event::Done`] is sent (that is
+    /// [`Solver::solve`]'s).
     ///
     /// ```
-    /// use gametree_alphabeta::{AlphaBeta, Config};
-    /// use gametree_game::{Event, Limits, Request};
+    /// use gametree_alphabeta::{AlphaBeta, Config, Limits, Request};
+    /// use gametree_game::Event;
     /// use gametree_games_tictactoe::TicTacToe;
     ///
     /// let mut searcher = AlphaBeta::<TicTacToe>::new(Config::default())?;
@@ -286,13 +264,13 @@ impl<G: Game> AlphaBeta<G> {
     ///     }
     /// };
     /// let limits = Limits::depth(4);
-    /// let report = searcher.search_with(&mut board, &mut Request::new(&limits).events(&mut sink));
+    /// let report = searcher.search(&mut board, &mut Request::new(&limits).events(&mut sink));
     /// // Iterative deepening: one event per depth, the last one the report's.
     /// assert_eq!(depths, [1, 2, 3, 4]);
     /// assert_eq!(report.depth, 4);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn search_with(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Report<G::Move>
+    pub fn search(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Report<G::Move>
     where
         G: Send,
         G::Move: Send + Sync,
@@ -302,10 +280,10 @@ impl<G: Game> AlphaBeta<G> {
         self.run(game, request, Mode::Depth(max))
     }
 
-    /// Solves the position: searches to the end of the game (no
-    /// evaluation), returning the game-theoretic value with the distance to
-    /// the end (shortest win, longest loss). The normal table policy is
-    /// sound here, since every stored value is exact to the end.
+    /// [`Find::Score`]: searches to the end of the game (no evaluation),
+    /// for the game-theoretic value with the distance to the end (shortest
+    /// win, longest loss), on the configured threads. The normal table
+    /// policy is sound here, since every stored value is exact to the end.
     ///
     /// For games whose positions can repeat ([`Game::CAN_REPEAT`], e.g.
     /// chess), a depth-first search to the end would wander around cycles,
@@ -318,46 +296,13 @@ impl<G: Game> AlphaBeta<G> {
     /// give such searches a node or time limit. Values that rest on a
     /// repetition or a move-counter draw are never stored in the table (see
     /// [`Game::outcome_depends_on_history`]).
-    pub fn solve(&mut self, game: &mut G, limits: &Limits) -> Report<G::Move>
-    where
-        G: Send,
-        G::Move: Send + Sync,
-    {
-        self.solve_with(game, &mut Request::new(limits))
-    }
-
-    /// [`solve`](Self::solve) answering `request`: within its limits,
-    /// consulting its oracle (if any, instead of the one of
-    /// [`set_oracle`](Self::set_oracle)), and sending to its sink an
-    /// [`Event::Nodes`] about every [`Config::progress_interval`] nodes
-    /// (from the reporting thread) and, when the game's positions can
-    /// repeat (solved by iterative deepening), an [`Event::Iteration`]
-    /// after each finished iteration; a solve to the end in one pass sends
-    /// no iteration. No [`Event::Done`] is sent (that is
-    /// [`Solver::solve`]'s).
     ///
-    /// ```
-    /// use gametree_alphabeta::{AlphaBeta, Config};
-    /// use gametree_game::{Event, Limits, Request};
-    /// use gametree_games_connect4::{Board, Size};
-    ///
-    /// let mut board = Board::from_moves(Size::new(5, 4)?, "")?;
-    /// let mut searcher = AlphaBeta::<Board>::new(Config::default().progress_interval(1024))?;
-    /// let mut seen = Vec::new();
-    /// let mut sink = |e: &Event<'_, _>| {
-    ///     if let Event::Nodes(p) = e {
-    ///         seen.push(p.nodes);
-    ///     }
-    /// };
-    /// let limits = Limits::none();
-    /// let report = searcher.solve_with(&mut board, &mut Request::new(&limits).events(&mut sink));
-    /// assert!(report.completed && report.nodes > 10_000);
-    /// // One report per 1,024 nodes, in increasing node counts.
-    /// assert_eq!(seen.len() as u64, report.nodes / 1024);
-    /// assert!(seen.windows(2).all(|w| w[0] < w[1]));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn solve_with(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Report<G::Move>
+    /// The sink gets an [`Event::Nodes`] about every
+    /// [`Config::progress_interval`] nodes (from the reporting thread) and,
+    /// when the game's positions can repeat, an [`Event::Iteration`] after
+    /// each finished iteration; a solve to the end in one pass sends no
+    /// iteration.
+    fn solve_score(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Report<G::Move>
     where
         G: Send,
         G::Move: Send + Sync,
@@ -370,19 +315,32 @@ impl<G: Game> AlphaBeta<G> {
         self.run(game, request, mode)
     }
 
-    /// Win, draw or loss only, by at most two null-window searches to the
-    /// end (`value > 0?`, then `value < 0?`): usually much cheaper than
-    /// [`solve`](Self::solve). The report's `value` is the bound that
-    /// decided (its sign is the answer; its distance is not exact) and
-    /// `outcome` is set.
-    pub fn solve_weak(&mut self, game: &mut G, limits: &Limits) -> Report<G::Move> {
+    /// [`Find::Outcome`]: win, draw or loss only, by at most two
+    /// null-window searches to the end (`value > 0?`, then `value < 0?`),
+    /// on one thread. The report's `value` is the bound that decided (its
+    /// sign is the answer; its distance is not exact), `outcome` is set and
+    /// `best` is the move that decided. A game whose positions can repeat is
+    /// proved by iterative deepening, as for [`Find::Score`].
+    ///
+    /// The sink gets an [`Event::Nodes`] about every
+    /// [`Config::progress_interval`] nodes and, for a game whose positions
+    /// can repeat, an [`Event::Iteration`] after each finished iteration
+    /// (its line as the search found it: only the final line is completed).
+    fn solve_outcome(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Report<G::Move> {
         let start = Instant::now();
         let stop = AtomicBool::new(false);
+        let limits = request.get_limits();
+        let oracle = request.get_oracle();
+        let mut events = |e: &Event<'_, G::Move>| request.emit(e);
         self.lay_out_table(!G::CAN_REPEAT);
         self.new_search();
-        let mut worker = self.worker(limits, None, &stop, start);
+        let mut worker = self.worker(limits, oracle, &stop, start);
+        worker.events = Some(&mut events);
+        // Completing the line of each proven iteration costs nodes: the
+        // outcome needs the final line only.
+        worker.complete_lines = false;
         if G::CAN_REPEAT {
-            // As `solve`: iterative deepening, single thread.
+            // As for the score: iterative deepening, single thread.
             return worker.iterate(game, Mode::Prove);
         }
         worker.to_end = true;
@@ -409,23 +367,11 @@ impl<G: Game> AlphaBeta<G> {
         };
         report.completed = report.outcome.is_some();
         report.best = worker.root_best;
-        report.pv = report.best.into_iter().collect();
+        report.line = report.best.into_iter().collect();
         report.stopped = worker.stop_reason;
         report.stats = worker.finish_stats();
-        report.nodes = report.stats.nodes;
+        report.elapsed = start.elapsed();
         report
-    }
-
-    /// The null-window test `value >= x?` at `depth` (the building block of
-    /// MTD(f) and of weak solving).
-    pub fn test(&mut self, game: &mut G, depth: u32, x: Score) -> bool {
-        let stop = AtomicBool::new(false);
-        self.lay_out_table(false);
-        self.new_search();
-        let limits = Limits::none();
-        let mut worker = self.worker(&limits, None, &stop, Instant::now());
-        let v = worker.root(game, depth, Score::new(x.get() - 1), x);
-        v >= x
     }
 
     /// Switches the table (single-threaded or shared) to the solved layout for a solve
@@ -467,7 +413,7 @@ impl<G: Game> AlphaBeta<G> {
     }
 
     /// A single-thread worker within `limits` over the searcher's table,
-    /// consulting `oracle`, else the searcher's own.
+    /// consulting `oracle`.
     fn worker<'a>(
         &'a mut self,
         limits: &'a Limits,
@@ -484,7 +430,7 @@ impl<G: Game> AlphaBeta<G> {
             stop,
             start,
         );
-        worker.oracle = oracle.or(self.oracle.as_deref());
+        worker.oracle = oracle;
         worker
     }
 
@@ -503,8 +449,6 @@ impl<G: Game> AlphaBeta<G> {
         self.lay_out_table(mode == Mode::ToEnd);
         self.new_search();
         if let Some(shared) = self.shared.take() {
-            let own = self.oracle.clone();
-            let oracle = oracle.or(own.as_deref());
             let report = crate::parallel::run(
                 self,
                 game,
@@ -530,31 +474,75 @@ where
     G: Game + Send,
     G::Move: Send + Sync,
 {
-    /// [`AlphaBeta::solve_with`], as a [`Solution`]: the exact score
-    /// (whatever the request's [`Find`](gametree_game::Find)), the best
-    /// move and the principal variation. The request's oracle, if any, is
-    /// consulted instead of the one of [`set_oracle`](AlphaBeta::set_oracle);
-    /// its sink gets the events of [`solve_with`](AlphaBeta::solve_with),
-    /// then [`Event::Done`].
+    /// Solves the position as the request's [`Find`] asks:
+    ///
+    /// * [`Find::Score`]: the exact score with the distance to the end,
+    ///   the best move and the principal line (to the end of the game with
+    ///   [`Config::complete_line`]), on the configured threads; a game
+    ///   whose positions can repeat is proved by iterative deepening;
+    /// * [`Find::Outcome`]: win, draw or loss by at most two null-window
+    ///   searches on one thread: `score` is `None`, `best` is the move that
+    ///   decided and `line` that move alone (a game whose positions can
+    ///   repeat: the proved line).
+    ///
+    /// The request's oracle, if any, is consulted (see the
+    /// [oracle](AlphaBeta#oracle) section); its sink gets an
+    /// [`Event::Nodes`] about every [`Config::progress_interval`] nodes,
+    /// an [`Event::Iteration`] after each finished iteration of a game whose
+    /// positions can repeat, then [`Event::Done`]. A position where the
+    /// game is over is answered without a search
+    /// ([`Solution::terminal`]).
     fn solve(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Solution<G::Move> {
         let start = Instant::now();
         if let Some(o) = game.outcome() {
             return request.finish(Solution::terminal(o));
         }
-        let report = AlphaBeta::solve_with(self, game, request);
-        let outcome = report.completed.then(|| report.value.outcome()).flatten();
+        let solution = match request.get_find() {
+            Find::Score => {
+                let report = self.solve_score(game, request);
+                let outcome = report.completed.then(|| report.value.outcome()).flatten();
+                Solution {
+                    outcome,
+                    score: outcome.map(|_| report.value),
+                    ..solution_of(report)
+                }
+            }
+            Find::Outcome => {
+                let report = self.solve_outcome(game, request);
+                Solution {
+                    outcome: report.outcome,
+                    ..solution_of(report)
+                }
+            }
+        };
         request.finish(Solution {
-            outcome,
-            score: outcome.map(|_| report.value),
-            best: report.best,
-            line: report.pv,
-            stats: report.stats,
-            stopped: report.stopped,
             elapsed: start.elapsed(),
+            ..solution
         })
     }
 
+    /// Forgets the table and the ordering heuristics.
     fn clear(&mut self) {
-        AlphaBeta::clear(self);
+        if let Some(t) = &mut self.table {
+            t.clear();
+        }
+        if let Some(t) = &self.shared {
+            t.clear();
+        }
+        self.heuristics = Heuristics::new(&self.config, &self.uses);
+    }
+}
+
+/// The move, line, stop reason and counters of `report` as a [`Solution`]
+/// with neither outcome nor score.
+fn solution_of<M>(report: Report<M>) -> Solution<M> {
+    Solution {
+        outcome: None,
+        score: None,
+        best: report.best,
+        line: report.line,
+        stopped: report.stopped,
+        elapsed: report.elapsed,
+        stats: report.stats,
     }
 }

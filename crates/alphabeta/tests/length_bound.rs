@@ -8,8 +8,10 @@
 use gametree_game::Use;
 use std::collections::HashSet;
 
-use gametree_alphabeta::{Algorithm, AlphaBeta, Config, negamax_solve};
-use gametree_game::{Game, Limits, Score};
+use gametree_alphabeta::{
+    Algorithm, AlphaBeta, Config, Find, Limits, Request, Solver, negamax_solve,
+};
+use gametree_game::{Game, Score};
 use gametree_games_connect4::{Board, Size};
 use gametree_games_tictactoe::TicTacToe;
 
@@ -91,13 +93,14 @@ where
     G: Game + std::fmt::Display + Send,
     G::Move: Send + Sync,
 {
+    let none = Limits::none();
     for config in configs() {
         let mut searcher = AlphaBeta::<G>::new(config).unwrap();
         for p in positions {
             let expected = negamax_solve(&mut p.clone()).value;
             searcher.clear();
-            let r = searcher.solve(&mut p.clone(), &Limits::none());
-            assert_eq!(r.value, expected, "{p} {config:?}");
+            let r = searcher.solve(&mut p.clone(), &mut Request::new(&none).find(Find::Score));
+            assert_eq!(r.score, Some(expected), "{p} {config:?}");
             if p.outcome().is_some() {
                 continue;
             }
@@ -108,7 +111,7 @@ where
             let child = gametree_game::from_child(p.side_to_move(), c.side_to_move(), value);
             c.unmake(m, undo);
             assert_eq!(child.to_root_relative(1), expected, "best move of {p}");
-            let weak = searcher.solve_weak(&mut p.clone(), &Limits::none());
+            let weak = searcher.solve(&mut p.clone(), &mut Request::new(&none).find(Find::Outcome));
             assert_eq!(weak.outcome, expected.outcome(), "weak {p}");
         }
     }
@@ -143,10 +146,17 @@ fn ladder_extremes() {
     lost.play_str("3").unwrap();
     let mut searcher =
         AlphaBeta::<Board>::new(Config::default().algorithm(Algorithm::Bisection)).unwrap();
-    let r = searcher.solve(&mut winning.clone(), &Limits::none());
-    assert_eq!(r.value, Score::win_in(3));
+    let none = Limits::none();
+    let r = searcher.solve(
+        &mut winning.clone(),
+        &mut Request::new(&none).find(Find::Score),
+    );
+    assert_eq!(r.score, Some(Score::win_in(3)));
     assert!(matches!(r.best.map(Board::move_number), Some(2 | 5)));
-    let r = searcher.solve(&mut lost.clone(), &Limits::none());
-    assert_eq!(r.value, Score::loss_in(2));
+    let r = searcher.solve(
+        &mut lost.clone(),
+        &mut Request::new(&none).find(Find::Score),
+    );
+    assert_eq!(r.score, Some(Score::loss_in(2)));
     assert!(r.best.is_some());
 }

@@ -3,8 +3,10 @@
 //! every tic-tac-toe position, on 4×4 Connect Four positions (plain
 //! alpha-beta) and on chess mates.
 
-use gametree_alphabeta::{AlphaBeta, Config, alpha_beta_solve, negamax_solve};
-use gametree_game::{Game, Limits, MoveBuffer, Outcome, Score};
+use gametree_alphabeta::{
+    AlphaBeta, Config, Find, Limits, Request, Solver, alpha_beta_solve, negamax_solve,
+};
+use gametree_game::{Game, MoveBuffer, Outcome, Score};
 use gametree_games_tictactoe::TicTacToe;
 
 /// Replays `line` from `p`: each move keeps the value `value` (checked by
@@ -61,14 +63,16 @@ fn every_tictactoe_line_reaches_the_end() {
     let mut seen = std::collections::HashSet::new();
     let mut stack = vec![TicTacToe::new()];
     let mut checked = 0;
+    let none = Limits::none();
     while let Some(p) = stack.pop() {
         if !seen.insert(p) || p.outcome().is_some() {
             continue;
         }
-        let r = searcher.solve(&mut p.clone(), &Limits::none());
-        assert_eq!(r.value, exact(&p), "{p:?}");
-        assert_eq!(r.best, r.pv.first().copied());
-        check_line(&p, r.value, &r.pv, &mut exact);
+        let r = searcher.solve(&mut p.clone(), &mut Request::new(&none).find(Find::Score));
+        let value = r.score.expect("solved without limits");
+        assert_eq!(value, exact(&p), "{p:?}");
+        assert_eq!(r.best, r.line.first().copied());
+        check_line(&p, value, &r.line, &mut exact);
         checked += 1;
         let mut moves = <TicTacToe as Game>::Moves::default();
         p.generate(&mut moves);
@@ -88,10 +92,12 @@ fn connect4_lines_reach_the_end() {
     let mut searcher = AlphaBeta::<Board>::new(Config::default()).unwrap();
     // Plain alpha-beta is the reference.
     let mut exact = |g: &Board| alpha_beta_solve(&mut g.clone()).value;
+    let none = Limits::none();
     for moves in ["2323", "23231", "1414", "2233", "123321", "4411"] {
         let p = Board::from_moves(size, moves).unwrap();
-        let r = searcher.solve(&mut p.clone(), &Limits::none());
-        check_line(&p, r.value, &r.pv, &mut exact);
+        let r = searcher.solve(&mut p.clone(), &mut Request::new(&none).find(Find::Score));
+        let value = r.score.expect("solved without limits");
+        check_line(&p, value, &r.line, &mut exact);
     }
 }
 
@@ -106,19 +112,21 @@ fn chess_mate_lines_have_the_mate_length() {
         ("6k1/8/6K1/8/8/8/8/R7 b - - 0 1", 4),
     ] {
         let p: Position = fen.parse().unwrap();
-        let r = searcher.solve(&mut p.clone(), &Limits::none());
-        assert_eq!(r.value.plies_to_end(), Some(plies), "{fen}");
+        let none = Limits::none();
+        let r = searcher.solve(&mut p.clone(), &mut Request::new(&none).find(Find::Score));
+        let value = r.score.expect("solved without limits");
+        assert_eq!(value.plies_to_end(), Some(plies), "{fen}");
         if plies <= 4 {
             // Plain negamax to the mate's depth agrees.
             assert_eq!(
                 gametree_alphabeta::negamax(&mut p.clone(), plies).value,
-                r.value,
+                value,
                 "{fen}"
             );
         }
-        assert_eq!(r.pv.len(), plies as usize, "{fen}: {:?}", r.pv);
+        assert_eq!(r.line.len(), plies as usize, "{fen}: {:?}", r.line);
         let mut q = p.clone();
-        for &m in &r.pv {
+        for &m in &r.line {
             q.make(m);
         }
         assert!(q.outcome().is_some(), "{fen}: the line ends in mate");

@@ -3,9 +3,9 @@
 //! its size as `memory`, and `threads(ALL_CORES)` is every core.
 
 use gametree_alphabeta::{
-    ALL_CORES, AlphaBeta, Config, SearchError, TableConfig, TtUse, Use, negamax,
+    ALL_CORES, AlphaBeta, Config, Find, Limits, Request, SearchError, Solver, TableConfig, TtUse,
+    Use, negamax,
 };
-use gametree_game::Limits;
 use gametree_games_tictactoe::TicTacToe;
 
 #[test]
@@ -41,10 +41,11 @@ fn the_table_is_one_nested_config() {
         let mut s = AlphaBeta::<TicTacToe>::new(Config::new().table(table)).unwrap();
         // A depth-limited search first: the normal probe policy would cut
         // it short with the solve's exact entries.
-        let searched = s.search(&mut board, &Limits::depth(3));
+        let searched = s.search(&mut board, &mut Request::new(&Limits::depth(3)));
         assert_eq!(searched.value, negamax(&mut board, 3).value);
-        let solved = s.solve(&mut board, &Limits::none());
-        assert_eq!(solved.value, gametree_game::Score::DRAW);
+        let none = Limits::none();
+        let solved = s.solve(&mut board, &mut Request::new(&none).find(Find::Score));
+        assert_eq!(solved.score, Some(gametree_game::Score::DRAW));
     }
 }
 
@@ -57,11 +58,14 @@ fn zero_threads_is_every_core() {
     assert_eq!(s.config().get_threads(), cores);
     let mut board: TicTacToe = "X...O....".parse().unwrap();
     assert_eq!(
-        s.search(&mut board, &Limits::depth(4)).value,
+        s.search(&mut board, &mut Request::new(&Limits::depth(4)))
+            .value,
         negamax(&mut board, 4).value
     );
+    let none = Limits::none();
     assert_eq!(
-        s.solve(&mut board, &Limits::none()).value,
-        gametree_game::Score::DRAW
+        s.solve(&mut board, &mut Request::new(&none).find(Find::Score))
+            .score,
+        Some(gametree_game::Score::DRAW)
     );
 }

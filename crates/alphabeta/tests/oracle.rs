@@ -1,4 +1,4 @@
-//! A searcher with an oracle (`AlphaBeta::set_oracle`) returns plain
+//! A searcher asked with an oracle (`Request::oracle`) returns plain
 //! negamax's values: on every tic-tac-toe position with oracles that know
 //! the positions of `k` marks or more, on a game whose moves sometimes
 //! keep the turn, on one and on two threads, with a retrograde database;
@@ -8,8 +8,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use arrayvec::ArrayVec;
-use gametree_alphabeta::{AlphaBeta, Config, negamax_solve};
-use gametree_game::{Game, Limits, Oracle, Outcome, Player, Score};
+use gametree_alphabeta::{AlphaBeta, Config, Find, Limits, Request, Solver, negamax_solve};
+use gametree_game::{Game, Oracle, Outcome, Player, Score};
 use gametree_games_tictactoe::TicTacToe;
 
 /// Every non-terminal position reachable from the empty board.
@@ -51,24 +51,31 @@ fn tictactoe_values_equal_negamax_with_every_oracle() {
         .iter()
         .map(|p| negamax_solve(&mut { *p }).value)
         .collect();
+    let none = Limits::none();
     for k in [0, 3, 6, 8] {
         for threads in [1, 2] {
             let mut s = AlphaBeta::<TicTacToe>::new(Config::default().threads(threads)).unwrap();
-            s.set_oracle(Some(from_marks(k)));
+            let oracle = from_marks(k);
             let mut hits = 0;
             for (p, &want) in positions.iter().zip(&expected) {
-                let report = s.solve(&mut { *p }, &Limits::none());
+                let mut request = Request::new(&none).find(Find::Score).oracle(&*oracle);
+                let report = s.solve(&mut { *p }, &mut request);
                 assert_eq!(
-                    report.value, want,
+                    report.score,
+                    Some(want),
                     "{p} with oracle from {k} marks, {threads} thread(s)"
                 );
                 // The line is played out to the end and keeps the value.
                 let mut q = *p;
-                for &m in &report.pv {
+                for &m in &report.line {
                     q.try_make(m).unwrap();
                 }
                 if want.is_decisive() {
-                    assert_eq!(report.pv.len() as u32, want.plies_to_end().unwrap(), "{p}");
+                    assert_eq!(
+                        report.line.len() as u32,
+                        want.plies_to_end().unwrap(),
+                        "{p}"
+                    );
                     assert_eq!(q.outcome(), Some(Outcome::Loss), "{p}");
                 }
                 hits += report.stats.oracle_hits;
@@ -82,18 +89,17 @@ fn tictactoe_values_equal_negamax_with_every_oracle() {
 fn a_retrograde_database_is_an_oracle() {
     use gametree_games_tictactoe::index::BoardIndex;
     use gametree_retrograde::{Generator, Method, TableProbe};
-    // The searcher keeps its oracle for good: a database that lives as
-    // long as the program.
-    let space: &'static BoardIndex = Box::leak(Box::new(BoardIndex::plain()));
-    let table = Generator::new(space).build(Method::Backward).unwrap();
-    let table: &'static _ = Box::leak(Box::new(table));
-    let db = TableProbe::new(space, table).unwrap();
+    // The request borrows the oracle: a database on the stack will do.
+    let space = BoardIndex::plain();
+    let table = Generator::new(&space).build(Method::Backward).unwrap();
+    let db = TableProbe::new(&space, &table).unwrap();
     let mut s = AlphaBeta::<TicTacToe>::new(Config::default()).unwrap();
-    s.set_oracle(Some(Arc::new(db)));
+    let none = Limits::none();
     let mut hits = 0;
     for p in reachable() {
-        let report = s.solve(&mut { p }, &Limits::none());
-        assert_eq!(report.value, negamax_solve(&mut { p }).value, "{p}");
+        let mut request = Request::new(&none).find(Find::Score).oracle(&db);
+        let report = s.solve(&mut { p }, &mut request);
+        assert_eq!(report.score, Some(negamax_solve(&mut { p }).value), "{p}");
         hits += report.stats.oracle_hits;
     }
     assert!(hits > 0);
@@ -102,10 +108,11 @@ fn a_retrograde_database_is_an_oracle() {
 #[test]
 fn depth_one_search_with_a_complete_oracle_is_exact() {
     let mut s = AlphaBeta::<TicTacToe>::new(Config::default()).unwrap();
-    s.set_oracle(Some(from_marks(0)));
+    let oracle = from_marks(0);
+    let depth = Limits::depth(1);
     for p in reachable().iter().step_by(7) {
         let want = negamax_solve(&mut { *p }).value;
-        let report = s.search(&mut { *p }, &Limits::depth(1));
+        let report = s.search(&mut { *p }, &mut Request::new(&depth).oracle(&*oracle));
         assert_eq!(report.value, want, "{p}");
         let best = report.best.expect("a move");
         let mut c = *p;
@@ -124,14 +131,18 @@ fn the_root_is_searched_not_probed() {
     let root: TicTacToe = "X...O....".parse().unwrap();
     let key = root.hash();
     let mut s = AlphaBeta::<TicTacToe>::new(Config::default()).unwrap();
-    s.set_oracle(Some(Arc::new(move |p: &TicTacToe| {
-        (p.hash() == key).then_some(Score::win_in(1))
-    })));
-    let report = s.solve(&mut { root }, &Limits::none());
-    assert_eq!(report.value, Score::DRAW);
+    let liar = move |p: &TicTacToe| (p.hash() == key).then_some(Score::win_in(1));
+    let none = Limits::none();
+    let mut request = Request::new(&none).find(Find::Score).oracle(&liar);
+    let report = s.solve(&mut { root }, &mut request);
+    assert_eq!(report.score, Some(Score::DRAW));
     assert!(report.best.is_some());
-    s.set_oracle(None);
-    assert!(s.oracle().is_none());
+    // The oracle belongs to its request: the next one, without it, asks
+    // none.
+    s.clear();
+    let report = s.solve(&mut { root }, &mut Request::new(&none).find(Find::Score));
+    assert_eq!(report.score, Some(Score::DRAW));
+    assert_eq!(report.stats.oracle_hits, 0);
 }
 
 /// Take one or two stones; whoever takes the last stone wins; taking two
@@ -186,12 +197,13 @@ fn moves_that_keep_the_turn_keep_the_oracle_sign() {
             };
             let want = negamax_solve(&mut g.clone()).value;
             let mut s = AlphaBeta::<Greedy>::new(Config::default()).unwrap();
-            s.set_oracle(Some(Arc::new(move |p: &Greedy| {
-                (p.stones <= k).then(|| negamax_solve(&mut p.clone()).value)
-            })));
+            let oracle =
+                move |p: &Greedy| (p.stones <= k).then(|| negamax_solve(&mut p.clone()).value);
+            let none = Limits::none();
+            let mut request = Request::new(&none).find(Find::Score).oracle(&oracle);
             assert_eq!(
-                s.solve(&mut g, &Limits::none()).value,
-                want,
+                s.solve(&mut g, &mut request).score,
+                Some(want),
                 "{n} stones, oracle to {k}"
             );
         }

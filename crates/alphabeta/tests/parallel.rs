@@ -3,8 +3,8 @@
 //! finish giving the result) gives the single-threaded value; the best
 //! move reaches that value and the line is legal.
 
-use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{Game, Limits, Score};
+use gametree_alphabeta::{AlphaBeta, Config, Find, Limits, Request, Solver};
+use gametree_game::{Game, Score};
 use gametree_games_connect4::{Board, Column, Size};
 
 /// Positions of `stones` stones reached by a fixed pseudo-random playout
@@ -35,7 +35,10 @@ fn positions(size: Size, stones: usize, count: usize, mut seed: u64) -> Vec<Boar
 /// The value of `b` solved on one thread.
 fn single(b: &Board) -> Score {
     let mut s = AlphaBeta::<Board>::new(Config::default().memory(1 << 20)).unwrap();
-    s.solve(&mut b.clone(), &Limits::none()).value
+    let none = Limits::none();
+    s.solve(&mut b.clone(), &mut Request::new(&none).find(Find::Score))
+        .score
+        .expect("solved without limits")
 }
 
 fn check(size: Size, stones: usize, count: usize, threads: usize) {
@@ -53,11 +56,13 @@ fn check_with(size: Size, stones: usize, count: usize, threads: usize, tt_bytes:
     {
         let expected = single(p);
         let mut g = *p;
-        let r = searcher.solve(&mut g, &Limits::none());
+        let none = Limits::none();
+        let r = searcher.solve(&mut g, &mut Request::new(&none).find(Find::Score));
         assert_eq!(g, *p, "position {i} not restored");
-        assert!(r.completed && r.stopped.is_none(), "position {i}");
+        assert!(r.score.is_some() && r.stopped.is_none(), "position {i}");
+        let value = r.score.expect("solved");
         assert_eq!(
-            r.value, expected,
+            value, expected,
             "position {i} ({stones} stones, {threads} threads)"
         );
         // The best move reaches the value: its child, solved on one thread,
@@ -72,15 +77,15 @@ fn check_with(size: Size, stones: usize, count: usize, threads: usize, tt_bytes:
         );
         child.make(best);
         let backed = if child.outcome().is_some() {
-            r.value
+            value
         } else {
             single(&child).back_up(false)
         };
-        assert_eq!(backed, r.value, "position {i}: best {best:?}");
+        assert_eq!(backed, value, "position {i}: best {best:?}");
         // The line is legal and starts with the best move.
-        assert_eq!(r.pv.first(), Some(&best), "position {i}");
+        assert_eq!(r.line.first(), Some(&best), "position {i}");
         let mut line = *p;
-        for &m in &r.pv {
+        for &m in &r.line {
             assert!(
                 line.outcome().is_none(),
                 "position {i}: line goes on after the end"

@@ -34,9 +34,9 @@ fn check_line<G: Game>(game: &G, report: &Report<G::Move>, depth: Option<u32>) {
         assert!(game.outcome().is_some() || depth == Some(0));
         return;
     };
-    assert_eq!(report.pv.first(), Some(&best));
+    assert_eq!(report.line.first(), Some(&best));
     let mut g = game.clone();
-    for &m in &report.pv {
+    for &m in &report.line {
         assert!(g.try_make(m).is_ok(), "illegal PV move {m}");
     }
     let mut child = game.clone();
@@ -62,7 +62,7 @@ fn alpha_beta_equals_negamax_at_every_depth() {
             let pruned = alpha_beta(&mut g, depth);
             assert_eq!(g, *b, "search must restore the position");
             assert_eq!(pruned.value, plain.value, "{b} depth {depth}");
-            assert!(pruned.nodes <= plain.nodes);
+            assert!(pruned.stats.nodes <= plain.stats.nodes);
             check_line(b, &pruned, Some(depth));
             check_line(b, &plain, Some(depth));
         }
@@ -82,11 +82,11 @@ fn solved_values() {
             plain.value
         );
         check_line(&b, &pruned, None);
-        total.0 += plain.nodes;
-        total.1 += pruned.nodes;
+        total.0 += plain.stats.nodes;
+        total.1 += pruned.stats.nodes;
     }
     assert!(total.1 < total.0);
     let empty = negamax_solve(&mut TicTacToe::new());
     assert_eq!(empty.value, Score::DRAW);
-    assert_eq!(empty.nodes, 549_946);
+    assert_eq!(empty.stats.nodes, 549_946);
 }

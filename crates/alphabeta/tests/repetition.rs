@@ -4,17 +4,20 @@
 //! cycles. Distances to mate are checked against a plain depth-limited
 //! alpha-beta without a table (a mate found inside the horizon is exact).
 
-use gametree_alphabeta::{Algorithm, AlphaBeta, Config, TableConfig, alpha_beta};
-use gametree_game::{Limits, Score};
+use gametree_alphabeta::{
+    Algorithm, AlphaBeta, Config, Find, Limits, Request, Solver, TableConfig, alpha_beta,
+};
+use gametree_game::Score;
 use gametree_games_chess::Position;
 use gametree_ttable::ProbePolicy;
 
 fn solve(config: Config, fen: &str) -> Score {
     let mut p: Position = fen.parse().unwrap();
     let mut s = AlphaBeta::<Position>::new(config).unwrap();
-    let r = s.solve(&mut p, &Limits::none().with_nodes(50_000_000));
-    assert!(r.completed, "{fen}: not solved within the node limit");
-    r.value
+    let limits = Limits::none().with_nodes(50_000_000);
+    let r = s.solve(&mut p, &mut Request::new(&limits).find(Find::Score));
+    r.score
+        .unwrap_or_else(|| panic!("{fen}: not solved within the node limit"))
 }
 
 /// Mate in 4 (7 plies) that the table used to turn into a repetition draw.
@@ -38,7 +41,8 @@ fn kqk_longest_defence_is_exact() {
         let config =
             Config::default().table(TableConfig::new().probe_policy(ProbePolicy::ExactDepth));
         let mut s = AlphaBeta::<Position>::new(config).unwrap();
-        s.search(&mut p, &Limits::none().with_depth(d)).value
+        s.search(&mut p, &mut Request::new(&Limits::none().with_depth(d)))
+            .value
     };
     let reference = exact(12);
     assert_eq!(reference, Score::loss_in(12), "reference at depth 12");
@@ -65,7 +69,9 @@ fn kqk_longest_defence_is_exact() {
 fn unproven_is_not_completed() {
     let mut p: Position = "8/8/3k4/8/8/8/3K2Q1/8 b - - 0 1".parse().unwrap();
     let mut s = AlphaBeta::<Position>::new(Config::default()).unwrap();
-    let r = s.solve(&mut p, &Limits::none().with_nodes(20_000));
-    assert!(!r.completed);
+    let limits = Limits::none().with_nodes(20_000);
+    let r = s.solve(&mut p, &mut Request::new(&limits).find(Find::Score));
+    assert_eq!(r.score, None);
     assert_eq!(r.outcome, None);
+    assert_eq!(r.stopped, Some(gametree_alphabeta::Stop::Nodes));
 }

@@ -9,9 +9,10 @@ use std::collections::HashSet;
 
 use gametree_alphabeta::variants::covering_set;
 use gametree_alphabeta::{
-    AlphaBeta, Config, Stop, TtUse, negamax, negamax_quiescence, negamax_solve,
+    AlphaBeta, Config, Find, Limits, Request, Solver, Stop, TtUse, negamax, negamax_quiescence,
+    negamax_solve,
 };
-use gametree_game::{Game, Limits, Score};
+use gametree_game::{Game, Score};
 use gametree_games_tictactoe::TicTacToe;
 use gametree_ttable::ProbePolicy;
 
@@ -60,7 +61,7 @@ fn every_variant_equals_negamax() {
             for depth in 1..=(9 - p.marks()) {
                 let expected = negamax(&mut p.clone(), depth).value;
                 let mut g = *p;
-                let r = searcher.search(&mut g, &Limits::depth(depth));
+                let r = searcher.search(&mut g, &mut Request::new(&Limits::depth(depth)));
                 assert_eq!(g, *p, "{}: position not restored", v.name);
                 assert!(r.completed);
                 assert_eq!(r.value, expected, "{} on {p} at depth {depth}", v.name);
@@ -85,12 +86,13 @@ fn solve_with_normal_table_equals_negamax_solve() {
         Config::default().threads(2),
     ] {
         let mut searcher = AlphaBeta::<TicTacToe>::new(config.memory(1 << 16)).unwrap();
+        let none = Limits::none();
         for p in &positions {
             let expected = negamax_solve(&mut p.clone());
-            let r = searcher.solve(&mut p.clone(), &Limits::none());
-            assert_eq!(r.value, expected.value, "{p}");
+            let r = searcher.solve(&mut p.clone(), &mut Request::new(&none).find(Find::Score));
+            assert_eq!(r.score, Some(expected.value), "{p}");
             assert_eq!(r.outcome, expected.value.outcome());
-            let weak = searcher.solve_weak(&mut p.clone(), &Limits::none());
+            let weak = searcher.solve(&mut p.clone(), &mut Request::new(&none).find(Find::Outcome));
             assert_eq!(weak.outcome, expected.value.outcome(), "weak {p}");
         }
     }
@@ -99,18 +101,26 @@ fn solve_with_normal_table_equals_negamax_solve() {
 #[test]
 fn node_limit_and_cancel_stop_the_search() {
     let mut searcher = AlphaBeta::<TicTacToe>::new(Config::plain()).unwrap();
-    let r = searcher.solve(&mut TicTacToe::new(), &Limits::none().with_nodes(5_000));
+    let nodes = Limits::none().with_nodes(5_000);
+    let r = searcher.solve(
+        &mut TicTacToe::new(),
+        &mut Request::new(&nodes).find(Find::Score),
+    );
     assert_eq!(r.stopped, Some(Stop::Nodes));
-    assert!(!r.completed);
+    assert_eq!((r.outcome, r.score), (None, None));
     let mut limits = Limits::none();
     limits
         .cancel_flag()
         .store(true, std::sync::atomic::Ordering::Relaxed);
-    let r = searcher.solve(&mut TicTacToe::new(), &limits);
+    let r = searcher.solve(
+        &mut TicTacToe::new(),
+        &mut Request::new(&limits).find(Find::Score),
+    );
     assert_eq!(r.stopped, Some(Stop::Cancelled));
     // iterative deepening keeps the last completed iteration
     let mut id = AlphaBeta::<TicTacToe>::new(Config::default()).unwrap();
-    let r = id.search(&mut TicTacToe::new(), &Limits::depth(9).with_nodes(300));
+    let limits = Limits::depth(9).with_nodes(300);
+    let r = id.search(&mut TicTacToe::new(), &mut Request::new(&limits));
     assert!(r.completed && r.depth < 9, "depth {}", r.depth);
     assert_eq!(r.value, negamax(&mut TicTacToe::new(), r.depth).value);
 }
@@ -129,7 +139,7 @@ fn quiescence_equals_its_reference() {
     for p in positions.iter().step_by(3) {
         for depth in 1..=(9 - p.marks()).min(4) {
             let expected = negamax_quiescence(&mut p.clone(), depth).value;
-            let r = searcher.search(&mut p.clone(), &Limits::depth(depth));
+            let r = searcher.search(&mut p.clone(), &mut Request::new(&Limits::depth(depth)));
             assert_eq!(r.value, expected, "{p} depth {depth}");
         }
     }

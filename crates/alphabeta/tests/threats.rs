@@ -3,8 +3,10 @@
 //! m,n,k positions where threats abound, and bad settings are refused with
 //! a typed error.
 
-use gametree_alphabeta::{AlphaBeta, Config, SearchError, ThreatConfig};
-use gametree_game::{Game, Limits, Use};
+use gametree_alphabeta::{
+    AlphaBeta, Config, Find, Limits, Request, SearchError, Solver, ThreatConfig,
+};
+use gametree_game::{Game, Use};
 use gametree_games_mnk::Mnk;
 use gametree_games_tictactoe::TicTacToe;
 
@@ -45,19 +47,20 @@ fn threats_keep_every_value() {
         AlphaBeta::<Mnk>::new(Config::default().threat_limits(ThreatConfig::new().depth(20)))
             .expect("table");
     let mut cutoffs = 0;
+    let none = Limits::none();
     for (i, &(m, n, k, stones)) in [(5, 5, 4, 8), (6, 6, 4, 12), (7, 7, 5, 24)]
         .iter()
         .enumerate()
     {
         for g in positions(m, n, k, stones, 20, 7 + i as u64) {
-            let exact = off.solve(&mut g.clone(), &Limits::none());
-            assert!(exact.completed);
+            let exact = off.solve(&mut g.clone(), &mut Request::new(&none).find(Find::Score));
+            assert!(exact.score.is_some());
             for s in [&mut on, &mut long] {
-                let got = s.solve(&mut g.clone(), &Limits::none());
-                assert_eq!(got.value, exact.value, "{g}");
+                let got = s.solve(&mut g.clone(), &mut Request::new(&none).find(Find::Score));
+                assert_eq!(got.score, exact.score, "{g}");
                 cutoffs += got.stats.threat_cutoffs;
-                let weak = s.solve_weak(&mut g.clone(), &Limits::none());
-                assert_eq!(weak.value.outcome(), exact.value.outcome(), "{g}");
+                let weak = s.solve(&mut g.clone(), &mut Request::new(&none).find(Find::Outcome));
+                assert_eq!(weak.outcome, exact.outcome, "{g}");
             }
         }
     }

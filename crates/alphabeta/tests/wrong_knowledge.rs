@@ -5,9 +5,9 @@
 //! wrong distances. The same games with honest declarations are solved.
 
 use arrayvec::ArrayVec;
-use gametree_alphabeta::{AlphaBeta, Config, negamax_solve};
+use gametree_alphabeta::{AlphaBeta, Config, Find, Limits, Request, Solver, negamax_solve};
 use gametree_game::check::{FailureKind, knowledge};
-use gametree_game::{Game, Knowledge, Limits, Outcome, Player};
+use gametree_game::{Game, Knowledge, Outcome, Player};
 
 /// Take one or two stones; whoever takes the last stone wins; taking two
 /// from a pile of five or more keeps the turn (the player moves again).
@@ -134,6 +134,18 @@ fn solver<G: Game>() -> AlphaBeta<G> {
     AlphaBeta::new(Config::default()).unwrap()
 }
 
+/// The exact score of `g` by a fresh searcher, solved without limits.
+fn exact<G>(g: &mut G) -> Option<gametree_game::Score>
+where
+    G: Game + Send,
+    G::Move: Send + Sync,
+{
+    let none = Limits::none();
+    solver::<G>()
+        .solve(g, &mut Request::new(&none).find(Find::Score))
+        .score
+}
+
 #[test]
 fn the_oracle_names_the_broken_promise() {
     let f = knowledge(&Bonus::<true>::new(9)).unwrap_err();
@@ -164,24 +176,14 @@ fn honest_declarations_are_solved() {
     for stones in 0..=20 {
         let mut g = Bonus::<false>::new(stones);
         let want = negamax_solve(&mut g.clone()).value;
-        assert_eq!(
-            solver::<Bonus<false>>()
-                .solve(&mut g, &Limits::none())
-                .value,
-            want,
-            "{stones} stones"
-        );
+        assert_eq!(exact(&mut g), Some(want), "{stones} stones");
         let mut nim = Nim {
             stones,
             to_move: Player::First,
             short: false,
         };
         let want = negamax_solve(&mut nim.clone()).value;
-        assert_eq!(
-            solver::<Nim>().solve(&mut nim, &Limits::none()).value,
-            want,
-            "{stones} stones"
-        );
+        assert_eq!(exact(&mut nim), Some(want), "{stones} stones");
     }
 }
 
@@ -190,7 +192,7 @@ fn honest_declarations_are_solved() {
 #[should_panic(expected = "declares forcing, but the rules disagree: 2 does not pass the turn")]
 fn forcing_knowledge_in_a_game_that_keeps_the_turn_panics() {
     let mut g = Bonus::<true>::new(9);
-    solver::<Bonus<true>>().solve(&mut g, &Limits::none());
+    exact(&mut g);
 }
 
 #[cfg(debug_assertions)]
@@ -202,7 +204,7 @@ fn a_length_bound_too_short_panics() {
         to_move: Player::First,
         short: true,
     };
-    solver::<Nim>().solve(&mut g, &Limits::none());
+    exact(&mut g);
 }
 
 #[cfg(debug_assertions)]
@@ -210,5 +212,5 @@ fn a_length_bound_too_short_panics() {
 #[should_panic(expected = "Game::KNOWLEDGE of wrong_knowledge::Bonus<true> declares forcing")]
 fn a_depth_limited_search_checks_too() {
     let mut g = Bonus::<true>::new(30);
-    solver::<Bonus<true>>().search(&mut g, &Limits::depth(3));
+    solver::<Bonus<true>>().search(&mut g, &mut Request::new(&Limits::depth(3)));
 }

@@ -46,10 +46,11 @@
 //! ([`Error::Load`], with the [`gametree_retrograde::LoadError`] that
 //! says which).
 //!
-//! A `Tablebase` is a [`gametree_game::Oracle`]: give it to
-//! `gametree_alphabeta::AlphaBeta::set_oracle` or to df-pn through the
-//! request of its solve (`gametree_game::Request::oracle`), and a search
-//! stops at every position the tables hold below its root.
+//! A `Tablebase` is a [`gametree_game::Oracle`]: give it to alpha-beta or
+//! df-pn in the request of a solve or search
+//! (`gametree_game::Request::oracle`), and a search stops at every position
+//! the tables hold below its root. It is a [`gametree_game::Solver`] too:
+//! the value, best move and line to mate of the positions it holds.
 //!
 //! # Example
 //!

@@ -11,7 +11,7 @@ use crate::Tablebase;
 
 /// The tablebase answers every position of an ending it holds (colours
 /// exchanged too) without castling rights, with its distance to mate:
-/// `AlphaBeta` (`set_oracle`) and df-pn (`Request::oracle`) then stop
+/// `AlphaBeta` and df-pn (given it by `Request::oracle`) then stop
 /// at such positions below the root instead of searching them. A table in
 /// a file is read when a probe first needs it; a file that cannot be
 /// read leaves its positions unknown (`None`: searched instead), the
@@ -22,24 +22,23 @@ use crate::Tablebase;
 /// position by best play from it, whatever its move counter says.
 ///
 /// ```
-/// use std::sync::Arc;
-/// use gametree_alphabeta::{AlphaBeta, Config};
+/// use gametree_alphabeta::{AlphaBeta, Config, Find, Limits, Request, Solver};
 /// use gametree_chess_tables::{BuildOptions, Tablebase};
-/// use gametree_game::{Limits, Score};
 /// use gametree_games_chess::Position;
 ///
 /// let mut tables = Tablebase::new();
 /// tables.build(&["KRvK".parse()?], &BuildOptions::default())?;
-/// let tables = Arc::new(tables);
 ///
 /// let mut searcher = AlphaBeta::<Position>::new(Config::default())?;
-/// searcher.set_oracle(Some(tables.clone()));
 /// // One ply of search, then the tables; the line is played out to mate.
 /// let mut p: Position = "8/8/8/4k3/8/8/8/R6K w - - 0 1".parse()?;
-/// let report = searcher.solve(&mut p, &Limits::none());
-/// assert_eq!(Some(report.value), tables.probe(&p)?.map(|v| v.to_score()));
-/// assert_eq!(report.pv.len() as u32, report.value.plies_to_end().unwrap());
-/// assert!(report.nodes < 1_000);
+/// let limits = Limits::none();
+/// let mut request = Request::new(&limits).find(Find::Score).oracle(&tables);
+/// let solved = searcher.solve(&mut p, &mut request);
+/// let score = solved.score.expect("solved");
+/// assert_eq!(Some(score), tables.probe(&p)?.map(|v| v.to_score()));
+/// assert_eq!(solved.line.len() as u32, score.plies_to_end().unwrap());
+/// assert!(solved.stats.nodes < 1_000);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 impl Oracle<Position> for Tablebase {

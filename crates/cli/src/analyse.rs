@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use gametree_alphabeta::{AlphaBeta, Config, MAX_PLY};
-use gametree_game::{Event, Limits, Oracle, Request, Score};
+use gametree_game::{Event, Limits, Oracle, Request, Score, Solver};
 
 use crate::error::{CliError, Result};
 use crate::games::{CliGame, Spec};
@@ -163,8 +163,8 @@ fn analyse_one<G: CliGame>(
     if let Some(o) = oracle {
         request = request.oracle(o);
     }
-    let report = s.search_with(g, &mut request);
-    let best = report.best.or_else(|| report.pv.first().copied());
+    let report = s.search(g, &mut request);
+    let best = report.best.or_else(|| report.line.first().copied());
     pb.finish_and_clear();
     if !opts.json {
         match best {

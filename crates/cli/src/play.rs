@@ -163,7 +163,7 @@ fn think<G: CliGame>(
             pb.set_message(format!("engine thinking: depth {}", depth + 1));
         }
     };
-    let r = engine.search_with(g, &mut Request::new(&l).events(&mut sink));
+    let r = engine.search(g, &mut Request::new(&l).events(&mut sink));
     let best = r.best.filter(|_| r.completed).map(|m| (m, r.value));
     pb.finish_and_clear();
     best.or_else(|| {

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use gametree_alphabeta::{AlphaBeta, Config};
 use gametree_game::{
-    Limits, MoveBuffer, Oracle, Outcome, Request, Score, Solution, Solver, solve_with_line,
+    Find, Limits, MoveBuffer, Oracle, Outcome, Request, Score, Solution, Solver, solve_with_line,
 };
 use gametree_pns_conspiracy::{
     Claim, Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns, PnsConfig, ProofConfig,
@@ -116,8 +116,10 @@ struct Answer<M> {
 /// to the next (results are exact either way; only node counts depend on
 /// what the table keeps).
 enum Engine<G: CliGame> {
-    /// Alpha-beta, for its weak solve besides [`Solver::solve`].
-    AlphaBeta(Box<AlphaBeta<G>>),
+    /// Alpha-beta, which finds the exact score and its whole line (or,
+    /// with `--weak`, the outcome alone), and the oracle its requests carry
+    /// (`--tables`).
+    AlphaBeta(Box<AlphaBeta<G>>, Option<Arc<dyn Oracle<G>>>),
     /// A proof-number or conspiracy-number solver, and the oracle its
     /// requests carry (df-pn with `--tables`).
     Other(Box<dyn Solver<G>>, Option<Arc<dyn Oracle<G>>>),
@@ -145,10 +147,10 @@ impl<G: CliGame> Engine<G> {
         Ok(match opts.algo {
             Algo::Alphabeta => {
                 let config = Config::default().memory(table_bytes).threads(opts.threads);
-                let mut s = AlphaBeta::new(config)
+                let s = AlphaBeta::new(config)
                     .map_err(|e| CliError::input(format!("--tt {table_bytes} bytes: {e}")))?;
-                s.set_oracle(oracle);
-                Engine::AlphaBeta(Box::new(s))
+                // Alpha-beta consults the tables through its requests' oracle.
+                Engine::AlphaBeta(Box::new(s), oracle)
             }
             Algo::Pns => Engine::Other(
                 Box::new(
@@ -339,19 +341,14 @@ fn solve_one<G: CliGame>(
         });
     }
     let solution = match engine {
-        Engine::AlphaBeta(s) if opts.weak => {
-            let report = s.solve_weak(g, limits);
-            Solution {
-                outcome: report.outcome,
-                score: None,
-                best: report.best,
-                line: report.pv,
-                stopped: report.stopped,
-                elapsed: std::time::Duration::ZERO,
-                stats: report.stats,
-            }
+        Engine::AlphaBeta(s, oracle) => {
+            let find = if opts.weak {
+                Find::Outcome
+            } else {
+                Find::Score
+            };
+            s.solve(g, &mut request(limits, oracle).find(find))
         }
-        Engine::AlphaBeta(s) => Solver::solve(s.as_mut(), g, &mut Request::new(limits)),
         // The proof-number searches return the first move only: the line
         // goes on, move by move, with the same solver.
         Engine::Other(s, oracle) => {
@@ -417,7 +414,10 @@ fn prove<G: CliGame>(
     let limits = opts.limits.clone();
     let mut oracle = |p: &mut G| -> Option<Outcome> {
         match engine {
-            Engine::AlphaBeta(s) => s.solve_weak(p, &limits).outcome,
+            Engine::AlphaBeta(s, oracle) => {
+                let mut weak = request(&limits, oracle).find(Find::Outcome);
+                s.solve(p, &mut weak).outcome
+            }
             Engine::Other(s, oracle) => s.solve(p, &mut request(&limits, oracle)).outcome,
             Engine::Retrograde => None,
         }
@@ -451,7 +451,7 @@ fn solved_exact<G: CliGame>(
     limits: &Limits,
 ) -> Option<crate::games::Exact<G::Move>> {
     match engine {
-        Engine::AlphaBeta(s) => g.solved_exact(s.as_mut(), limits),
+        Engine::AlphaBeta(s, _) => g.solved_exact(s.as_mut(), limits),
         Engine::Other(s, _) => g.solved_exact(s.as_mut(), limits),
         Engine::Retrograde => None,
     }

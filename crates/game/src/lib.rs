@@ -27,7 +27,7 @@
 //!
 //! ```
 //! use arrayvec::ArrayVec;
-//! use gametree_game::{Game, Limits, Outcome, Player, Score, perft};
+//! use gametree_game::{Find, Game, Limits, Outcome, Player, Request, Score, Solver, perft};
 //!
 //! #[derive(Clone, Debug, PartialEq, Eq)]
 //! struct Nim { stones: u32, to_move: Player }
@@ -60,8 +60,9 @@
 //!
 //! // Solved by alpha-beta: take one stone, and win in 3 plies.
 //! let mut solver = gametree_alphabeta::AlphaBeta::<Nim>::new(gametree_alphabeta::Config::default())?;
-//! let solved = solver.solve(&mut nim, &Limits::none());
-//! assert_eq!(solved.value, Score::win_in(3));
+//! let limits = Limits::none();
+//! let solved = solver.solve(&mut nim, &mut Request::new(&limits).find(Find::Score));
+//! assert_eq!(solved.score, Some(Score::win_in(3)));
 //! assert_eq!(solved.best, Some(1));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -9,9 +9,9 @@ use crate::{Game, Score};
 ///
 /// The game's [`Knowledge`](crate::Knowledge) is what a game *type* knows,
 /// declared at compile time; an oracle is data loaded at run time (the
-/// chess tables on disk), so searchers take it as a value:
-/// `gametree_alphabeta::AlphaBeta::set_oracle`, and df-pn through a
-/// request ([`Request::oracle`](crate::Request::oracle)). A searcher asks the
+/// chess tables on disk), so searchers take it as a value, in the request
+/// of a solve ([`Request::oracle`](crate::Request::oracle)), which
+/// alpha-beta and df-pn consult. A searcher asks the
 /// oracle at every node below the root before expanding it (after the
 /// game's own [`outcome`](Game::outcome), so an oracle is never asked about
 /// a finished game) and takes an answer as the node's exact value. The
@@ -33,9 +33,8 @@ use crate::{Game, Score};
 /// Closures `Fn(&G) -> Option<Score>` that are `Send + Sync` are oracles.
 ///
 /// ```
-/// use std::sync::Arc;
 /// use arrayvec::ArrayVec;
-/// use gametree_game::{Game, Limits, Oracle, Outcome, Player, Score};
+/// use gametree_game::{Find, Game, Limits, Oracle, Outcome, Player, Request, Score, Solver};
 ///
 /// // Take one or two stones; whoever takes the last stone wins.
 /// #[derive(Clone, Debug)]
@@ -66,12 +65,13 @@ use crate::{Game, Score};
 /// // Alpha-beta asks the oracle below the root: one level of search, and
 /// // the principal variation to the end through the oracle's values.
 /// let mut searcher = gametree_alphabeta::AlphaBeta::<Nim>::new(gametree_alphabeta::Config::default())?;
-/// searcher.set_oracle(Some(Arc::new(rule)));
 /// let mut nim = Nim { stones: 100, to_move: Player::First };
-/// let solved = searcher.solve(&mut nim, &Limits::none());
-/// assert_eq!(solved.value, Score::win_in(67));
+/// let limits = Limits::none();
+/// let mut request = Request::new(&limits).find(Find::Score).oracle(&rule);
+/// let solved = searcher.solve(&mut nim, &mut request);
+/// assert_eq!(solved.score, Some(Score::win_in(67)));
 /// assert_eq!(solved.best, Some(1));
-/// assert_eq!(solved.pv.len(), 67);
+/// assert_eq!(solved.line.len(), 67);
 /// assert!(solved.stats.nodes < 300);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

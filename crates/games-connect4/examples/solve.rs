@@ -7,9 +7,8 @@
 use gametree_game::Use;
 use std::time::Instant;
 
-use gametree_alphabeta::{AlphaBeta, Config};
+use gametree_alphabeta::{AlphaBeta, Config, Find, Limits, Request, Solver};
 use gametree_data::pons::load_test_file;
-use gametree_game::Limits;
 use gametree_games_connect4::{Board, Size};
 
 /// The CPU time of this thread in nanoseconds, if Linux tells.
@@ -47,9 +46,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for p in &positions {
         solver.clear();
         let mut b = p.board;
-        let r = solver.solve(&mut b, &Limits::none());
-        nodes += r.nodes;
-        if p.board.pons_score(r.value) != Some(p.score) {
+        let none = Limits::none();
+        let r = solver.solve(&mut b, &mut Request::new(&none).find(Find::Score));
+        nodes += r.stats.nodes;
+        if r.score.and_then(|v| p.board.pons_score(v)) != Some(p.score) {
             wrong += 1;
         }
     }

@@ -5,8 +5,8 @@
 //! comparison with alpha-beta are heavier and run from `cargo xtask verify`
 //! and `gametree verify` (see the CLI), with the same calls.
 
-use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{IndexSpace, Limits};
+use gametree_alphabeta::{AlphaBeta, Config, Find, Limits, Request, Solver};
+use gametree_game::IndexSpace;
 use gametree_games_connect4::{Board, BoardIndex, Size};
 use gametree_retrograde::{Generator, Method, NoExits, Table, Value, verify};
 
@@ -27,9 +27,10 @@ fn solver() -> AlphaBeta<Board> {
 }
 
 fn solve(searcher: &mut AlphaBeta<Board>, b: &mut Board) -> Value {
-    let report = searcher.solve(b, &Limits::none());
-    assert!(report.completed, "{b}");
-    Value::from_score(report.value).unwrap_or_else(|| panic!("{b}: {}", report.value))
+    let none = Limits::none();
+    let solved = searcher.solve(b, &mut Request::new(&none).find(Find::Score));
+    let score = solved.score.unwrap_or_else(|| panic!("{b}: not solved"));
+    Value::from_score(score).unwrap_or_else(|| panic!("{b}: {score}"))
 }
 
 /// Both methods agree index by index, un-moves invert moves over the whole

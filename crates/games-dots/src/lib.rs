@@ -46,14 +46,17 @@ mod notation;
 pub use board::{Dots, Line, MAX_LINES, Moves, Size, SizeError, Undo};
 pub use notation::{ParseError, ParseErrorKind};
 
-use gametree_game::{Game, Limits, Outcome, Player, Solution, Solver, Stop, solve_line};
+use gametree_game::{
+    Find, Game, Limits, Outcome, Player, Request, Solution, Solver, Stop, solve_line,
+};
 
 /// The final box difference for the player to move under perfect play,
 /// found with any win/draw/loss `solver` by a binary search over targets
 /// (each question "is the first player's final difference above `t`,
 /// equal, or below?" is one solve of the position with target `t`): at
 /// most `log2(2 · boxes left + 1) + 1` solves. `None` when a limit stopped a
-/// solve (each solve gets `limits`).
+/// solve (each solve gets `limits`, and asks for [`Find::Score`]: a solver
+/// that finds distances gives its whole line, which [`exact_solve`] keeps).
 ///
 /// [`exact_solve`] finds a move and a line that achieve the score as well.
 pub fn exact_score<S: Solver<Dots> + ?Sized>(
@@ -149,7 +152,7 @@ pub fn exact_solve<S: Solver<Dots> + ?Sized>(
     let solution = match at_target {
         Some(solution) => solution,
         None => {
-            let s = solver.solve(&mut exact, &mut gametree_game::Request::new(limits));
+            let s = solver.solve(&mut exact, &mut request(limits));
             out.nodes += s.stats.nodes;
             s
         }
@@ -172,12 +175,7 @@ pub fn exact_solve<S: Solver<Dots> + ?Sized>(
         solution.line
     } else {
         let bound = exact.lines_left() as usize;
-        let line = solve_line(
-            solver,
-            &mut exact,
-            &mut gametree_game::Request::new(limits),
-            bound,
-        );
+        let line = solve_line(solver, &mut exact, &mut request(limits), bound);
         if line.first() == Some(&best) {
             line
         } else {
@@ -185,6 +183,14 @@ pub fn exact_solve<S: Solver<Dots> + ?Sized>(
         }
     };
     out
+}
+
+/// The request of every solve here, within `limits`: for the score, which a
+/// solver that finds distances (alpha-beta) answers with its whole
+/// principal line, kept by [`exact_solve`]; the others answer with the
+/// outcome, all that the search over targets reads.
+fn request(limits: &Limits) -> Request<'_, Dots> {
+    Request::new(limits).find(Find::Score)
 }
 
 /// The final box difference for the side to move, from the first player's.
@@ -215,7 +221,7 @@ fn bisect<S: Solver<Dots> + ?Sized>(
         }
         let t = lo + (hi - lo) / 2;
         let mut g = position.with_target(t);
-        let solution = solver.solve(&mut g, &mut gametree_game::Request::new(limits));
+        let solution = solver.solve(&mut g, &mut request(limits));
         *nodes += solution.stats.nodes;
         let Some(outcome) = solution.outcome else {
             return Err(solution.stopped);

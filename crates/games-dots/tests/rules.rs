@@ -6,7 +6,7 @@ use gametree_pns_conspiracy::ProofConfig;
 use std::collections::HashSet;
 
 use gametree_alphabeta::{AlphaBeta, Config, negamax_solve};
-use gametree_game::{Game, Limits, Outcome, Player, Score, Solution, Solver, check};
+use gametree_game::{Find, Game, Limits, Outcome, Player, Score, Solution, Solver, check};
 use gametree_games_dots::{Dots, Line, ParseErrorKind, Size, check as reference, exact_score};
 use gametree_pns_conspiracy::{Conspiracy, ConspiracyConfig, DfPn, DfPnConfig, Pns};
 use rand_core::Rng;
@@ -157,8 +157,8 @@ impl Solver<Dots> for Negamax {
             outcome: r.value.outcome(),
             score: Some(r.value),
             best: r.best,
-            line: r.pv,
-            stats: gametree_game::Stats::nodes(r.nodes),
+            line: r.line,
+            stats: r.stats,
             ..Solution::default()
         }
     }
@@ -227,13 +227,13 @@ fn every_solver_agrees_on_every_2x2_position() {
         let a = Solver::solve(
             &mut ab,
             &mut p.clone(),
-            &mut gametree_game::Request::new(&Limits::none()),
+            &mut gametree_game::Request::new(&Limits::none()).find(Find::Score),
         )
         .score;
         let b = Solver::solve(
             &mut plain,
             &mut p.clone(),
-            &mut gametree_game::Request::new(&Limits::none()),
+            &mut gametree_game::Request::new(&Limits::none()).find(Find::Score),
         )
         .score;
         assert_eq!(a, b, "{p}");

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use gametree_alphabeta::alpha_beta_solve;
-use gametree_game::{Game, Outcome, Player};
+use gametree_game::{Find, Game, Limits, Outcome, Player, Request, Score, Solver};
 use gametree_games_mnk::{Mnk, Move, Moves, ParseErrorKind};
 use gametree_games_tictactoe::TicTacToe;
 use rand_core::Rng;
@@ -452,10 +452,11 @@ fn known_result_444_draw() {
     };
     let expected = published(4, 4, 4);
     let mut g = Mnk::new(4, 4, 4).unwrap();
-    let weak = searcher().solve_weak(&mut g, &gametree_game::Limits::none());
+    let none = Limits::none();
+    let weak = searcher().solve(&mut g, &mut Request::new(&none).find(Find::Outcome));
     assert_eq!(weak.outcome, Some(expected));
-    let strong = searcher().solve(&mut g, &gametree_game::Limits::none());
-    assert_eq!(strong.value.outcome(), Some(expected));
+    let strong = searcher().solve(&mut g, &mut Request::new(&none).find(Find::Score));
+    assert_eq!(strong.score.and_then(Score::outcome), Some(expected));
     assert_eq!(solve(4, 4, 4), sign(expected));
     assert_eq!(solve(4, 4, 3), sign(published(4, 4, 3)));
     assert_eq!(solve(3, 3, 3), sign(published(3, 3, 3)));
@@ -481,9 +482,10 @@ fn rules_are_hashed() {
         gametree_alphabeta::AlphaBeta::<Mnk>::new(gametree_alphabeta::Config::default()).unwrap();
     for (m, n, k) in [(4, 4, 3), (4, 4, 4)] {
         let expected = published(m, n, k);
-        let r = s.solve_weak(
+        let none = Limits::none();
+        let r = s.solve(
             &mut Mnk::new(m, n, k).unwrap(),
-            &gametree_game::Limits::none(),
+            &mut Request::new(&none).find(Find::Outcome),
         );
         assert_eq!(r.outcome, Some(expected), "{m},{n},{k}");
     }

@@ -47,8 +47,10 @@ where
         }),
         ("alphabeta_solve", |g| {
             let mut a = AlphaBeta::<G>::new(Config::default()).expect("table");
-            let r = a.solve(g, &Limits::none());
-            (r.outcome, r.nodes)
+            let none = Limits::none();
+            let mut exact = gametree_game::Request::new(&none).find(gametree_game::Find::Score);
+            let r = gametree_game::Solver::solve(&mut a, g, &mut exact);
+            (r.outcome, r.stats.nodes)
         }),
     ];
     if with_cns {

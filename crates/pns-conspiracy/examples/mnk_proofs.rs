@@ -46,7 +46,9 @@ fn main() {
         let mut g = Mnk::new(m, n, k).expect("a size");
         let mut ab = AlphaBeta::<Mnk>::new(Config::default().memory(64 << 20)).expect("table");
         let start = Instant::now();
-        let report = ab.solve_weak(&mut g, &Limits::none());
+        let none = Limits::none();
+        let weak = || gametree_game::Request::new(&none).find(gametree_game::Find::Outcome);
+        let report = gametree_game::Solver::solve(&mut ab, &mut g, &mut weak());
         let solve_time = start.elapsed();
         let value = report.outcome.expect("solved without limits");
         let claims: Vec<Claim> = match value {
@@ -68,7 +70,8 @@ fn main() {
         let start = Instant::now();
         let (mut positions, mut bound) = (0, 0);
         for claim in claims {
-            let mut oracle = |p: &mut Mnk| ab.solve_weak(p, &Limits::none()).outcome;
+            let mut oracle =
+                |p: &mut Mnk| gametree_game::Solver::solve(&mut ab, p, &mut weak()).outcome;
             let s = build_strategy(&mut g, claim, Trust::WinBounds, usize::MAX, &mut oracle)
                 .unwrap_or_else(|e| panic!("{m},{n},{k} {claim}: {e}"));
             let stats = verify_with(&mut g, &s, Trust::WinBounds)
@@ -94,7 +97,7 @@ fn main() {
         println!(
             "| {m},{n},{k} | {} | {} | {:.2} s | {} | {} | {:.2} s | {published} |",
             value_name(value),
-            group(report.nodes),
+            group(report.stats.nodes),
             solve_time.as_secs_f64(),
             group(positions as u64),
             group(bound),

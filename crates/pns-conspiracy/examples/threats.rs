@@ -44,8 +44,9 @@ fn run(solver: &str, threats: bool, g: &mut Mnk) -> (Option<Outcome>, u64, f64) 
                 .memory(64 << 20)
                 .threats(Use::from(threats));
             let mut s = AlphaBeta::<Mnk>::new(config).expect("table");
-            let r = s.solve_weak(g, &limits);
-            (r.outcome, r.nodes)
+            let mut weak = gametree_game::Request::new(&limits).find(gametree_game::Find::Outcome);
+            let r = gametree_game::Solver::solve(&mut s, g, &mut weak);
+            (r.outcome, r.stats.nodes)
         }
         "PN²" => {
             let config = PnsConfig::new()

@@ -21,7 +21,11 @@ where
     G::Move: Send + Sync,
 {
     let mut searcher = AlphaBeta::<G>::new(Config::default()).expect("table");
-    searcher.solve(g, &Limits::none()).outcome.expect("solved")
+    let none = Limits::none();
+    let mut exact = gametree_game::Request::new(&none).find(gametree_game::Find::Score);
+    gametree_game::Solver::solve(&mut searcher, g, &mut exact)
+        .outcome
+        .expect("solved")
 }
 
 /// Positions reached by seeded random play, `plies` moves deep, not over.

@@ -51,8 +51,9 @@ fn values_and_proofs_with_threats() {
                 continue;
             };
             checked += 1;
-            let expected = reference
-                .solve_weak(&mut g.clone(), &Limits::none())
+            let none = Limits::none();
+            let mut weak = gametree_game::Request::new(&none).find(gametree_game::Find::Outcome);
+            let expected = gametree_game::Solver::solve(&mut reference, &mut g.clone(), &mut weak)
                 .outcome
                 .expect("solved");
             wins += usize::from(expected == Outcome::Win);

@@ -15,7 +15,11 @@ use rand_core::Rng;
 use rand_pcg::Pcg64;
 
 fn weak(s: &mut AlphaBeta<Mnk>, g: &mut Mnk) -> Outcome {
-    s.solve_weak(g, &Limits::none()).outcome.expect("solved")
+    let none = Limits::none();
+    let mut request = gametree_game::Request::new(&none).find(gametree_game::Find::Outcome);
+    gametree_game::Solver::solve(s, g, &mut request)
+        .outcome
+        .expect("solved")
 }
 
 /// Random 5,4,4 positions: PNS and df-pn, with and without win bounds,
@@ -93,7 +97,11 @@ fn solvers_agree_with_and_without_bounds() {
 fn oracle_built_proofs() {
     let mut g = Mnk::new(4, 4, 4).unwrap();
     let mut ab = AlphaBeta::<Mnk>::new(Config::default()).unwrap();
-    let mut oracle = |p: &mut Mnk| ab.solve_weak(p, &Limits::none()).outcome;
+    let none = Limits::none();
+    let mut oracle = |p: &mut Mnk| {
+        let mut request = gametree_game::Request::new(&none).find(gametree_game::Find::Outcome);
+        gametree_game::Solver::solve(&mut ab, p, &mut request).outcome
+    };
     for prover in [Player::First, Player::Second] {
         let claim = Claim {
             prover,

@@ -2,8 +2,17 @@
 //! its number of plies, checked against alpha-beta's exact values on random
 //! m,n,k positions; games without threat knowledge are left alone.
 
-use gametree_alphabeta::{AlphaBeta, Config};
-use gametree_game::{Game, Limits, Score};
+use gametree_alphabeta::{AlphaBeta, Config, Find, Limits, Request, Solver};
+use gametree_game::{Game, Score};
+
+/// `solver`'s exact score of `g`, solved without limits.
+fn exact_score(solver: &mut AlphaBeta<Mnk>, g: &mut Mnk) -> Score {
+    let none = Limits::none();
+    solver
+        .solve(g, &mut Request::new(&none).find(Find::Score))
+        .score
+        .expect("solved without limits")
+}
 use gametree_games_mnk::{Mnk, Moves};
 use gametree_threats::{Error, ThreatConfig, ThreatSearch, applies};
 use rand_core::Rng;
@@ -57,7 +66,7 @@ fn every_win_found_is_a_forced_win_within_its_plies() {
             assert_eq!(g, before, "restored");
             let Some(win) = found else { continue };
             solver.clear();
-            let exact = solver.solve(&mut g, &Limits::none()).value;
+            let exact = exact_score(&mut solver, &mut g);
             assert!(
                 exact.is_win() && exact >= Score::win_in(win.plies),
                 "{g}: threat win in {} plies by {}, exact {exact}",
@@ -69,7 +78,7 @@ fn every_win_found_is_a_forced_win_within_its_plies() {
             child.make(win.first);
             if child.outcome().is_none() {
                 solver.clear();
-                let after = solver.solve(&mut child, &Limits::none()).value;
+                let after = exact_score(&mut solver, &mut child);
                 assert!(
                     after <= Score::loss_in(win.plies - 1),
                     "{g}: {} then {after}",
@@ -173,7 +182,7 @@ fn a_loose_threat_list_finds_only_real_wins() {
         };
         let mut g = g;
         solver.clear();
-        let exact = solver.solve(&mut g, &Limits::none()).value;
+        let exact = exact_score(&mut solver, &mut g);
         assert!(
             exact.is_win() && exact >= Score::win_in(win.plies),
             "{g}: {exact}"

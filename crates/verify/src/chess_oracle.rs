@@ -8,13 +8,13 @@ use std::sync::Arc;
 
 use gametree_alphabeta::{AlphaBeta, Config};
 use gametree_chess_tables::{BuildOptions, Endgame, PawnEndgame, Signature, Tablebase};
-use gametree_game::{Game, IndexSpace, Limits, Oracle, Player, Score};
+use gametree_game::{Find, Game, IndexSpace, Limits, Oracle, Player, Request, Score, Solver};
 use gametree_games_chess::Position;
 use gametree_pns_conspiracy::{DfPn, DfPnConfig};
 use gametree_retrograde::Value;
 
 use super::Tally;
-use super::common::rng;
+use super::common::{rng, score_text};
 
 /// The index space of an ending, with or without pawns.
 enum Space {
@@ -71,8 +71,14 @@ impl Oracle<Position> for OneSide {
 
 /// What the searches say about one position, as a line to compare with
 /// what the tables say.
-fn summary(value: Score, deep: Score, dfpn: Option<gametree_game::Outcome>, line: &str) -> String {
+fn summary(
+    value: Option<Score>,
+    deep: Option<Score>,
+    dfpn: Option<gametree_game::Outcome>,
+    line: &str,
+) -> String {
     let shown = dfpn.map_or("unknown".to_string(), |o| o.to_string());
+    let (value, deep) = (score_text(value), score_text(deep));
     format!("alpha-beta {value}, two plies {deep}, df-pn {shown}, line {line}")
 }
 
@@ -104,7 +110,6 @@ pub(crate) fn search_with_tables(endings: &[&str], samples: usize, seed: u64) ->
     let tables = Arc::new(tables);
     let config = Config::default().memory(1 << 20);
     let mut shallow = AlphaBeta::<Position>::new(config).expect("1 MiB table");
-    shallow.set_oracle(Some(tables.clone()));
     let mut deep = AlphaBeta::<Position>::new(config.complete_line(false)).expect("1 MiB table");
     let mut dfpn = DfPn::new(DfPnConfig::new().proof(ProofConfig::new().memory(1 << 20)))
         .expect("1 MiB table");
@@ -140,22 +145,24 @@ pub(crate) fn search_with_tables(endings: &[&str], samples: usize, seed: u64) ->
             done += 1;
             let score = value.to_score();
             shallow.clear();
-            let report = shallow.solve(&mut p, &none);
+            let exact = Request::new(&none).find(Find::Score);
+            let solved = shallow.solve(&mut p, &mut exact.oracle(&*tables));
             deep.clear();
-            deep.set_oracle(Some(Arc::new(OneSide {
+            let two_plies = OneSide {
                 tables: tables.clone(),
                 side: p.side_to_move(),
-            })));
-            let deep_report = deep.solve(&mut p, &none);
+            };
+            let exact = Request::new(&none).find(Find::Score);
+            let deep_solved = deep.solve(&mut p, &mut exact.oracle(&two_plies));
             gametree_game::Solver::<Position>::clear(&mut dfpn);
-            let mut request = gametree_game::Request::new(&none).oracle(&*tables);
+            let mut request = Request::new(&none).oracle(&*tables);
             let proved = gametree_game::Solver::solve(&mut dfpn, &mut p, &mut request);
-            let expected = summary(score, score, score.outcome(), &line_end(value));
+            let expected = summary(Some(score), Some(score), score.outcome(), &line_end(value));
             let got = summary(
-                report.value,
-                deep_report.value,
+                solved.score,
+                deep_solved.score,
                 proved.outcome,
-                &played_out(&p, &report.pv),
+                &played_out(&p, &solved.line),
             );
             t.compare(&p, None, expected, got);
         }

@@ -8,7 +8,7 @@ use std::ops::RangeInclusive;
 use std::rc::Rc;
 
 use gametree_alphabeta::{Report, negamax};
-use gametree_game::{Game, MoveBuffer, Player, Score};
+use gametree_game::{Find, Game, Limits, MoveBuffer, Player, Request, Score, Solution, Solver};
 use rand_core::Rng;
 use rand_pcg::Pcg64;
 
@@ -182,6 +182,24 @@ where
     tally
 }
 
+/// `solver`'s answer to a request within `limits` for what `find` asks
+/// (alpha-beta: [`Find::Score`] for the exact score, [`Find::Outcome`] for
+/// its weak solve).
+pub(crate) fn solve_for<G: Game, S: Solver<G> + ?Sized>(
+    solver: &mut S,
+    g: &mut G,
+    limits: &Limits,
+    find: Find,
+) -> Solution<G::Move> {
+    solver.solve(g, &mut Request::new(limits).find(find))
+}
+
+/// A solution's score as the rows print it: `none` when the solver found
+/// none (a limit stopped it).
+pub(crate) fn score_text(score: Option<Score>) -> String {
+    score.map_or_else(|| "none".to_string(), |s| s.to_string())
+}
+
 /// `solve` must return `reference`'s value on every position.
 pub(crate) fn solvers_agree<G, R, S, T>(positions: &[G], mut reference: R, mut solve: S) -> Tally
 where
@@ -292,7 +310,7 @@ where
                 equals_references(
                     refs,
                     |i| depths(ctx, i).collect(),
-                    |g, d| searcher.search(g, &gametree_game::Limits::depth(d)),
+                    |g, d| searcher.search(g, &mut Request::new(&Limits::depth(d))),
                 )
             })
         })

@@ -3,11 +3,12 @@
 //! every alpha-beta variant equals negamax, the oracles.
 
 use gametree_alphabeta::{AlphaBeta, Config, alpha_beta_solve};
-use gametree_game::{Limits, Outcome, perft};
+use gametree_game::{Find, Limits, Outcome, Solver, perft};
 use gametree_games_connect4::{Board, Size};
 
 use super::common::{
-    forcing_playouts, oracle_playouts, random_positions, rng, searcher_rows, solvers_agree,
+    forcing_playouts, oracle_playouts, random_positions, rng, score_text, searcher_rows, solve_for,
+    solvers_agree,
 };
 use super::data::pons::TestSet;
 use super::{Check, Ctx, Family, Skip, Tally};
@@ -87,7 +88,7 @@ fn pons_row(
         s.clear();
         let mut b = p.board;
         if weak {
-            let r = s.solve_weak(&mut b, &Limits::none());
+            let r = solve_for(&mut s, &mut b, &Limits::none(), Find::Outcome);
             let got = r.outcome.map_or(99, |o| match o {
                 Outcome::Win => 1,
                 Outcome::Draw => 0,
@@ -95,10 +96,10 @@ fn pons_row(
             });
             t.compare(&p.moves, None, p.score.signum(), got);
         } else {
-            let r = s.solve(&mut b, &Limits::none());
-            let got = p
-                .board
-                .pons_score(r.value)
+            let r = solve_for(&mut s, &mut b, &Limits::none(), Find::Score);
+            let got = r
+                .score
+                .and_then(|v| p.board.pons_score(v))
                 .map_or("none".into(), |v| v.to_string());
             t.compare(&p.moves, None, p.score.to_string(), got);
         }
@@ -216,7 +217,8 @@ pub(crate) fn checks() -> Vec<Check> {
                         continue;
                     };
                     let b = Board::new(size);
-                    let r = solver(64 << 20, 1).solve_weak(&mut b.clone(), &Limits::none());
+                    let mut s = solver(64 << 20, 1);
+                    let r = solve_for(&mut s, &mut b.clone(), &Limits::none(), Find::Outcome);
                     let got = r.outcome.map_or("unknown".into(), |o| o.to_string());
                     t.compare(format!("{w}x{h}"), None, v.value.to_string(), got);
                 }
@@ -233,8 +235,8 @@ pub(crate) fn checks() -> Vec<Check> {
                 let mut s = solver(16 << 20, 1);
                 solvers_agree(
                     &ps,
-                    |g| alpha_beta_solve(g).value,
-                    |g| s.solve(g, &Limits::none()).value,
+                    |g| alpha_beta_solve(g).value.to_string(),
+                    |g| score_text(solve_for(&mut s, g, &Limits::none(), Find::Score).score),
                 )
             },
         ),
@@ -335,15 +337,15 @@ fn win_bounds_keep_values(ctx: &Ctx) -> Tally {
     let mut dfpn = DfPn::new(DfPnConfig::new().proof(proof.win_bounds(Use::On))).expect("table");
     let mut t = Tally::default();
     for b in &ps {
-        let exact = off.solve(&mut b.clone(), &Limits::none());
-        let got = on.solve(&mut b.clone(), &Limits::none());
+        let exact = solve_for(&mut off, &mut b.clone(), &Limits::none(), Find::Score);
+        let got = solve_for(&mut on, &mut b.clone(), &Limits::none(), Find::Score);
         t.compare(
             b,
             None,
-            format!("{} {}", exact.value, fmt(exact.outcome)),
-            format!("{} {}", got.value, fmt(got.outcome)),
+            format!("{} {}", score_text(exact.score), fmt(exact.outcome)),
+            format!("{} {}", score_text(got.score), fmt(got.outcome)),
         );
-        let weak = on.solve_weak(&mut b.clone(), &Limits::none());
+        let weak = solve_for(&mut on, &mut b.clone(), &Limits::none(), Find::Outcome);
         t.compare(b, None, fmt(exact.outcome), fmt(weak.outcome));
         let proved = dfpn.solve(&mut b.clone(), &mut Request::new(&Limits::none()));
         t.compare(b, None, fmt(exact.outcome), fmt(proved.outcome));

@@ -2,14 +2,14 @@
 //! alpha-beta variant equals negamax on random positions, the oracles.
 
 use gametree_alphabeta::{AlphaBeta, Config, alpha_beta_solve};
-use gametree_game::{Limits, Outcome, Use, perft};
+use gametree_game::{Find, Limits, Outcome, Solver, Use, perft};
 use gametree_games_mnk::Mnk;
 use gametree_games_tictactoe::TicTacToe;
 use gametree_pns_conspiracy::ProofConfig;
 
 use super::common::{
-    forcing_playouts, oracle_playouts, random_positions, reachable, rng, searcher_rows,
-    solvers_agree,
+    forcing_playouts, oracle_playouts, random_positions, reachable, rng, score_text, searcher_rows,
+    solve_for, solvers_agree,
 };
 use super::{Check, Ctx, Family, Tally};
 
@@ -58,8 +58,8 @@ pub(crate) fn checks() -> Vec<Check> {
                     AlphaBeta::<Mnk>::new(Config::default().memory(4 << 20)).expect("table");
                 solvers_agree(
                     &all,
-                    |g| alpha_beta_solve(g).value,
-                    |g| s.solve(g, &Limits::none()).value,
+                    |g| alpha_beta_solve(g).value.to_string(),
+                    |g| score_text(solve_for(&mut s, g, &Limits::none(), Find::Score).score),
                 )
             },
         ),
@@ -82,9 +82,9 @@ pub(crate) fn checks() -> Vec<Check> {
                     };
                     let mut s =
                         AlphaBeta::<Mnk>::new(Config::default().memory(16 << 20)).expect("table");
-                    let strong = s.solve(&mut g.clone(), &Limits::none());
+                    let strong = solve_for(&mut s, &mut g.clone(), &Limits::none(), Find::Score);
                     t.compare(&g, None, format!("{expected}"), fmt_outcome(strong.outcome));
-                    let weak = s.solve_weak(&mut g.clone(), &Limits::none());
+                    let weak = solve_for(&mut s, &mut g.clone(), &Limits::none(), Find::Outcome);
                     t.compare(&g, None, format!("{expected}"), fmt_outcome(weak.outcome));
                 }
                 t
@@ -209,21 +209,25 @@ fn win_bound_rows() -> Vec<Check> {
                     .expect("config");
                 let mut t = Tally::default();
                 for g in &ps {
-                    let exact = off.solve(&mut g.clone(), &Limits::none());
-                    let expected = format!("{} {}", exact.value, fmt_outcome(exact.outcome));
-                    let got = on.solve(&mut g.clone(), &Limits::none());
+                    let exact = solve_for(&mut off, &mut g.clone(), &Limits::none(), Find::Score);
+                    let expected =
+                        format!("{} {}", score_text(exact.score), fmt_outcome(exact.outcome));
+                    let got = solve_for(&mut on, &mut g.clone(), &Limits::none(), Find::Score);
                     t.compare(
                         g,
                         None,
                         expected,
-                        format!("{} {}", got.value, fmt_outcome(got.outcome)),
+                        format!("{} {}", score_text(got.score), fmt_outcome(got.outcome)),
                     );
                     let expected = fmt_outcome(exact.outcome);
                     t.compare(
                         g,
                         None,
                         expected.clone(),
-                        fmt_outcome(on.solve_weak(&mut g.clone(), &Limits::none()).outcome),
+                        fmt_outcome(
+                            solve_for(&mut on, &mut g.clone(), &Limits::none(), Find::Outcome)
+                                .outcome,
+                        ),
                     );
                     t.compare(
                         g,
@@ -300,7 +304,8 @@ fn threat_search_keeps_proof_numbers(ctx: &Ctx) -> Tally {
     for (i, &(m, n, k, min, max)) in boards.iter().enumerate() {
         let seed = ctx.seed.wrapping_add(i as u64);
         for g in positions_between(m, n, k, seed, ctx.pick(8, 60), min, max) {
-            let expected = ab.solve_weak(&mut g.clone(), &Limits::none()).outcome;
+            let expected =
+                solve_for(&mut ab, &mut g.clone(), &Limits::none(), Find::Outcome).outcome;
             let expected = fmt_outcome(expected);
             for dfpn in [&mut on, &mut off] {
                 Solver::<Mnk>::clear(dfpn);
@@ -364,15 +369,10 @@ fn threat_search_keeps_alpha_beta(ctx: &Ctx) -> Tally {
     for (i, &(m, n, k, min, max)) in boards.iter().enumerate() {
         let seed = ctx.seed.wrapping_add(200 + i as u64);
         for g in positions_between(m, n, k, seed, ctx.pick(25, 250), min, max) {
-            let exact = off.solve(&mut g.clone(), &Limits::none());
-            let got = on.solve(&mut g.clone(), &Limits::none());
-            t.compare(
-                &g,
-                None,
-                format!("{}", exact.value),
-                format!("{}", got.value),
-            );
-            let weak = on.solve_weak(&mut g.clone(), &Limits::none());
+            let exact = solve_for(&mut off, &mut g.clone(), &Limits::none(), Find::Score);
+            let got = solve_for(&mut on, &mut g.clone(), &Limits::none(), Find::Score);
+            t.compare(&g, None, score_text(exact.score), score_text(got.score));
+            let weak = solve_for(&mut on, &mut g.clone(), &Limits::none(), Find::Outcome);
             t.compare(
                 &g,
                 None,
@@ -400,12 +400,12 @@ fn threat_wins_are_wins(ctx: &Ctx) -> Tally {
                 continue;
             };
             ab.clear();
-            let exact = ab.solve(&mut g.clone(), &Limits::none()).value;
+            let exact = solve_for(&mut ab, &mut g.clone(), &Limits::none(), Find::Score).score;
             let within = gametree_game::Score::win_in(win.plies);
-            let got = if exact >= within {
+            let got = if exact.is_some_and(|v| v >= within) {
                 format!("a win within {} plies", win.plies)
             } else {
-                format!("{exact}")
+                score_text(exact)
             };
             t.compare(
                 &g,

@@ -15,14 +15,14 @@ use std::rc::Rc;
 
 use gametree_alphabeta::variants::{Variant, covering_set};
 use gametree_alphabeta::{AlphaBeta, Config, TtUse, alpha_beta_solve, negamax_solve};
-use gametree_game::{Game, IndexSpace, Limits, Score};
+use gametree_game::{Find, Game, IndexSpace, Limits, Score, Solver};
 use gametree_games_chess::Position;
 use gametree_games_connect4::{Board, BoardIndex, Size};
 use gametree_games_mnk::Mnk;
 use gametree_games_tictactoe::TicTacToe;
 use gametree_ttable::ProbePolicy;
 
-use super::common::{random_positions, reachable, rng};
+use super::common::{random_positions, reachable, rng, solve_for};
 use super::data::pons::TestSet;
 use super::{Check, Ctx, Family, Skip, Tally};
 
@@ -172,12 +172,15 @@ where
             if clear {
                 searcher.clear();
             }
-            let report = searcher.solve(&mut p.clone(), &limits);
-            if report.stopped.is_some() {
+            let solved = solve_for(&mut searcher, &mut p.clone(), &limits, Find::Score);
+            if solved.stopped.is_some() {
                 unfinished += 1;
                 continue;
             }
-            let got = format!("{} ({what})", (source.render)(p, report.value));
+            let value = solved
+                .score
+                .map_or_else(|| "none".to_string(), |v| (source.render)(p, v));
+            let got = format!("{value} ({what})");
             if !t.compare(p, None, format!("{expected} ({what})"), got) {
                 break;
             }

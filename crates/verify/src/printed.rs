@@ -16,7 +16,7 @@ use gametree_pns_conspiracy::ProofConfig;
 use std::fmt::{Debug, Display};
 
 use gametree_alphabeta::{AlphaBeta, Config, negamax_solve};
-use gametree_game::{Game, Limits, Outcome, Score, Solver, solve_with_line};
+use gametree_game::{Find, Game, Limits, Outcome, Score, Solver, solve_with_line};
 use gametree_games_connect4::{Board, Size as Connect4Size};
 use gametree_games_dots::{Dots, Size as DotsSize, check as dots_reference, exact_solve};
 use gametree_games_mnk::Mnk;
@@ -153,7 +153,7 @@ where
     let s = Solver::solve(
         solver,
         &mut g.clone(),
-        &mut gametree_game::Request::new(limits),
+        &mut gametree_game::Request::new(limits).find(Find::Score),
     );
     Some(Printed {
         value: s.score?,

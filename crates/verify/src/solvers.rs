@@ -2,13 +2,13 @@
 //! retrograde databases and the alpha-beta solver agree.
 
 use gametree_alphabeta::{AlphaBeta, Config, negamax};
-use gametree_game::{Limits, Outcome};
+use gametree_game::{Find, Limits, Outcome};
 use gametree_games_connect4::{Board, Size};
 use gametree_games_mnk::Mnk;
 use gametree_games_tictactoe::TicTacToe;
 use gametree_retrograde::NoExits;
 
-use super::common::{random_positions, reachable, rng};
+use super::common::{random_positions, reachable, rng, score_text, solve_for};
 use super::data::pons::TestSet;
 use super::{Check, Family, Skip, Tally};
 
@@ -44,8 +44,7 @@ where
     G: gametree_game::Game + Send,
     G::Move: Send + Sync,
 {
-    searcher
-        .solve_weak(g, &Limits::none())
+    solve_for(searcher, g, &Limits::none(), Find::Outcome)
         .outcome
         .expect("no limit")
 }
@@ -119,11 +118,11 @@ fn connect4_database(w: usize, h: usize, full: bool, sample: Option<usize>, seed
             );
             continue;
         };
-        let solved = ab.solve(&mut b, &Limits::none());
+        let solved = solve_for(&mut ab, &mut b, &Limits::none(), Find::Score);
         let expected = table
             .get(i)
             .map_or("invalid".to_string(), |v| v.to_score().to_string());
-        t.compare(b, None, expected, solved.value.to_string());
+        t.compare(b, None, expected, score_text(solved.score));
     }
     t
 }

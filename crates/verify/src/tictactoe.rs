@@ -2,10 +2,12 @@
 //! position at every depth, solvers agree, the published counts, oracles.
 
 use gametree_alphabeta::{AlphaBeta, Config, alpha_beta, alpha_beta_solve, negamax_solve};
-use gametree_game::{Game, Limits, Player, perft};
+use gametree_game::{Find, Game, Limits, Player, perft};
 use gametree_games_tictactoe::TicTacToe;
 
-use super::common::{equals_negamax, oracle_playouts, reachable, searcher_rows, solvers_agree};
+use super::common::{
+    equals_negamax, oracle_playouts, reachable, score_text, searcher_rows, solve_for, solvers_agree,
+};
 use super::data::TicTacToeFigures;
 use super::{Check, Family, Tally};
 
@@ -222,8 +224,8 @@ pub(crate) fn checks() -> Vec<Check> {
             let mut s = solver();
             solvers_agree(
                 &all,
-                |g| negamax_solve(g).value,
-                |g| s.solve(g, &Limits::none()).value,
+                |g| negamax_solve(g).value.to_string(),
+                |g| score_text(solve_for(&mut s, g, &Limits::none(), Find::Score).score),
             )
         },
     ));
@@ -237,7 +239,10 @@ pub(crate) fn checks() -> Vec<Check> {
             solvers_agree(
                 &all,
                 |g| format!("{:?}", negamax_solve(g).value.outcome()),
-                |g| format!("{:?}", s.solve_weak(g, &Limits::none()).outcome),
+                |g| {
+                    let weak = solve_for(&mut s, g, &Limits::none(), Find::Outcome);
+                    format!("{:?}", weak.outcome)
+                },
             )
         },
     ));
