@@ -1,5 +1,6 @@
 //! `gametree solve`: the game-theoretic value of positions.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -495,10 +496,46 @@ impl<M: std::fmt::Display> MoveValue<M> {
     }
 }
 
-/// Solves every legal move of `g` (restored afterwards): the position after
-/// it, seen from the mover (the sign kept when the mover moves again), best
-/// first: wins, draws, losses, unsolved; within one value the higher score
-/// first; ties in move order.
+/// The run's solver as a [`Solver`], for [`gametree_game::solve_moves`]:
+/// each solve is [`solve_one`], whose game score is kept by the position's
+/// hash (the library's solutions carry the search's score only) and whose
+/// first error is kept for the caller.
+struct RunSolver<'a, G: CliGame> {
+    opts: &'a Options,
+    engine: &'a mut Engine<G>,
+    /// The game score of each position solved, and whether it is the
+    /// game's own ([`Answer::custom`]).
+    scores: HashMap<u64, (Option<i64>, bool)>,
+    /// The first error of a solve.
+    error: Option<CliError>,
+    /// Solves so far and in all, for the progress line.
+    done: usize,
+    count: usize,
+}
+
+impl<G: CliGame> Solver<G> for RunSolver<'_, G> {
+    fn solve(&mut self, game: &mut G, request: &mut Request<'_, G>) -> Solution<G::Move> {
+        self.done += 1;
+        let pb = progress::spinner(format!("solving move {} of {}", self.done, self.count));
+        let answer = solve_one(game, self.opts, self.engine);
+        pb.finish_and_clear();
+        match answer {
+            Ok(a) => {
+                self.scores.insert(game.hash(), (a.score, a.custom));
+                request.finish(a.solution)
+            }
+            Err(e) => {
+                self.error.get_or_insert(e);
+                request.finish(Solution::default())
+            }
+        }
+    }
+}
+
+/// Solves every legal move of `g` (restored afterwards) with
+/// [`gametree_game::solve_moves`]: the position after it, seen from the
+/// mover, best first: wins, draws, losses, unsolved; within one value the
+/// higher game score first; ties in move order.
 fn solve_moves<G: CliGame>(
     g: &mut G,
     opts: &Options,
@@ -506,34 +543,52 @@ fn solve_moves<G: CliGame>(
 ) -> Result<Vec<MoveValue<G::Move>>> {
     let mut list = G::Moves::default();
     g.generate(&mut list);
+    let mut run = RunSolver {
+        opts,
+        engine,
+        scores: HashMap::new(),
+        error: None,
+        done: 0,
+        count: list.len(),
+    };
+    let solved = gametree_game::solve_moves(&mut run, g, &mut Request::new(&opts.limits));
+    if let Some(e) = run.error.take() {
+        return Err(e);
+    }
     let mover = g.side_to_move();
-    let mut out = Vec::with_capacity(list.len());
-    let count = list.len();
-    for (i, &m) in list.as_slice().iter().enumerate() {
+    let mut out = Vec::with_capacity(solved.len());
+    for s in solved {
+        let m = s.best.expect("solve_moves names each move");
+        // The game's own score of the position after the move; a finished
+        // game, which the library values without the solver, is solved
+        // here (for the game's own score of it).
         let undo = g.make(m);
         let kept = g.side_to_move() == mover;
-        let pb = progress::spinner(format!("solving move {m} ({} of {count})", i + 1));
-        let after = solve_one(g, opts, engine);
-        pb.finish_and_clear();
-        g.unmake(m, undo);
-        let after = after?;
-        let sign = if kept { 1 } else { -1 };
-        let score = if after.custom {
-            after.score.map(|s| sign * s)
-        } else {
-            after
-                .solution
-                .score
-                .and_then(|s| g.exact_score(s.back_up(kept)))
+        let (after, custom) = match run.scores.get(&g.hash()) {
+            Some(&found) => found,
+            None => {
+                let answer = solve_one(g, opts, run.engine);
+                answer.map(|a| (a.score, a.custom)).unwrap_or((None, false))
+            }
         };
-        let outcome = after.solution.outcome;
+        g.unmake(m, undo);
+        let score = if custom {
+            after.map(|v| if kept { v } else { -v })
+        } else {
+            s.score
+                .filter(|_| !opts.weak)
+                .and_then(|v| g.exact_score(v))
+        };
         out.push(MoveValue {
             mv: m,
-            outcome: outcome.map(|o| if kept { o } else { o.flip() }),
-            score: score.filter(|_| outcome.is_some()),
-            nodes: after.solution.stats.nodes,
+            outcome: s.outcome,
+            score: score.filter(|_| s.outcome.is_some()),
+            nodes: s.stats.nodes,
         });
     }
+    // The library orders by the search's score; the game's own score may
+    // order otherwise within an outcome, and ties keep the move order.
+    let index = |m: G::Move| list.as_slice().iter().position(|&x| x == m);
     let rank = |v: &MoveValue<G::Move>| {
         let o = match v.outcome {
             Some(Outcome::Win) => 3,
@@ -541,8 +596,8 @@ fn solve_moves<G: CliGame>(
             Some(Outcome::Loss) => 1,
             None => 0,
         };
-        (o, v.score)
+        (std::cmp::Reverse((o, v.score)), index(v.mv))
     };
-    out.sort_by_key(|v| std::cmp::Reverse(rank(v)));
+    out.sort_by_key(rank);
     Ok(out)
 }

@@ -290,14 +290,15 @@ fn positions_between(start: &Board, seed: u64, count: usize, min: usize, max: u3
 }
 
 /// The win bounds (`Game::cannot_win`: no room for a four, the opponent's
-/// claimeven): sound against exhaustive search, and no solver's value
-/// changes with them.
+/// claimeven; `Game::cannot_draw`: lost to the opponent's claimeven):
+/// sound against exhaustive search, and no solver's value changes with
+/// them.
 fn win_bound_rows() -> Vec<Check> {
     vec![
         Check::new(
             "connect4",
             Family::Oracles,
-            "Win bounds (no room, claimeven) = exhaustive search (4x4, 5x4, 6x4, 7x6, 9 cells left or fewer)",
+            "Win bounds (no room, claimeven, lost to claimeven) = exhaustive search (4x4, 5x4, 6x4, 7x6, 9 cells left or fewer)",
             |ctx| {
                 let mut t = Tally::default();
                 for (i, (w, h)) in [(4, 4), (5, 4), (6, 4), (7, 6)].into_iter().enumerate() {
